@@ -1,0 +1,29 @@
+"""bpe_core: a correct, incremental, undoable Byte Pair Encoding engine (no Qt).
+
+Pipeline: normalize -> pre-tokenize -> units (+ end-of-word marker) -> merges (``Trainer``) ->
+``Encoder``. Sessions are saved and loaded with ``bpe_core.session``.
+"""
+
+from bpe_core.config import PipelineConfig, TrainingConfig
+from bpe_core.corpus import Corpus, load_corpus, read_text_file
+from bpe_core.errors import BpeError, ConfigError, InputError, MergeError, SessionError
+from bpe_core.history import MergeRecord, StopReason
+from bpe_core.trainer import PairStat, SeriesPoint, Trainer
+
+__all__ = [
+    "BpeError",
+    "ConfigError",
+    "Corpus",
+    "InputError",
+    "MergeError",
+    "MergeRecord",
+    "PairStat",
+    "PipelineConfig",
+    "SeriesPoint",
+    "SessionError",
+    "StopReason",
+    "Trainer",
+    "TrainingConfig",
+    "load_corpus",
+    "read_text_file",
+]

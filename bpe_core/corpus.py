@@ -1,0 +1,169 @@
+"""The corpus as word types with counts, built from raw text or from ``word<TAB>count`` lines.
+
+Word types keep the order of their first appearance in the text: the ``first-seen`` tie-break
+(and Python's ``max`` over a dict, as the seeds, minbpe and tiktoken use it) depends on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bpe_core.byte_alphabet import bytes_to_display
+from bpe_core.config import INPUT_KINDS, PipelineConfig
+from bpe_core.errors import ConfigError, InputError
+from bpe_core.normalize import normalize
+from bpe_core.pretokenize import count_pieces
+
+Progress = Callable[[int, int], None]
+_BINARY_SNIFF = 8192
+
+
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """Word types (pieces after normalization and pre-tokenization) with their counts.
+
+    Attributes
+    ----------
+    config : the pipeline that produced the words.
+    words : distinct pieces in order of first appearance.
+    counts : how often each piece occurs.
+    special_counts : occurrences of each special token in the text (they are split out).
+    """
+
+    config: PipelineConfig
+    words: tuple[str, ...]
+    counts: tuple[int, ...]
+    special_counts: tuple[int, ...] = ()
+
+    @property
+    def total_words(self) -> int:
+        return sum(self.counts)
+
+    def base_symbols(self, word: str) -> list[str]:
+        """Display strings of the initial symbols of ``word``: units, then the marker."""
+        return base_symbols(word, self.config)
+
+    @classmethod
+    def from_word_counts(
+        cls, items: Iterable[tuple[str, int]], config: PipelineConfig, special_counts=()
+    ) -> Corpus:
+        """Build from already pre-tokenized pieces (e.g. a saved session); merges duplicates."""
+        counter: Counter[str] = Counter()
+        for word, count in items:
+            counter[word] += count
+        return cls._checked(counter, config, tuple(special_counts))
+
+    @classmethod
+    def from_text(cls, text: str, config: PipelineConfig, progress: Progress | None = None) -> Corpus:
+        """Normalize and pre-tokenize ``text``. Example: ``from_text("a b a", cfg).counts == (2, 1)``."""
+        counter: Counter[str] = Counter()
+        specials = [0] * len(config.special_tokens)
+        segments = _split_specials(text, config.special_tokens, specials)
+        done = 0
+        for segment in segments:
+            count_pieces(normalize(segment, config), config.pretokenize, counter)
+            done += len(segment)
+            if progress is not None:
+                progress(done, len(text))
+        return cls._checked(counter, config, tuple(specials))
+
+    @classmethod
+    def from_counts(cls, text: str, config: PipelineConfig) -> Corpus:
+        """Parse ``word<TAB>count`` lines; each word is normalized and pre-tokenized like text."""
+        counter: Counter[str] = Counter()
+        specials = [0] * len(config.special_tokens)
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            word, tab, count_text = line.rpartition("\t")
+            if not tab:
+                raise InputError(f"Line {number} of the counts file has no TAB between word and count.")
+            if not word:
+                raise InputError(f"Line {number} of the counts file has an empty word.")
+            count_text = count_text.strip()
+            if not count_text.isdigit() or not count_text.isascii() or int(count_text) < 1:
+                raise InputError(
+                    f"Line {number} of the counts file has count {count_text!r}, "
+                    "which is not a positive whole number."
+                )
+            count = int(count_text)
+            found = [0] * len(specials)
+            for segment in _split_specials(word, config.special_tokens, found):
+                for piece, n in count_pieces(normalize(segment, config), config.pretokenize).items():
+                    counter[piece] += n * count
+            for i, n in enumerate(found):
+                specials[i] += n * count
+        return cls._checked(counter, config, tuple(specials))
+
+    @classmethod
+    def _checked(cls, counter: Counter[str], config: PipelineConfig, specials: tuple[int, ...]) -> Corpus:
+        if not counter:
+            raise InputError("The corpus is empty: it has no words after pre-tokenization.")
+        return cls(config, tuple(counter), tuple(counter.values()), specials)
+
+
+def base_symbols(word: str, config: PipelineConfig) -> list[str]:
+    """Split a piece into unit symbols and add the end-of-word marker.
+
+    Example: ``base_symbols("low", PipelineConfig())`` -> ``["l", "o", "w", "</w>"]``.
+    """
+    symbols = list(bytes_to_display(word.encode("utf-8"))) if config.unit == "byte" else list(word)
+    marker = config.end_of_word
+    if marker is not None and symbols:
+        if config.attach_marker:
+            symbols[-1] += marker
+        else:
+            symbols.append(marker)
+    return symbols
+
+
+def _split_specials(text: str, specials: tuple[str, ...], found: list[int]) -> list[str]:
+    """Cut ``text`` at special tokens (longest first), counting each into ``found``."""
+    if not specials:
+        return [text]
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(specials, key=len, reverse=True)))
+    index = {token: i for i, token in enumerate(specials)}
+    segments, start = [], 0
+    for match in pattern.finditer(text):
+        segments.append(text[start : match.start()])
+        found[index[match.group()]] += 1
+        start = match.end()
+    segments.append(text[start:])
+    return segments
+
+
+def read_text_file(path: str | Path) -> str:
+    """Read a UTF-8 text file, refusing binary and undecodable files with a clear message."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"The file {str(path)!r} does not exist.") from None
+    except IsADirectoryError:
+        raise InputError(f"{str(path)!r} is a folder, not a file.") from None
+    except OSError as error:
+        raise InputError(f"The file {str(path)!r} cannot be read ({error.strerror}).") from None
+    if b"\x00" in data[:_BINARY_SNIFF]:
+        raise InputError(f"The file {str(path)!r} looks binary, not like text.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"The file {str(path)!r} is not valid UTF-8 (byte {error.start} cannot be decoded)."
+        ) from None
+
+
+def load_corpus(
+    path: str | Path, config: PipelineConfig, input_kind: str = "text", progress: Progress | None = None
+) -> Corpus:
+    """Read ``path`` as raw text or as ``word<TAB>count`` lines and build the corpus."""
+    if input_kind not in INPUT_KINDS:
+        raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
+    text = read_text_file(path)
+    if input_kind == "counts":
+        return Corpus.from_counts(text, config)
+    return Corpus.from_text(text, config, progress)

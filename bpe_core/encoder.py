@@ -1,0 +1,343 @@
+"""Encoding text with trained merges, decoding ids back to text, and per-word merge traces.
+
+Encoding a word is equivalent to replaying the merges in order (as seed 000 describes): the
+next merge applied is the lowest-ranked one present that comes after the last merge applied.
+That is the usual "lowest rank first" loop, and stays exact even in the rare histories where a
+pair is merged twice (a merged string can be re-created by another route).
+
+Words use the same symbol-string representation as the trainer (``bpe_core.pair_index``).
+
+Example
+-------
+>>> from bpe_core import Corpus, PipelineConfig, Trainer
+>>> trainer = Trainer(Corpus.from_text("low low lower", PipelineConfig()))
+>>> _ = trainer.run()
+>>> Encoder.from_trainer(trainer).encode("lowest").tokens
+['low', 'e', 's', 't', '</w>']
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bpe_core.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
+from bpe_core.config import PipelineConfig
+from bpe_core.corpus import base_symbols
+from bpe_core.errors import BpeError
+from bpe_core.normalize import normalize, normalize_aligned
+from bpe_core.pretokenize import spans as piece_spans
+
+if TYPE_CHECKING:
+    from bpe_core.trainer import Trainer
+
+UNKNOWN_ID = -1
+# Symbol used for units missing from the vocabulary: no merge involves it.
+_UNKNOWN_SYMBOL = chr(0x10FFFF)
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """A merge as the encoder needs it: ``rank`` is its 0-based position in the history."""
+
+    rank: int
+    left: int
+    right: int
+    token: int
+    count: int
+
+
+@dataclass(slots=True)
+class Encoding:
+    """The result of :meth:`Encoder.encode`: parallel lists, one entry per token.
+
+    ``spans`` are ``(start, end)`` character offsets into the text given to ``encode``; a token
+    holding part of a character's bytes shares that character's span. ``unknown[i]`` is true for
+    a unit never seen in training (its id is ``UNKNOWN_ID``).
+    """
+
+    ids: list[int]
+    tokens: list[str]
+    spans: list[tuple[int, int]]
+    unknown: list[bool]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One merge applied to a word while encoding it, and the word's symbols afterwards."""
+
+    merge: Merge
+    symbols: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    ids: tuple[int, ...]
+    starts: tuple[int, ...]  # character offsets inside the piece
+    ends: tuple[int, ...]
+    unknown: tuple[bool, ...]
+
+
+class Encoder:
+    """Encodes with a fixed vocabulary and merge list (a snapshot; it never changes after).
+
+    Parameters
+    ----------
+    config : the pipeline the merges were trained with.
+    tokens : display string of every id.
+    merges : the merges in order.
+    n_special : how many of the first ids are special tokens.
+    """
+
+    def __init__(self, config: PipelineConfig, tokens: list[str], merges: list[Merge], n_special: int) -> None:
+        self.config = config
+        self.tokens = list(tokens)
+        self.merges = list(merges)
+        self.n_special = n_special
+        self._ids = {token: i for i, token in reversed(list(enumerate(self.tokens)))}
+        self._first_rank: dict[str, int] = {}
+        self._later_ranks: dict[str, list[int]] = {}
+        for merge in self.merges:
+            key = chr(merge.left) + chr(merge.right)
+            if key in self._first_rank:
+                self._later_ranks.setdefault(key, []).append(merge.rank)
+            else:
+                self._first_rank[key] = merge.rank
+        self._units = self._unit_lengths()
+        marker = config.end_of_word
+        self._marker_id = self._ids.get(marker) if marker is not None and not config.attach_marker else None
+        self._unit_symbol = self._unit_table()
+        self._special_pattern = (
+            re.compile("|".join(re.escape(t) for t in sorted(self.tokens[:n_special], key=len, reverse=True)))
+            if n_special
+            else None
+        )
+        self._cache: dict[int, dict[str, _Word]] = {}
+
+    @classmethod
+    def from_trainer(cls, trainer: Trainer) -> Encoder:
+        """A snapshot of the trainer's vocabulary and the merges applied so far."""
+        records = trainer.history[: trainer.position]
+        merges = [Merge(r.step - 1, r.pair[0], r.pair[1], r.token, r.count) for r in records]
+        return cls(trainer.corpus.config, trainer.vocab.tokens, merges, trainer.vocab.n_special)
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def _unit_lengths(self) -> list[int]:
+        """How many source units (characters, or bytes in byte mode) each token covers."""
+        config = self.config
+        marker = config.end_of_word or ""
+        lengths = [0] * len(self.tokens)
+        for i, token in enumerate(self.tokens):
+            if i < self.n_special:
+                lengths[i] = len(token.encode("utf-8")) if config.unit == "byte" else len(token)
+            elif config.end_of_word is not None and token.endswith(marker):
+                lengths[i] = len(token) - len(marker)
+            else:
+                lengths[i] = len(token)
+        for merge in self.merges:  # merged tokens: sum of their parts (markers cover nothing)
+            lengths[merge.token] = lengths[merge.left] + lengths[merge.right]
+        return lengths
+
+    def _unit_table(self) -> dict[int, str]:
+        """str.translate table from a unit (character, or latin-1 byte) to its symbol."""
+        base = range(self.n_special, len(self.tokens))
+        if self.config.unit == "byte":
+            return {byte: chr(self._ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in self._ids}
+        return {ord(self.tokens[i]): chr(i) for i in base if len(self.tokens[i]) == 1}
+
+    # -- encoding --------------------------------------------------------------------------
+
+    def encode(self, text: str, *, upto: int | None = None, allow_special: bool = False) -> Encoding:
+        """Encode ``text`` with the first ``upto`` merges (all by default). Never fails.
+
+        Special tokens in ``text`` are matched only with ``allow_special``.
+        """
+        upto = len(self.merges) if upto is None else max(0, min(upto, len(self.merges)))
+        out = Encoding([], [], [], [])
+        pattern = self._special_pattern if allow_special else None
+        start = 0
+        if pattern is not None:
+            for match in pattern.finditer(text):
+                self._encode_plain(text[start : match.start()], start, upto, out)
+                token_id = self._ids[match.group()]
+                out.ids.append(token_id)
+                out.spans.append(match.span())
+                out.unknown.append(False)
+                start = match.end()
+        self._encode_plain(text[start:], start, upto, out)
+        tokens = self.tokens
+        out.tokens = [tokens[i] if i >= 0 else "" for i in out.ids]
+        for i, token_id in enumerate(out.ids):
+            if token_id == UNKNOWN_ID:
+                begin, end = out.spans[i]
+                out.tokens[i] = text[begin:end]
+        return out
+
+    def _encode_plain(self, text: str, offset: int, upto: int, out: Encoding) -> None:
+        if not text:
+            return
+        normalized, starts = normalize_aligned(text, self.config)
+        cache = self._cache.setdefault(upto, {})
+        ids, spans, unknown = out.ids, out.spans, out.unknown
+        size = len(normalized)
+        for begin, end in piece_spans(normalized, self.config.pretokenize):
+            piece = normalized[begin:end]
+            word = cache.get(piece)
+            if word is None:
+                word = cache[piece] = self._encode_word(piece, upto)
+            ids.extend(word.ids)
+            unknown.extend(word.unknown)
+            if starts is None:
+                base = offset + begin
+                spans.extend([(base + s, base + e) for s, e in zip(word.starts, word.ends, strict=True)])
+            else:
+                for s, e in zip(word.starts, word.ends, strict=True):
+                    s, e = begin + s, begin + e
+                    source_start = starts[s] if s < size else len(text)
+                    source_end = max(starts[e - 1] + 1 if e > s else source_start,
+                                     starts[e] if e < size else len(text))
+                    spans.append((offset + source_start, offset + source_end))
+
+    def _encode_word(self, piece: str, upto: int) -> _Word:
+        symbols, known = self._symbols(piece)
+        symbols = self._apply_merges(symbols, upto)[0]
+        ids = [ord(s) for s in symbols]
+        flags = [False] * len(ids)
+        if not known:
+            for i, token_id in enumerate(ids):
+                if symbols[i] == _UNKNOWN_SYMBOL:
+                    ids[i] = UNKNOWN_ID
+                    flags[i] = True
+        units = self._units
+        lengths = [1 if i == UNKNOWN_ID else units[i] for i in ids]
+        if self.config.unit == "byte" and not piece.isascii():
+            char_of_byte = [i for i, ch in enumerate(piece) for _ in range(len(ch.encode("utf-8")))]
+            char_of_byte.append(len(piece))
+            starts, ends, position = [], [], 0
+            for length in lengths:
+                starts.append(char_of_byte[position])
+                ends.append(char_of_byte[position + length - 1] + 1 if length else char_of_byte[position])
+                position += length
+        else:
+            starts, ends, position = [], [], 0
+            for length in lengths:
+                starts.append(position)
+                position += length
+                ends.append(position)
+        return _Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags))
+
+    def _symbols(self, piece: str) -> tuple[str, bool]:
+        """The piece's base symbols as a symbol string, and whether every unit was known."""
+        config = self.config
+        units = piece.encode("utf-8").decode("latin-1") if config.unit == "byte" else piece
+        table = self._unit_symbol
+        known = all(ord(u) in table for u in units)
+        if known:
+            symbols = units.translate(table)
+        else:
+            symbols = "".join(table.get(ord(u), _UNKNOWN_SYMBOL) for u in units)
+        marker = config.end_of_word
+        if marker is None or not symbols:
+            return symbols, known
+        if not config.attach_marker:
+            return symbols + chr(self._marker_id) if self._marker_id is not None else symbols, known
+        last = base_symbols(piece, config)[-1]
+        last_id = self._ids.get(last)
+        if last_id is None:
+            return symbols[:-1] + _UNKNOWN_SYMBOL, False
+        return symbols[:-1] + chr(last_id), known
+
+    def _next_rank(self, key: str, after: int) -> int | None:
+        rank = self._first_rank.get(key)
+        if rank is None or rank > after:
+            return rank
+        later = self._later_ranks.get(key)
+        if later is None:
+            return None
+        i = bisect_right(later, after)
+        return later[i] if i < len(later) else None
+
+    def _apply_merges(self, symbols: str, upto: int, trace: list[TraceStep] | None = None) -> tuple[str, int]:
+        """Replay the merges ranked below ``upto`` on one word's symbol string."""
+        first_rank, merges = self._first_rank, self.merges
+        applied = -1
+        while len(symbols) > 1:
+            best = upto
+            for i in range(len(symbols) - 1):
+                key = symbols[i : i + 2]
+                rank = first_rank.get(key)
+                if rank is not None and rank <= applied:
+                    rank = self._next_rank(key, applied)
+                if rank is not None and rank < best:
+                    best = rank
+            if best == upto:
+                break
+            merge = merges[best]
+            symbols = symbols.replace(chr(merge.left) + chr(merge.right), chr(merge.token))
+            applied = best
+            if trace is not None:
+                trace.append(TraceStep(merge, tuple(ord(s) for s in symbols)))
+        return symbols, applied
+
+    def trace(self, piece: str, *, upto: int | None = None) -> tuple[tuple[int, ...], list[TraceStep]]:
+        """Why a word is split as it is: its base symbols and each merge applied, in order.
+
+        ``piece`` is one pre-tokenized, normalized word (as the corpus pane lists them).
+        """
+        upto = len(self.merges) if upto is None else upto
+        symbols, _ = self._symbols(piece)
+        steps: list[TraceStep] = []
+        self._apply_merges(symbols, upto, steps)
+        initial = tuple(UNKNOWN_ID if s == _UNKNOWN_SYMBOL else ord(s) for s in symbols)
+        return initial, steps
+
+    def piece_of(self, text: str, position: int) -> str | None:
+        """The normalized piece of ``text`` covering character ``position`` (for traces)."""
+        normalized = normalize(text, self.config)
+        for begin, end in piece_spans(normalized, self.config.pretokenize):
+            if begin <= position < end:
+                return normalized[begin:end]
+        return None
+
+    # -- decoding --------------------------------------------------------------------------
+
+    def decode(self, ids: list[int]) -> str:
+        """Text of ``ids``: end-of-word markers become word boundaries; ``UNKNOWN_ID`` becomes
+        U+FFFD. Byte mode restores any text exactly (with a lossless pre-tokenizer)."""
+        tokens = self.tokens
+        for token_id in ids:
+            if not (token_id == UNKNOWN_ID or 0 <= token_id < len(tokens)):
+                raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(tokens) - 1}).")
+        marker = self.config.end_of_word
+        boundary = "" if self.config.keeps_whitespace else " "
+        byte_mode = self.config.unit == "byte"
+        out: list[str] = []
+        pending = bytearray()  # byte mode: bytes of the current run, decoded together
+
+        def flush() -> None:
+            if pending:
+                out.append(pending.decode("utf-8", errors="replace"))
+                pending.clear()
+
+        for token_id in ids:
+            if token_id == UNKNOWN_ID or token_id < self.n_special:
+                flush()
+                out.append("\ufffd" if token_id == UNKNOWN_ID else tokens[token_id])
+                continue
+            for i, part in enumerate(tokens[token_id].split(marker) if marker else [tokens[token_id]]):
+                if i:
+                    flush()
+                    out.append(boundary)
+                if byte_mode:
+                    pending.extend(CHAR_TO_BYTE[char] for char in part)
+                else:
+                    out.append(part)
+        flush()
+        text = "".join(out)
+        return text[: -len(boundary)] if boundary and text.endswith(boundary) else text

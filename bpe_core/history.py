@@ -1,0 +1,55 @@
+"""Merge records: the history is the single source of truth for everything derived."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+USER = "user"
+CANDIDATE_CAP = 8  # how many tied candidates a record lists (the count of ties is always exact)
+
+
+class StopReason(str, Enum):
+    """Why a run stopped."""
+
+    MERGES = "reached the requested number of merges"
+    VOCAB_SIZE = "reached the requested vocabulary size"
+    MIN_FREQUENCY = "no pair occurs at least the minimum number of times"
+    NO_PAIRS = "no pairs are left: every word is a single token"
+    CANCELLED = "cancelled"
+    TIE = "stopped at a tie for the user to decide"
+
+
+@dataclass(frozen=True, slots=True)
+class MergeRecord:
+    """One merge as it happened.
+
+    Attributes
+    ----------
+    step : 1-based position in the history.
+    pair : (left id, right id).
+    token : id of the merged token (an existing id if that string already existed).
+    count : the pair's count when it was merged.
+    top_count : the highest pair count at that moment (differs from ``count`` when the user
+        picked a lower pair).
+    replacements : occurrences actually replaced (non-overlapping, weighted by word count).
+    ties : how many pairs shared ``top_count`` (1 means no tie).
+    candidates : up to ``CANDIDATE_CAP`` of those tied pairs, in the rule's order.
+    decided_by : the tie-break rule's name, or ``"user"``.
+    new_token : False when the merged string already existed in the vocabulary.
+    vocab_size : vocabulary size after the merge.
+    corpus_tokens : tokens in the whole corpus after the merge.
+    """
+
+    step: int
+    pair: tuple[int, int]
+    token: int
+    count: int
+    top_count: int
+    replacements: int
+    ties: int
+    candidates: tuple[tuple[int, int], ...]
+    decided_by: str
+    new_token: bool
+    vocab_size: int
+    corpus_tokens: int

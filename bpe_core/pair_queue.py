@@ -1,0 +1,128 @@
+"""The priority structure that yields the best pair under a tie-break rule, without recounting.
+
+A binary heap of ``(-count, tie key, pair)`` entries, validated lazily as Hugging Face's trainer
+does: an entry is pushed when a pair's count goes up; decreases push nothing, and an entry whose
+count is stale is corrected when it reaches the top. Every live pair therefore has an entry that
+ranks it at least as high as it deserves, so the first entry that checks out is the true best.
+
+``first-seen`` keys are the index of the first word type containing the pair; a stored key may
+be too early (occurrences vanish as merges happen) but never too late, and is recomputed when
+the entry reaches the top. Pairs whose first occurrence is in the same word are ordered by their
+position in it, computed at that moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from heapq import heapify, heappop, heappush, heapreplace
+
+from bpe_core.pair_index import PairIndex
+from bpe_core.tiebreak import TieBreakRule
+
+Entry = tuple[int, object, str]
+
+
+class PairQueue:
+    """Best-first access to live pairs: ``count`` descending, then the rule's order."""
+
+    def __init__(self, index: PairIndex, rule: TieBreakRule, tokens: list[str]) -> None:
+        self._index = index
+        self._tokens = tokens
+        self.rule = rule
+        self._key = self._key_function(rule)
+        self._heap: list[Entry] = []
+        self.rebuild()
+
+    def set_rule(self, rule: TieBreakRule) -> None:
+        self.rule = rule
+        self._key = self._key_function(rule)
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Recreate the heap from the live pairs (after a rule change, or to shed dead entries)."""
+        self._heap = [(-c, self._key(k), k) for k, c in self._index.pair_count.items()]
+        heapify(self._heap)
+
+    def push(self, pairs: list[str]) -> None:
+        """Announce pairs whose counts went up."""
+        pair_count = self._index.pair_count
+        heap = self._heap
+        for k in pairs:
+            c = pair_count.get(k)
+            if c:
+                heappush(heap, (-c, self._key(k), k))
+        if len(heap) > 4 * len(pair_count) + 4096:
+            self.rebuild()
+
+    def _key_function(self, rule: TieBreakRule) -> Callable[[str], object]:
+        """The heap's tie key for a pair under ``rule`` (called on every push, so kept lean)."""
+        if rule.depends_on_position:
+            where = self._index.where
+            return lambda k: min(where[k])  # never later than the true first word
+        if rule.name == "hf":
+            return lambda k: k  # a pair string compares as (left id, right id)
+        tokens = self._tokens
+        return lambda k: rule.static_key(tokens[ord(k[0])], tokens[ord(k[1])], ord(k[0]), ord(k[1]))
+
+    def _settle(self) -> Entry | None:
+        """Fix stale entries until the top one is exact; return it (not popped)."""
+        heap = self._heap
+        pair_count = self._index.pair_count
+        positional = self.rule.depends_on_position
+        while heap:
+            negative, key, k = heap[0]
+            c = pair_count.get(k, 0)
+            if c != -negative:
+                if c:
+                    heapreplace(heap, (-c, key, k))
+                else:
+                    heappop(heap)
+                continue
+            if positional:
+                first = self._index.first_word(k)
+                if first != key:
+                    heapreplace(heap, (negative, first, k))
+                    continue
+            return heap[0]
+        return None
+
+    def ranked(self, n: int) -> list[str]:
+        """The best ``n`` live pairs, best first (fewer if fewer exist)."""
+        taken: list[Entry] = []
+        out: list[Entry] = []
+        seen: set[str] = set()
+        heap = self._heap
+        positional = self.rule.depends_on_position
+        while True:
+            top = self._settle()
+            if top is None:
+                break
+            if top[2] in seen:  # a second entry for a pair already listed
+                taken.append(heappop(heap))
+                continue
+            # For first-seen, finish the group sharing the last (count, first word): its order
+            # is decided by position, which only a complete group can sort.
+            if len(out) >= n and not (positional and top[:2] == out[-1][:2]):
+                break
+            taken.append(heappop(heap))
+            seen.add(top[2])
+            out.append(top)
+        for entry in taken:
+            heappush(heap, entry)
+        if positional:
+            segs = self._index.segs
+            out.sort(key=lambda e: (e[0], e[1], segs[e[1]].find(e[2])))
+        return [entry[2] for entry in out[:n]]
+
+    def best(self) -> str | None:
+        """The pair the rule picks now, or ``None`` when no pair is left."""
+        if self.rule.depends_on_position:
+            top = self.ranked(1)
+            return top[0] if top else None
+        top = self._settle()
+        return None if top is None else top[2]
+
+    def top_count(self) -> int:
+        """The highest pair count now (0 when no pair is left)."""
+        top = self._settle()
+        return 0 if top is None else -top[0]

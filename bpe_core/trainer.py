@@ -1,0 +1,485 @@
+"""The incremental, undoable BPE trainer: the one model the CLI and every view bind to.
+
+The merge history is the single source of truth: vocabulary, segmentation, pair counts and the
+plotted series are derived from it and restored exactly by undo. A step or an undo costs work
+proportional to the words it touches, never to the corpus.
+
+Example
+-------
+>>> from bpe_core import Corpus, PipelineConfig, Trainer
+>>> trainer = Trainer(Corpus.from_text("low low lower", PipelineConfig()))
+>>> trainer.token_string(trainer.step().token)
+'lo'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from bpe_core.byte_alphabet import BYTE_TO_CHAR
+from bpe_core.config import TrainingConfig
+from bpe_core.corpus import Corpus
+from bpe_core.errors import MergeError
+from bpe_core.events import (
+    CorpusReplaced,
+    EventSource,
+    HistoryReset,
+    Jumped,
+    MergeApplied,
+    MergeUndone,
+    SettingsChanged,
+)
+from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
+from bpe_core.pair_index import MergeEffect, PairIndex
+from bpe_core.pair_queue import PairQueue
+from bpe_core.tiebreak import RULE_NAMES, TieBreakRule, parse_rule
+from bpe_core.vocab import Vocabulary
+
+Pair = tuple[int, int]
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class PairStat:
+    """A row of the ranked pair table."""
+
+    pair: Pair
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesPoint:
+    """Per-step values for plots (step 0 is the initial state)."""
+
+    step: int
+    top_count: int
+    ties: int
+    vocab_size: int
+    corpus_tokens: int
+
+
+def _key(pair: Pair) -> str:
+    return chr(pair[0]) + chr(pair[1])
+
+
+def _pair(key: str) -> Pair:
+    return ord(key[0]), ord(key[1])
+
+
+class Trainer:
+    """Trains BPE merges on a :class:`Corpus` one step at a time, with exact undo and redo.
+
+    Parameters
+    ----------
+    corpus : the word types and counts, with the pipeline that produced them.
+    training : minimum frequency and tie-break rule (defaults: 2, ``first-seen``).
+
+    Attributes
+    ----------
+    events : subscribe here to hear about every change (see ``bpe_core.events``).
+    """
+
+    def __init__(self, corpus: Corpus, training: TrainingConfig | None = None) -> None:
+        self.events = EventSource()
+        self._load(corpus, training or TrainingConfig())
+
+    def __repr__(self) -> str:
+        words = dict(zip(self.corpus.words[:8], self.corpus.counts[:8], strict=True))
+        more = ", ..." if self.word_count > 8 else ""
+        return (f"Trainer({words}{more}, {self.corpus.config}, {self.training}, "
+                f"position={self.position}/{len(self._records)})")
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def _load(self, corpus: Corpus, training: TrainingConfig) -> None:
+        self.corpus = corpus
+        self.training = training
+        self._rule = parse_rule(training.tie_break)
+        config = corpus.config
+        self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus))
+        self._index = PairIndex(_initial_segs(corpus, self.vocab.ids), list(corpus.counts), len(self.vocab))
+        for i, n in enumerate(corpus.special_counts):
+            self._index.token_freq[i] = n
+        self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
+        self._records: list[MergeRecord] = []
+        self._effects: list[MergeEffect] = []
+        self._initial = SeriesPoint(
+            0, self._queue.top_count(), self._ties(self._queue.top_count()),
+            len(self.vocab), self._index.total_tokens,
+        )
+
+    def replace_corpus(self, corpus: Corpus, training: TrainingConfig | None = None) -> None:
+        """Start over on a new corpus (and optionally new training settings)."""
+        self._load(corpus, training or self.training)
+        self.events.emit(CorpusReplaced())
+
+    def set_tie_break(self, spec: str) -> None:
+        """Change the rule for future steps (the history keeps who decided each merge)."""
+        rule = parse_rule(spec)
+        self.training = replace(self.training, tie_break=rule.spec)
+        self._rule = rule
+        self._queue.set_rule(rule)
+        self.events.emit(SettingsChanged())
+
+    def set_min_frequency(self, value: int) -> None:
+        self.training = replace(self.training, min_frequency=value)
+        self.events.emit(SettingsChanged())
+
+    @property
+    def rule(self) -> TieBreakRule:
+        return self._rule
+
+    # -- history ---------------------------------------------------------------------------
+
+    @property
+    def position(self) -> int:
+        """Number of merges applied now (merges after it can be redone)."""
+        return len(self._effects)
+
+    @property
+    def history(self) -> tuple[MergeRecord, ...]:
+        """Every recorded merge, including redo-able ones after :attr:`position`."""
+        return tuple(self._records)
+
+    def record(self, step: int) -> MergeRecord:
+        """The record of merge ``step`` (1-based)."""
+        return self._records[step - 1]
+
+    @property
+    def can_undo(self) -> bool:
+        return self.position > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.position < len(self._records)
+
+    # -- commands --------------------------------------------------------------------------
+
+    def step(self, pair: Pair | None = None, decided_by: str | None = None) -> MergeRecord | None:
+        """Merge the pair the tie-break rule picks, or ``pair`` (any pair present) if given.
+
+        Returns the new record, or ``None`` when no pair reaches the minimum frequency. Redo
+        history after the current position is discarded. ``decided_by`` names who chose a given
+        pair (default ``"user"``; the Ask-me flow passes a rule name when the user lets it decide).
+        """
+        if pair is None:
+            if self.stop_reason() is not None:
+                return None
+            key, decided_by = None, self._rule.spec
+        else:
+            key = _key(pair)
+            if key not in self._index.pair_count:
+                raise MergeError(f"The pair {self.pair_string(pair)} does not occur in the corpus.")
+            decided_by = decided_by or USER
+        self._truncate()
+        record = self._merge(key, decided_by)
+        self.events.emit(MergeApplied(record))
+        return record
+
+    def undo(self) -> MergeRecord:
+        """Undo the last merge exactly; it stays available for :meth:`redo`."""
+        if not self.can_undo:
+            raise MergeError("There is no merge to undo.")
+        record = self._unmerge()
+        self.events.emit(MergeUndone(record))
+        return record
+
+    def redo(self) -> MergeRecord:
+        """Re-apply the next undone merge, with its original decision."""
+        if not self.can_redo:
+            raise MergeError("There is no merge to redo.")
+        record = self._remerge()
+        self.events.emit(MergeApplied(record, redo=True))
+        return record
+
+    def goto(self, step: int, progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> None:
+        """Jump to just after merge ``step`` (0 = no merges), undoing or redoing as needed."""
+        if not 0 <= step <= len(self._records):
+            raise MergeError(f"Step {step} is outside the history (0 to {len(self._records)}).")
+        start = self.position
+        total = abs(step - start)
+        while self.position != step:
+            if cancel is not None and cancel():
+                break
+            if self.position < step:
+                self._remerge()
+            else:
+                self._unmerge()
+            if progress is not None:
+                progress(abs(self.position - start), total)
+        if self.position != start:
+            self.events.emit(Jumped(start, self.position))
+
+    def reset(self) -> None:
+        """Back to the initial segmentation, forgetting the whole history."""
+        self._load(self.corpus, self.training)
+        self.events.emit(HistoryReset())
+
+    def run(
+        self,
+        merges: int | None = None,
+        vocab_size: int | None = None,
+        min_frequency: int | None = None,
+        progress: Progress | None = None,
+        cancel: Callable[[], bool] | None = None,
+        stop_at_tie: bool = False,
+    ) -> StopReason:
+        """Merge until a target is met or no pair qualifies; emits one :class:`Jumped` event.
+
+        ``merges`` counts merges from now; ``vocab_size`` counts special tokens, the alphabet and
+        merged tokens; ``min_frequency`` overrides the trainer's for this run. With
+        ``stop_at_tie`` the run stops before a step that meets a tie.
+        """
+        start = self.position
+        floor = self.training.min_frequency if min_frequency is None else min_frequency
+        self._truncate()
+        goal = merges if merges is not None else 0
+        reason: StopReason | None = None
+        while reason is None:
+            if merges is not None and self.position - start >= merges:
+                reason = StopReason.MERGES
+            elif vocab_size is not None and len(self.vocab) >= vocab_size:
+                reason = StopReason.VOCAB_SIZE
+            elif cancel is not None and cancel():
+                reason = StopReason.CANCELLED
+            elif (reason := self.stop_reason(floor)) is None:
+                if stop_at_tie and self.ties_at_top() > 1:
+                    reason = StopReason.TIE
+                else:
+                    self._merge(None, self._rule.spec)
+                    if progress is not None:
+                        progress(self.position - start, goal)
+        if self.position != start:
+            self.events.emit(Jumped(start, self.position, reason))
+        return reason
+
+    def stop_reason(self, min_frequency: int | None = None) -> StopReason | None:
+        """Why no further step would happen now, or ``None`` if one can."""
+        top = self._queue.top_count()
+        if top == 0:
+            return StopReason.NO_PAIRS
+        floor = self.training.min_frequency if min_frequency is None else min_frequency
+        return StopReason.MIN_FREQUENCY if top < floor else None
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _truncate(self) -> None:
+        del self._records[self.position :]
+
+    def _ties(self, top: int) -> int:
+        return self._index.count_hist.get(top, 0) if top else 0
+
+    def _merge(self, key: str | None, decided_by: str) -> MergeRecord:
+        queue, index, vocab = self._queue, self._index, self.vocab
+        top = queue.top_count()
+        ties = self._ties(top)
+        candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 else []
+        if key is None:
+            key = candidates[0] if candidates else queue.best()
+        count = index.pair_count[key]
+        left, right = ord(key[0]), ord(key[1])
+        step = self.position + 1
+        string = vocab.tokens[left] + vocab.tokens[right]
+        token = vocab.ids.get(string)
+        created = token is None
+        if created:
+            token = vocab.add(string, step)
+            index.token_freq.append(0)
+        effect = index.merge(key, chr(token), fresh=index.token_freq[token] == 0)
+        queue.push(effect.increased)
+        record = MergeRecord(
+            step=step, pair=(left, right), token=token, count=count, top_count=top,
+            replacements=effect.replacements, ties=ties,
+            candidates=tuple(_pair(k) for k in candidates), decided_by=decided_by,
+            new_token=created, vocab_size=len(vocab), corpus_tokens=index.total_tokens,
+        )
+        self._records.append(record)
+        self._effects.append(effect)
+        return record
+
+    def _remerge(self) -> MergeRecord:
+        record = self._records[self.position]
+        index = self._index
+        if record.new_token:
+            self.vocab.add(self.vocab.tokens[record.pair[0]] + self.vocab.tokens[record.pair[1]], record.step)
+            index.token_freq.append(0)
+        effect = index.merge(_key(record.pair), chr(record.token), fresh=index.token_freq[record.token] == 0)
+        self._queue.push(effect.increased)
+        self._effects.append(effect)
+        return record
+
+    def _unmerge(self) -> MergeRecord:
+        record = self._records[self.position - 1]
+        effect = self._effects.pop()
+        increased = self._index.unmerge(_key(record.pair), chr(record.token), effect)
+        self._queue.push(increased)
+        if record.new_token:
+            self.vocab.remove_last()
+            self._index.token_freq.pop()
+        return record
+
+    # -- queries: pairs --------------------------------------------------------------------
+
+    def pair_count(self, pair: Pair) -> int:
+        """Weighted count of adjacent occurrences (overlapping included); 0 if absent."""
+        return self._index.pair_count.get(_key(pair), 0)
+
+    def pair_counts(self) -> dict[Pair, int]:
+        """Every live pair with its count (a full copy: for checks and exports, not per step)."""
+        return {_pair(k): c for k, c in self._index.pair_count.items()}
+
+    @property
+    def pair_total(self) -> int:
+        """Number of distinct pairs present now."""
+        return len(self._index.pair_count)
+
+    def top_pairs(self, n: int) -> list[PairStat]:
+        """The ``n`` best pairs in the current rule's order (cheap for small ``n``)."""
+        counts = self._index.pair_count
+        return [PairStat(_pair(k), counts[k]) for k in self._queue.ranked(n)]
+
+    def ranked_pairs(self) -> list[PairStat]:
+        """All live pairs, best first (sorts everything: use for full tables, not every step)."""
+        return self.top_pairs(self.pair_total)
+
+    def top_count(self) -> int:
+        return self._queue.top_count()
+
+    def ties_at_top(self) -> int:
+        """How many pairs share the highest count now."""
+        return self._ties(self._queue.top_count())
+
+    def tied_candidates(self, limit: int = CANDIDATE_CAP) -> list[Pair]:
+        """Up to ``limit`` pairs tied at the top count, in the current rule's order."""
+        return [_pair(k) for k in self._queue.ranked(min(self.ties_at_top(), limit))]
+
+    def replacements(self, pair: Pair) -> int:
+        """Replacements a merge of ``pair`` would really make (non-overlapping, weighted)."""
+        return self._index.replacements(_key(pair))
+
+    def words_with_pair(self, pair: Pair) -> list[int]:
+        """Indices of the word types whose current segmentation contains ``pair``."""
+        return self._index.words_with(_key(pair))
+
+    def first_occurrence(self, pair: Pair) -> tuple[int, int]:
+        """(word index, symbol position) of the pair's first occurrence (the first-seen key)."""
+        key = _key(pair)
+        word = self._index.first_word(key)
+        return word, self._index.segs[word].find(key)
+
+    def rule_choices(self, pairs: list[Pair]) -> dict[str, Pair]:
+        """Which of ``pairs`` each named rule would pick (for deciding a tie by hand)."""
+        tokens = self.vocab.tokens
+        choices: dict[str, Pair] = {}
+        for name in RULE_NAMES:
+            if name == "random":
+                continue
+            rule = TieBreakRule(name)
+            if rule.depends_on_position:
+                choices[name] = min(pairs, key=self.first_occurrence)
+            else:
+                choices[name] = min(pairs, key=lambda p, r=rule: r.static_key(tokens[p[0]], tokens[p[1]], *p))
+        return choices
+
+    # -- queries: vocabulary and corpus ----------------------------------------------------
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def token_string(self, token_id: int) -> str:
+        return self.vocab.tokens[token_id]
+
+    def pair_string(self, pair: Pair) -> str:
+        return f"({self.vocab.tokens[pair[0]]!r}, {self.vocab.tokens[pair[1]]!r})"
+
+    def token_frequency(self, token_id: int) -> int:
+        """Occurrences of the token in the current segmentation of the corpus."""
+        return self._index.token_freq[token_id]
+
+    def token_created_at(self, token_id: int) -> int:
+        """Step that created the token (0 for special and base tokens)."""
+        return self.vocab.created_at[token_id]
+
+    def token_parts(self, token_id: int) -> Pair | None:
+        """The pair whose merge first created ``token_id`` (``None`` for base and special)."""
+        step = self.vocab.created_at[token_id]
+        return self._records[step - 1].pair if step else None
+
+    @property
+    def corpus_tokens(self) -> int:
+        """Total number of tokens in the corpus' current segmentation."""
+        return self._index.total_tokens
+
+    @property
+    def word_count(self) -> int:
+        """Number of distinct word types."""
+        return len(self.corpus.words)
+
+    def segmentation(self, word: int) -> list[int]:
+        """Token ids of word type ``word`` now."""
+        return [ord(ch) for ch in self._index.segs[word]]
+
+    def segmentation_length(self, word: int) -> int:
+        return len(self._index.segs[word])
+
+    def words_with_token(self, token_id: int) -> list[int]:
+        """Indices of the word types whose current segmentation contains the token."""
+        char = chr(token_id)
+        return [w for w, seg in enumerate(self._index.segs) if char in seg]
+
+    def changed_words(self) -> list[int]:
+        """Word types the last applied merge changed (empty at step 0)."""
+        return list(self._effects[-1].words) if self._effects else []
+
+    # -- queries: per-step series for plots ------------------------------------------------
+
+    def series(self) -> list[SeriesPoint]:
+        """One point per step up to the current position, starting with the initial state."""
+        points = [self._initial]
+        points.extend(
+            SeriesPoint(r.step, r.top_count, r.ties, r.vocab_size, r.corpus_tokens)
+            for r in self._records[: self.position]
+        )
+        return points
+
+    @property
+    def initial_point(self) -> SeriesPoint:
+        return self._initial
+
+
+def _alphabet(corpus: Corpus) -> set[str]:
+    """Base symbols: every unit in the corpus (all 256 bytes in byte mode) and the marker.
+
+    With an attached marker both ``w`` and ``w</w>`` are base symbols, as with the
+    ``end_of_word_suffix`` of Hugging Face's trainer.
+    """
+    config = corpus.config
+    words = corpus.words
+    symbols = set(BYTE_TO_CHAR) if config.unit == "byte" else set("".join(words))
+    marker = config.end_of_word
+    if marker is not None and config.attach_marker:
+        symbols.update(corpus.base_symbols(word[-1])[-1] for word in {w[-1] for w in words})
+    elif marker is not None:
+        symbols.add(marker)
+    return symbols
+
+
+def _initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
+    """Each word's base symbols as a symbol string (see ``bpe_core.pair_index``)."""
+    config = corpus.config
+    if config.unit == "byte":
+        table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR)}
+        units = [w.encode("utf-8").decode("latin-1").translate(table) for w in corpus.words]
+    else:
+        table = {ord(char): chr(i) for char, i in ids.items() if len(char) == 1}
+        units = [w.translate(table) for w in corpus.words]
+    marker = config.end_of_word
+    if marker is None:
+        return units
+    if not config.attach_marker:
+        end = chr(ids[marker])
+        return [seg + end for seg in units]
+    tokens = {i: t for t, i in ids.items()}
+    return [seg[:-1] + chr(ids[tokens[ord(seg[-1])] + marker]) for seg in units]

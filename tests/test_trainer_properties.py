@@ -1,0 +1,172 @@
+"""Properties of the incremental trainer, checked against brute-force recounts.
+
+Corpora use a three-letter alphabet and markers such as ``bc`` so that ties, overlapping pairs
+(``aaa``) and tokens re-created by a different route (``a+bc`` and ``ab+c``) all occur often.
+"""
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_core import Corpus, MergeError, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.encoder import Encoder
+from bpe_core.tiebreak import TieBreakRule
+from tests.helpers import recount, snapshot
+
+RULES = ["first-seen", "hf", "subword-nmt", "lexicographic", "random:3"]
+
+texts = st.text(alphabet="abc ", min_size=1, max_size=40).filter(lambda t: t.split())
+markers = st.sampled_from([None, "</w>", "bc", "c"])
+
+
+@st.composite
+def trainers(draw) -> Trainer:
+    marker = draw(markers)
+    config = PipelineConfig(
+        end_of_word=marker,
+        attach_marker=marker is not None and draw(st.booleans()),
+        pretokenize=draw(st.sampled_from(["whitespace", "none"])),
+        unit=draw(st.sampled_from(["char", "byte"])),
+    )
+    training = TrainingConfig(min_frequency=draw(st.integers(1, 2)), tie_break=draw(st.sampled_from(RULES)))
+    return Trainer(Corpus.from_text(draw(texts), config), training)
+
+
+def expected_choice(trainer: Trainer) -> tuple[int, int] | None:
+    """The pair the rule should pick, from a recount in first-appearance order."""
+    counts: dict[tuple[int, int], int] = {}
+    for w, n in enumerate(trainer.corpus.counts):
+        seg = trainer.segmentation(w)
+        for pair in zip(seg, seg[1:]):
+            counts[pair] = counts.get(pair, 0) + n
+    if not counts or max(counts.values()) < trainer.training.min_frequency:
+        return None
+    top = max(counts.values())
+    tied = [p for p, c in counts.items() if c == top]
+    rule = trainer.rule
+    if rule.depends_on_position:
+        return tied[0]  # dict order is first occurrence: what max() over the dict returns
+    tokens = trainer.token_string
+    return min(tied, key=lambda p: rule.static_key(tokens(p[0]), tokens(p[1]), *p))
+
+
+def check_consistent(trainer: Trainer) -> None:
+    pairs, tokens, total = recount(trainer)
+    assert trainer.pair_counts() == dict(pairs)
+    assert [trainer.token_frequency(t) for t in range(trainer.vocab.n_special, trainer.vocab_size)] == [
+        tokens.get(t, 0) for t in range(trainer.vocab.n_special, trainer.vocab_size)
+    ]
+    assert trainer.corpus_tokens == total
+    top = max(pairs.values(), default=0)
+    assert trainer.top_count() == top
+    assert trainer.ties_at_top() == sum(1 for c in pairs.values() if c == top and top)
+    assert trainer.vocab_size == len(set(trainer.vocab.tokens))
+
+
+actions = st.lists(
+    st.one_of(
+        st.just(("step",)),
+        st.tuples(st.just("pick"), st.integers(0, 50)),
+        st.just(("undo",)),
+        st.just(("redo",)),
+        st.tuples(st.just("goto"), st.integers(0, 12)),
+        st.tuples(st.just("run"), st.integers(1, 4)),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(trainers(), actions)
+def test_any_command_sequence_keeps_counts_exact_and_undo_exact(trainer, commands):
+    check_consistent(trainer)
+    # known[k]: the state after k merges of the current branch, when it has been seen.
+    known: dict[int, tuple] = {0: snapshot(trainer)}
+    for command in commands:
+        name = command[0]
+        branch_changed = False
+        start = trainer.position
+        if name == "step":
+            expected = expected_choice(trainer)
+            before = snapshot(trainer)
+            record = trainer.step()
+            if expected is None:
+                assert record is None and snapshot(trainer) == before
+                continue
+            assert record.pair == expected
+            branch_changed = True
+        elif name == "pick":
+            pairs = sorted(trainer.pair_counts())
+            if not pairs:
+                continue
+            record = trainer.step(pairs[command[1] % len(pairs)])
+            assert record.decided_by == "user"
+            branch_changed = True
+        elif name == "undo" and trainer.can_undo:
+            trainer.undo()
+        elif name == "redo" and trainer.can_redo:
+            trainer.redo()
+        elif name == "goto":
+            trainer.goto(min(command[1], len(trainer.history)))
+        elif name == "run":
+            trainer.run(merges=command[1])
+            branch_changed = trainer.position != start
+        if branch_changed:
+            for k in [k for k in known if k > start]:
+                del known[k]
+        check_consistent(trainer)
+        state = snapshot(trainer)
+        assert known.setdefault(trainer.position, state) == state
+
+
+@settings(max_examples=200, deadline=None)
+@given(trainers(), st.integers(0, 30))
+def test_encoding_a_training_word_reproduces_its_training_segmentation(trainer, merges):
+    trainer.run(merges=merges)
+    encoder = Encoder.from_trainer(trainer)
+    for w, word in enumerate(trainer.corpus.words):
+        initial, steps = encoder.trace(word)
+        final = steps[-1].symbols if steps else initial
+        assert list(final) == trainer.segmentation(w)
+
+
+@settings(max_examples=100, deadline=None)
+@given(trainers())
+def test_undo_all_then_redo_all_restores_every_state(trainer):
+    states = [snapshot(trainer)]
+    while trainer.step() is not None:
+        states.append(snapshot(trainer))
+    for k in range(len(states) - 1, 0, -1):
+        trainer.undo()
+        assert snapshot(trainer) == states[k - 1]
+    trainer.goto(len(states) - 1)
+    assert snapshot(trainer) == states[-1]
+
+
+def test_rules_are_total_orders_and_documented():
+    from bpe_core import tiebreak
+
+    for name in tiebreak.RULE_NAMES:
+        assert name in tiebreak.DESCRIPTIONS and name in (tiebreak.__doc__ or "")
+    rule = TieBreakRule("subword-nmt")
+    keys = [rule.static_key(l, r, 0, 0) for l, r in [("a", "b"), ("a", "bc"), ("ab", "c"), ("b", "a")]]
+    assert sorted(range(4), key=keys.__getitem__) == [3, 2, 1, 0]  # greatest strings first
+
+
+def test_manual_step_rejects_absent_pair_and_leaves_state():
+    trainer = Trainer(Corpus.from_text("ab ab", PipelineConfig()))
+    before = snapshot(trainer)
+    try:
+        trainer.step((trainer.vocab.ids["b"], trainer.vocab.ids["a"]))
+    except MergeError as error:
+        assert "does not occur" in str(error)
+    else:
+        raise AssertionError("expected MergeError")
+    assert snapshot(trainer) == before
+
+
+def test_counter_order_is_first_appearance():
+    corpus = Corpus.from_text("b a b c a", PipelineConfig())
+    assert corpus.words == ("b", "a", "c") and corpus.counts == (2, 2, 1)
+    assert Counter(dict(zip(corpus.words, corpus.counts))) == Counter("b a b c a".split())
