@@ -270,13 +270,17 @@ class Trainer:
     def _ties(self, top: int) -> int:
         return self._index.count_hist.get(top, 0) if top else 0
 
-    def _merge(self, key: str | None, decided_by: str) -> MergeRecord:
+    def _merge(self, key: str | None, decided_by: str, saved: MergeRecord | None = None) -> MergeRecord:
+        """Apply one merge; ``saved`` supplies the decision data when replaying a session."""
         queue, index, vocab = self._queue, self._index, self.vocab
-        top = queue.top_count()
-        ties = self._ties(top)
-        candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 else []
-        if key is None:
-            key = candidates[0] if candidates else queue.best()
+        if saved is None:
+            top = queue.top_count()
+            ties = self._ties(top)
+            candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 else []
+            if key is None:
+                key = candidates[0] if candidates else queue.best()
+        else:
+            top, ties, candidates = saved.top_count, saved.ties, [_key(p) for p in saved.candidates]
         count = index.pair_count[key]
         left, right = ord(key[0]), ord(key[1])
         step = self.position + 1
@@ -297,6 +301,24 @@ class Trainer:
         self._records.append(record)
         self._effects.append(effect)
         return record
+
+    def replay(self, pair: Pair, count: int, top_count: int, ties: int,
+               candidates: tuple[Pair, ...], decided_by: str) -> MergeRecord:
+        """Re-apply a saved merge with its original decision data (loading a session).
+
+        Raises ``MergeError`` unless the pair occurs exactly ``count`` times now, so a session
+        whose history does not fit its corpus is refused rather than silently altered.
+        """
+        actual = self.pair_count(pair)
+        if actual != count:
+            raise MergeError(
+                f"Merge {self.position + 1} {self.pair_string(pair)} occurs {actual} times in the "
+                f"corpus, not {count} as recorded."
+            )
+        self._truncate()
+        template = MergeRecord(self.position + 1, pair, 0, count, top_count, 0, ties, candidates,
+                               decided_by, False, 0, 0)
+        return self._merge(_key(pair), decided_by, template)
 
     def _remerge(self) -> MergeRecord:
         record = self._records[self.position]

@@ -1,0 +1,237 @@
+"""Headless command line: ``bpe-studio train | encode | decode`` (a contract scripts rely on).
+
+Bad input of any kind ends with one sentence on stderr and a non-zero exit, never a traceback:
+exit 2 for a malformed command line, 1 for unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import NoReturn, TextIO
+
+from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig, TrainingConfig
+from bpe_core.corpus import load_corpus, read_text_file
+from bpe_core.encoder import Encoder
+from bpe_core.errors import BpeError
+from bpe_core.session import load_encoder, save_session
+from bpe_core.tiebreak import RULE_NAMES, parse_rule
+from bpe_core.trainer import Trainer
+
+PROG = "bpe-studio"
+COMMANDS = ("train", "encode", "decode")
+_VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2), not usage plus error."""
+
+    def error(self, message: str) -> NoReturn:
+        sentence = message[0].upper() + message[1:]
+        self.exit(2, f"{PROG}: {sentence.rstrip('.')}.\n")
+
+
+def _positive(text: str) -> int:
+    if not (text.isdigit() and text.isascii()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def _rule(text: str) -> str:
+    try:
+        return parse_rule(text).spec
+    except BpeError as error:
+        raise argparse.ArgumentTypeError(str(error).rstrip(".")) from None
+
+
+def _token_id(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a token id") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Explore Byte Pair Encoding. Without a command, opens the desktop window "
+        f"({PROG} [FILE]).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    train = commands.add_parser("train", help="learn merges from a corpus file")
+    train.add_argument("file", metavar="FILE", help="UTF-8 text, or word<TAB>count lines with --input counts")
+    train.add_argument("--input", choices=("text", "counts"), default="text")
+    target = train.add_mutually_exclusive_group()
+    target.add_argument("--merges", type=_positive, metavar="N", help="stop after N merges")
+    target.add_argument("--vocab-size", type=_positive, metavar="N",
+                        help="stop at N tokens (special + alphabet + merged)")
+    train.add_argument("--min-frequency", type=_positive, default=2, metavar="F",
+                       help="only merge pairs occurring at least F times (default 2)")
+    train.add_argument("--unit", choices=UNITS, default="char")
+    train.add_argument("--pretokenize", choices=PRETOKENIZERS, default="whitespace")
+    train.add_argument("--normalize", choices=NORMALIZATIONS, default="none", help="Unicode normal form")
+    train.add_argument("--lowercase", action="store_true")
+    train.add_argument("--end-of-word", default="</w>", metavar="MARKER",
+                       help='end-of-word marker, or "none" (default "</w>")')
+    train.add_argument("--attach-marker", action="store_true",
+                       help="glue the marker to the last symbol (w</w>) instead of a symbol of its own")
+    train.add_argument("--special-token", action="append", default=[], metavar="TOKEN")
+    train.add_argument("--tie-break", type=_rule, default="first-seen",
+                       metavar="{" + ",".join(RULE_NAMES[:-1]) + ",random[:SEED]}")
+    train.add_argument("-o", "--output", metavar="MODEL.json", help="save the model/session here")
+    train.add_argument("--json", action="store_true", help="print the merges as one JSON object")
+
+    encode = commands.add_parser("encode", help="encode text with a saved model")
+    encode.add_argument("--model", required=True, metavar="MODEL.json")
+    source = encode.add_mutually_exclusive_group(required=True)
+    source.add_argument("text", nargs="?", metavar="TEXT")
+    source.add_argument("--file", metavar="PATH")
+    encode.add_argument("--allow-special", action="store_true", help="match special tokens in the text")
+    encode.add_argument("--json", action="store_true")
+
+    decode = commands.add_parser("decode", help="turn token ids back into text")
+    decode.add_argument("--model", required=True, metavar="MODEL.json")
+    decode.add_argument("ids", nargs="+", type=_token_id, metavar="ID")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "train":
+            return _train(args, stdout, stderr)
+        if args.command == "encode":
+            return _encode(args, stdout)
+        return _decode(args, stdout)
+    except BpeError as error:
+        print(f"{PROG}: {error}", file=stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: Interrupted.", file=stderr)
+        return 130
+
+
+def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    started = time.perf_counter()
+    marker = None if args.end_of_word == "none" else args.end_of_word
+    config = PipelineConfig(
+        normalization=args.normalize, lowercase=args.lowercase, pretokenize=args.pretokenize,
+        unit=args.unit, end_of_word=marker, attach_marker=args.attach_marker,
+        special_tokens=tuple(args.special_token),
+    )
+    training = TrainingConfig(min_frequency=args.min_frequency, tie_break=args.tie_break)
+    corpus = load_corpus(args.file, config, args.input)
+    trainer = Trainer(corpus, training)
+    bar = _ProgressBar(stderr, args.merges or (args.vocab_size - trainer.vocab_size if args.vocab_size else 0))
+    reason = trainer.run(merges=args.merges, vocab_size=args.vocab_size, progress=bar.update)
+    bar.close()
+    if args.output:
+        save_session(trainer, args.output)
+    if args.json:
+        json.dump(_train_json(trainer, reason.name.lower(), reason.value), stdout, ensure_ascii=False)
+        stdout.write("\n")
+    else:
+        _train_summary(trainer, reason.value, time.perf_counter() - started, args.output, stdout)
+    return 0
+
+
+def _train_json(trainer: Trainer, reason: str, message: str) -> dict:
+    token = trainer.token_string
+    return {
+        "merges": [
+            {"pair": [token(r.pair[0]), token(r.pair[1])], "token": token(r.token), "count": r.count,
+             "ties": r.ties}
+            for r in trainer.history
+        ],
+        "vocab_size": trainer.vocab_size,
+        "stop_reason": reason,
+        "stop_message": message,
+    }
+
+
+def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | None, out: TextIO) -> None:
+    initial = trainer.initial_point
+    corpus = trainer.corpus
+    merged = trainer.vocab_size - initial.vocab_size
+    ratio = initial.corpus_tokens / max(1, trainer.corpus_tokens)
+    print(f"Trained {trainer.position:,} merges in {seconds:.1f} s; stopped: {reason}.", file=out)
+    print(f"Corpus: {trainer.word_count:,} word types, {corpus.total_words:,} words; "
+          f"{initial.corpus_tokens:,} -> {trainer.corpus_tokens:,} tokens ({ratio:.2f}x fewer).", file=out)
+    print(f"Vocabulary: {trainer.vocab_size:,} tokens ({trainer.vocab.n_special} special, "
+          f"{trainer.vocab.n_base:,} base, {merged:,} merged).", file=out)
+    tied = sum(1 for r in trainer.history if r.ties > 1)
+    print(f"Ties: {tied:,} of {trainer.position:,} merges met a tie, decided by {trainer.rule.spec}.", file=out)
+    shown = trainer.history[:10]
+    if shown:
+        token = trainer.token_string
+        preview = ", ".join(
+            f"{token(r.pair[0]).translate(_VISIBLE)} + {token(r.pair[1]).translate(_VISIBLE)} ({r.count:,})"
+            for r in shown
+        )
+        print(f"First merges: {preview}{', ...' if trainer.position > len(shown) else ''}", file=out)
+    if output:
+        print(f"Saved the model to {output}.", file=out)
+
+
+def _encode(args: argparse.Namespace, stdout: TextIO) -> int:
+    encoder = load_encoder(args.model)
+    text = read_text_file(args.file) if args.file is not None else args.text
+    encoding = encoder.encode(text, allow_special=args.allow_special)
+    if args.json:
+        data = {"tokens": encoding.tokens, "ids": encoding.ids, "spans": [list(s) for s in encoding.spans]}
+        if any(encoding.unknown):
+            data["unknown"] = [i for i, flag in enumerate(encoding.unknown) if flag]
+        json.dump(data, stdout, ensure_ascii=False)
+        stdout.write("\n")
+        return 0
+    print(" ".join(t.translate(_VISIBLE) for t in encoding.tokens), file=stdout)
+    print(" ".join(map(str, encoding.ids)), file=stdout)
+    unknown = sum(encoding.unknown)
+    note = f"; {unknown} unknown" if unknown else ""
+    print(f"{len(encoding):,} tokens for {len(text):,} characters{note}.", file=stdout)
+    return 0
+
+
+def _decode(args: argparse.Namespace, stdout: TextIO) -> int:
+    encoder: Encoder = load_encoder(args.model)
+    print(encoder.decode(args.ids), file=stdout)
+    return 0
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, shown only on a terminal and only for long runs."""
+
+    def __init__(self, stream: TextIO, total: int) -> None:
+        self._stream = stream
+        self._total = total
+        self._enabled = stream.isatty() if hasattr(stream, "isatty") else False
+        self._started = time.perf_counter()
+        self._shown = 0.0
+
+    def update(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if not self._enabled or now - self._started < 0.5 or now - self._shown < 0.1:
+            return
+        self._shown = now
+        total = self._total or total
+        if total:
+            filled = int(30 * min(done, total) / total)
+            self._stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,} merges")
+        else:
+            self._stream.write(f"\r{done:,} merges")
+        self._stream.flush()
+
+    def close(self) -> None:
+        if self._enabled and self._shown:
+            self._stream.write("\r" + " " * 60 + "\r")
+            self._stream.flush()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

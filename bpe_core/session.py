@@ -1,0 +1,256 @@
+"""Session (model) files: versioned JSON holding the configuration, the corpus as word counts,
+the merge history with counts and tie decisions, and the current position.
+
+Writing is atomic (temporary file, then rename). Loading validates every field and refuses a
+bad file with one clear sentence; nothing in a file is ever executed (plain ``json`` only).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bpe_core.config import PipelineConfig, TrainingConfig
+from bpe_core.corpus import Corpus
+from bpe_core.encoder import Encoder, Merge
+from bpe_core.errors import BpeError, SessionError
+from bpe_core.trainer import Trainer
+
+FORMAT = "bpe-studio-session"
+VERSION = 1
+Progress = Callable[[int, int], None]
+
+
+# -- writing -------------------------------------------------------------------------------
+
+def session_to_dict(trainer: Trainer) -> dict[str, Any]:
+    """Everything needed to restore ``trainer`` exactly, as plain JSON data."""
+    vocab = trainer.vocab
+    specials = vocab.n_special
+    # The full history may hold tokens beyond the current position; name them by string.
+    strings = list(vocab.tokens[: specials + vocab.n_base])
+    names: dict[int, str] = dict(enumerate(strings))
+    merges = []
+    for record in trainer.history:
+        left, right = _name(trainer, names, record.pair[0]), _name(trainer, names, record.pair[1])
+        names.setdefault(record.token, left + right)
+        merges.append({
+            "pair": [left, right], "token": left + right, "count": record.count,
+            "top_count": record.top_count, "ties": record.ties,
+            "candidates": [[_name(trainer, names, a), _name(trainer, names, b)] for a, b in record.candidates],
+            "decided_by": record.decided_by, "replacements": record.replacements,
+        })
+    corpus = trainer.corpus
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "pipeline": corpus.config.to_dict(),
+        "training": trainer.training.to_dict(),
+        "alphabet": strings[specials:],
+        "corpus": {"words": [[w, c] for w, c in zip(corpus.words, corpus.counts, strict=True)],
+                   "special_counts": list(corpus.special_counts)},
+        "merges": merges,
+        "position": trainer.position,
+    }
+
+
+def _name(trainer: Trainer, names: dict[int, str], token_id: int) -> str:
+    name = names.get(token_id)
+    return name if name is not None else trainer.token_string(token_id)
+
+
+def save_session(trainer: Trainer, path: str | Path) -> None:
+    """Write the session to ``path`` atomically: a crash never leaves a half-written file."""
+    data = session_to_dict(trainer)
+    lines = ["{"]
+    keys = list(data)
+    for i, key in enumerate(keys):
+        comma = "," if i < len(keys) - 1 else ""
+        value = data[key]
+        if key == "merges":  # one merge per line keeps the file readable and diffable
+            body = ",\n".join("    " + _dumps(m) for m in value)
+            lines.append(f'  "merges": [\n{body}\n  ]{comma}' if value else f'  "merges": []{comma}')
+        else:
+            lines.append(f"  {_dumps(key)}: {_dumps(value)}{comma}")
+    lines.append("}")
+    write_atomic(Path(path), "\n".join(lines) + "\n")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` via a temporary file in the same folder and a rename."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise SessionError(f"Cannot write to the folder of {str(path)!r} ({error.strerror}).") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# -- reading -------------------------------------------------------------------------------
+
+def read_session(path: str | Path) -> dict[str, Any]:
+    """Parse and validate a session file's structure (not yet its consistency with the corpus)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SessionError(f"The session file {str(path)!r} does not exist.") from None
+    except UnicodeDecodeError:
+        raise SessionError(f"The session file {str(path)!r} is not UTF-8 text.") from None
+    except OSError as error:
+        raise SessionError(f"The session file {str(path)!r} cannot be read ({error.strerror}).") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SessionError(
+            f"The session file {str(path)!r} is not valid JSON (line {error.lineno}, column {error.colno})."
+        ) from None
+    try:
+        return _validated(data)
+    except SessionError as error:
+        raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
+
+
+def _validated(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SessionError("it is not a BPE Studio session.")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SessionError("its version is missing or malformed.")
+    if version > VERSION:
+        raise SessionError(f"it was written by a newer BPE Studio (format version {version}).")
+    for key in ("pipeline", "training", "alphabet", "corpus", "merges", "position"):
+        if key not in data:
+            raise SessionError(f"the field {key!r} is missing.")
+    try:
+        pipeline = PipelineConfig.from_dict(data["pipeline"])
+        training = TrainingConfig.from_dict(data["training"])
+    except BpeError as error:
+        raise SessionError(str(error)[0].lower() + str(error)[1:].rstrip(".") + ".") from None
+    alphabet = data["alphabet"]
+    if not _is_list_of(alphabet, str) or len(set(alphabet)) != len(alphabet) or "" in alphabet:
+        raise SessionError("the alphabet must be a list of distinct, non-empty strings.")
+    corpus = data["corpus"]
+    if not isinstance(corpus, dict) or not isinstance(corpus.get("words"), list) or not corpus["words"]:
+        raise SessionError("the corpus must hold a non-empty list of words.")
+    for item in corpus["words"]:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and item[0]
+                and _is_count(item[1])):
+            raise SessionError("every corpus word must be a [word, positive count] pair.")
+    specials = corpus.get("special_counts", [])
+    if not (_is_list_of(specials, int) and len(specials) in (0, len(pipeline.special_tokens))
+            and all(n >= 0 for n in specials)):
+        raise SessionError("the special-token counts do not match the special tokens.")
+    merges = data["merges"]
+    if not isinstance(merges, list):
+        raise SessionError("the merges must be a list.")
+    for number, merge in enumerate(merges, start=1):
+        _check_merge(number, merge)
+    position = data["position"]
+    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(merges):
+        raise SessionError(f"the position must be a whole number from 0 to {len(merges)}.")
+    return {**data, "pipeline": pipeline, "training": training}
+
+
+def _check_merge(number: int, merge: Any) -> None:
+    problem = None
+    if not isinstance(merge, dict):
+        problem = "is not an object"
+    elif not (_is_list_of(merge.get("pair"), str) and len(merge["pair"]) == 2):
+        problem = "has no [left, right] pair"
+    elif merge.get("token") != merge["pair"][0] + merge["pair"][1]:
+        problem = "has a token that is not its pair joined"
+    elif not all(_is_count(merge.get(k)) for k in ("count", "top_count")):
+        problem = "has a missing or non-positive count"
+    elif not (_is_count(merge.get("ties")) or merge.get("ties") == 0):
+        problem = "has a malformed tie count"
+    elif not (isinstance(merge.get("candidates"), list)
+              and all(_is_list_of(c, str) and len(c) == 2 for c in merge["candidates"])):
+        problem = "has malformed tie candidates"
+    elif not isinstance(merge.get("decided_by"), str) or not merge["decided_by"]:
+        problem = "does not say who decided it"
+    if problem:
+        raise SessionError(f"merge {number} {problem}.")
+
+
+def _is_list_of(value: Any, kind: type) -> bool:
+    return isinstance(value, list) and all(isinstance(v, kind) and not isinstance(v, bool) for v in value)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def load_session(path: str | Path, progress: Progress | None = None) -> Trainer:
+    """Rebuild the trainer exactly: corpus, every merge (checked against the corpus), position."""
+    data = read_session(path)
+    try:
+        return _trainer_from(data, progress)
+    except BpeError as error:
+        raise SessionError(f"The session file {str(path)!r} does not fit its corpus: {error}") from None
+
+
+def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
+    pipeline: PipelineConfig = data["pipeline"]
+    words = [(w, c) for w, c in data["corpus"]["words"]]
+    specials = data["corpus"].get("special_counts") or [0] * len(pipeline.special_tokens)
+    trainer = Trainer(Corpus.from_word_counts(words, pipeline, specials), data["training"])
+    base = trainer.vocab.tokens[trainer.vocab.n_special :]
+    if base != data["alphabet"]:
+        raise SessionError("its alphabet differs from the one the corpus gives.")
+    ids = trainer.vocab.ids
+    merges = data["merges"]
+    for number, merge in enumerate(merges, start=1):
+        try:
+            pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
+            candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
+        except KeyError as missing:
+            raise SessionError(f"merge {number} uses the unknown token {missing.args[0]!r}.") from None
+        trainer.replay(pair, merge["count"], merge["top_count"], merge["ties"], candidates, merge["decided_by"])
+        if progress is not None:
+            progress(number, len(merges))
+    trainer.goto(data["position"])
+    return trainer
+
+
+def load_encoder(path: str | Path) -> Encoder:
+    """An encoder with the merges up to the saved position, without rebuilding the corpus."""
+    data = read_session(path)
+    pipeline: PipelineConfig = data["pipeline"]
+    tokens = [*pipeline.special_tokens, *data["alphabet"]]
+    if data["alphabet"] != sorted(data["alphabet"]):
+        raise SessionError(f"The session file {str(path)!r} is invalid: its alphabet is not sorted.")
+    ids = {token: i for i, token in enumerate(tokens)}
+    if len(ids) != len(tokens):
+        raise SessionError(f"The session file {str(path)!r} is invalid: a special token is also in the alphabet.")
+    merges: list[Merge] = []
+    for rank, merge in enumerate(data["merges"][: data["position"]]):
+        left, right = merge["pair"]
+        if left not in ids or right not in ids:
+            raise SessionError(
+                f"The session file {str(path)!r} is invalid: merge {rank + 1} uses a token not made yet."
+            )
+        token = ids.get(merge["token"])
+        if token is None:
+            token = ids[merge["token"]] = len(tokens)
+            tokens.append(merge["token"])
+        merges.append(Merge(rank, ids[left], ids[right], token, merge["count"]))
+    return Encoder(pipeline, tokens, merges, len(pipeline.special_tokens))

@@ -1,0 +1,112 @@
+"""Session files: exact round trips, atomic writes, and clear refusals of bad files."""
+
+import json
+
+import pytest
+
+from bpe_core import SessionError
+from bpe_core.encoder import Encoder
+from bpe_core.session import load_encoder, load_session, save_session, session_to_dict
+from tests.helpers import snapshot, trainer_for
+
+
+def trained():
+    trainer = trainer_for("low low low lower lowest newest newest widest " * 3 + "aaa aaaa",
+                          special_tokens=("<|endoftext|>",))
+    trainer.run(merges=6)
+    trainer.step(sorted(trainer.pair_counts())[0])  # a user decision
+    trainer.set_tie_break("hf")
+    trainer.run(merges=3)
+    trainer.undo()
+    trainer.undo()  # two redo-able merges remain in the history
+    return trainer
+
+
+def test_round_trip_restores_state_history_and_position(tmp_path):
+    trainer = trained()
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    loaded = load_session(path)
+    assert snapshot(loaded) == snapshot(trainer)
+    assert loaded.history == trainer.history
+    assert loaded.training == trainer.training
+    loaded.goto(len(loaded.history))
+    trainer.goto(len(trainer.history))
+    assert snapshot(loaded) == snapshot(trainer)
+
+
+def test_encoder_from_file_equals_encoder_from_trainer(tmp_path):
+    trainer = trained()
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    text = "lowest newer <|endoftext|> widest"
+    expected = Encoder.from_trainer(trainer).encode(text, allow_special=True)
+    assert load_encoder(path).encode(text, allow_special=True) == expected
+
+
+def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path):
+    trainer = trained()
+    path = tmp_path / "s.json"
+    path.write_text("previous contents")
+    save_session(trainer, path)
+    assert json.loads(path.read_text())["format"] == "bpe-studio-session"
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
+    import os
+
+    trainer = trained()
+    path = tmp_path / "s.json"
+    path.write_text("previous contents")
+
+    def broken_replace(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(SessionError, match="No space left"):
+        save_session(trainer, path)
+    assert path.read_text() == "previous contents"
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def corrupt(data, change):
+    data = json.loads(json.dumps(data))
+    change(data)
+    return data
+
+
+BAD = {
+    "not json": "{not json",
+    "not a session": {"hello": 1},
+    "newer version": lambda d: d.update(version=99),
+    "missing merges": lambda d: d.pop("merges"),
+    "bad pipeline": lambda d: d["pipeline"].update(unit="nibble"),
+    "bad rule": lambda d: d["training"].update(tie_break="coin-flip"),
+    "negative count": lambda d: d["corpus"]["words"][0].__setitem__(1, -3),
+    "empty corpus": lambda d: d["corpus"].update(words=[]),
+    "token not joined": lambda d: d["merges"][0].update(token="zz"),
+    "position out of range": lambda d: d.update(position=999),
+    "count mismatch": lambda d: d["merges"][0].update(count=d["merges"][0]["count"] + 1),
+    "unknown token": lambda d: d["merges"][0].update(pair=["q", "z"], token="qz"),
+    "alphabet mismatch": lambda d: d["alphabet"].append("Z"),
+    "code in file": lambda d: d.update(pipeline="__import__('os').system('echo pwned')"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_session_files_are_refused_with_one_sentence(tmp_path, case):
+    base = session_to_dict(trained())
+    bad = BAD[case]
+    text = bad if isinstance(bad, str) else json.dumps(bad if isinstance(bad, dict) else corrupt(base, bad))
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(SessionError) as error:
+        load_session(path)
+    message = str(error.value)
+    assert message.startswith("The session file") and message.endswith(".") and "\n" not in message
+
+
+def test_missing_session_file(tmp_path):
+    with pytest.raises(SessionError, match="does not exist"):
+        load_session(tmp_path / "nope.json")
