@@ -3,6 +3,7 @@ scripts start fast); anything else opens the desktop window."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -12,7 +13,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and (args[0] in ("train", "encode", "decode") or args[0] in ("-h", "--help")):
         from bpe_core.cli import main as cli_main
 
-        return cli_main(args)
+        code = cli_main(args)
+        # A short-lived command: skip tearing down the (possibly huge) engine object by object.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     from app.gui import run  # imports Qt
 
     return run(args)

@@ -134,8 +134,8 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.output:
         save_session(trainer, args.output)
     if args.json:
-        json.dump(_train_json(trainer, reason.name.lower(), reason.value), stdout, ensure_ascii=False)
-        stdout.write("\n")
+        # One write: json.dump streams thousands of tiny writes, several times slower.
+        stdout.write(json.dumps(_train_json(trainer, reason.name.lower(), reason.value), ensure_ascii=False) + "\n")
     else:
         _train_summary(trainer, reason.value, time.perf_counter() - started, args.output, stdout)
     return 0
@@ -187,8 +187,7 @@ def _encode(args: argparse.Namespace, stdout: TextIO) -> int:
         data = {"tokens": encoding.tokens, "ids": encoding.ids, "spans": [list(s) for s in encoding.spans]}
         if any(encoding.unknown):
             data["unknown"] = [i for i, flag in enumerate(encoding.unknown) if flag]
-        json.dump(data, stdout, ensure_ascii=False)
-        stdout.write("\n")
+        stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         return 0
     print(" ".join(t.translate(_VISIBLE) for t in encoding.tokens), file=stdout)
     print(" ".join(map(str, encoding.ids)), file=stdout)

@@ -15,6 +15,7 @@ from pathlib import Path
 from bpe_core.byte_alphabet import bytes_to_display
 from bpe_core.config import INPUT_KINDS, PipelineConfig
 from bpe_core.errors import ConfigError, InputError
+from bpe_core.gc_pause import without_gc
 from bpe_core.normalize import normalize
 from bpe_core.pretokenize import count_pieces
 
@@ -58,6 +59,7 @@ class Corpus:
         return cls._checked(counter, config, tuple(special_counts))
 
     @classmethod
+    @without_gc
     def from_text(cls, text: str, config: PipelineConfig, progress: Progress | None = None) -> Corpus:
         """Normalize and pre-tokenize ``text``. Example: ``from_text("a b a", cfg).counts == (2, 1)``."""
         counter: Counter[str] = Counter()

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 USER = "user"
-CANDIDATE_CAP = 8  # how many tied candidates a record lists (the count of ties is always exact)
+CANDIDATE_CAP = 5  # how many tied candidates a record lists (the count of ties is always exact)
 
 
 class StopReason(str, Enum):

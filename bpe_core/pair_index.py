@@ -16,11 +16,20 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+import numpy as np
+
+from bpe_core.batch_merge import merge_many, separator, symbols_of, unmerge_many
 
 # Undo may append words already listed for a pair; past this many such appends the lists are
 # deduplicated once, which keeps repeated undo/redo from growing memory without bound.
 _COMPACT_AFTER = 1_000_000
+# Merges (and undos) touching at least this many words run vectorised (``batch_merge``); below
+# that the per-word loop wins. Undo's vectorised path has less fixed cost, hence its lower bar.
+BATCH_WORDS = 1024
+UNDO_BATCH_WORDS = 256
 
 
 def pairs_of(seg: str) -> list[str]:
@@ -53,7 +62,8 @@ class PairIndex:
     where : pair -> word indices; a superset of the words containing it (stale or repeated
         entries are skipped when read), because removing entries on every change costs more
         than skipping them.
-    count_hist : count -> number of live pairs with that count (gives ties in O(1)).
+    count_hist : count -> number of live pairs with that count (gives ties in O(1); may hold
+        zeros).
     token_freq : symbol id -> occurrences in the current segmentation.
     total_tokens : number of symbols in the whole corpus now.
     """
@@ -61,45 +71,53 @@ class PairIndex:
     def __init__(self, segs: list[str], counts: list[int], n_symbols: int) -> None:
         self.segs = segs
         self.counts = counts
+        self._weights = np.asarray(counts, dtype=np.int64)
         self.token_freq = [0] * n_symbols
         self.pair_count: dict[str, int] = {}
         self.where: dict[str, list[int]] = defaultdict(list)
-        self.count_hist: Counter[int] = Counter()
+        self.count_hist: dict[int, int] = {}
         self.total_tokens = 0
         self._undo_appends = 0
+        self._first: dict[str, tuple[list[int], int, int]] = {}  # see first_word
         self._count_initial()
 
     def _count_initial(self) -> None:
-        # Words are grouped by count so most of the counting runs inside Counter.update (C code):
-        # most word types occur once or a handful of times.
-        by_count: dict[int, list[str]] = defaultdict(list)
-        for seg, count in zip(self.segs, self.counts, strict=True):
-            by_count[count].append(seg)
-        pair_count: Counter[str] = Counter()
-        symbol_count: Counter[str] = Counter()
-        for count, segs in by_count.items():
-            pairs: Counter[str] = Counter()
-            symbols: Counter[str] = Counter()
-            for seg in segs:
-                pairs.update(map(str.__add__, seg, seg[1:]))
-                symbols.update(seg)
-            if count == 1:
-                pair_count.update(pairs)
-                symbol_count.update(symbols)
-            else:
-                for pair, n in pairs.items():
-                    pair_count[pair] += n * count
-                for symbol, n in symbols.items():
-                    symbol_count[symbol] += n * count
-        self.pair_count = dict(pair_count)
-        self.count_hist = Counter(self.pair_count.values())
-        for symbol, n in symbol_count.items():
-            self.token_freq[ord(symbol)] = n
-        self.total_tokens = sum(symbol_count.values())
+        """Count every pair and symbol and list the words of every pair, vectorised.
+
+        All symbol strings are joined (with a separator no symbol uses) into one array of ids;
+        pairs, their weighted counts and their sorted, distinct word lists then come from a few
+        numpy sorts instead of a Python loop over every position of every word.
+        """
+        sep = separator(len(self.token_freq))
+        codes = symbols_of(sep.join(self.segs))
+        boundary = codes == ord(sep)
+        word_of = np.cumsum(boundary)  # word index of each position (separators excluded below)
+        weight = np.asarray(self.counts, dtype=np.int64)
+        inside = ~boundary
+        symbols = np.bincount(codes[inside], weights=weight[word_of[inside]], minlength=len(self.token_freq))
+        self.token_freq = symbols.astype(np.int64).tolist()
+        self.total_tokens = int(symbols.sum())
+        adjacent = inside[:-1] & inside[1:]
+        pair_codes = (codes[:-1][adjacent].astype(np.int64) << 21) | codes[1:][adjacent]
+        # A stable sort groups equal pairs and keeps each group's words ascending (positions run
+        # in word order), so one sort gives the distinct pairs, their totals and their word lists.
+        order = np.argsort(pair_codes, kind="stable")
+        pair_codes = pair_codes[order]
+        words = word_of[:-1][adjacent][order]
+        starts = np.ones(len(pair_codes), dtype=bool)
+        np.not_equal(pair_codes[1:], pair_codes[:-1], out=starts[1:])
+        unique_pairs = pair_codes[starts]
+        group = np.cumsum(starts) - 1
+        totals = np.bincount(group, weights=weight[words]).astype(np.int64).tolist() if len(group) else []
+        first = starts.copy()
+        first[1:] |= words[1:] != words[:-1]  # first occurrence of each (pair, word)
+        word_lists = np.split(words[first], np.flatnonzero(starts[first])[1:]) if len(words) else []
+        keys = [chr(code >> 21) + chr(code & 0x1FFFFF) for code in unique_pairs.tolist()]
+        self.pair_count = dict(zip(keys, totals, strict=True))
+        self.count_hist = dict(Counter(totals))
         where = self.where
-        for w, seg in enumerate(self.segs):
-            for pair in set(map(str.__add__, seg, seg[1:])):
-                where[pair].append(w)
+        for key, listed in zip(keys, word_lists, strict=True):
+            where[key] = listed.tolist()
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -111,15 +129,21 @@ class PairIndex:
     def first_word(self, pair: str) -> int:
         """Index of the first word type (in order of first appearance) containing ``pair``.
 
-        Only called for live pairs. Compacts the pair's word list when its minimum is stale.
+        Only called for live pairs. Word lists only grow at the end (or are replaced whole), so
+        the minimum is cached with the length it covers and extended over new entries only; a
+        stale minimum makes the list be compacted to the words that really contain the pair.
         """
         words = self.where[pair]
-        first = min(words)
-        if pair in self.segs[first]:
-            return first
-        live = self.words_with(pair)
-        self.where[pair] = live
-        return live[0]
+        cached = self._first.get(pair)
+        if cached is not None and cached[0] is words:
+            first = cached[2] if cached[1] == len(words) else min(cached[2], min(words[cached[1] :]))
+        else:
+            first = min(words)
+        if pair not in self.segs[first]:
+            words = self.where[pair] = self.words_with(pair)
+            first = words[0]
+        self._first[pair] = (words, len(words), first)
+        return first
 
     def replacements(self, pair: str) -> int:
         """How many replacements merging ``pair`` would make (non-overlapping, weighted)."""
@@ -135,79 +159,108 @@ class PairIndex:
         contain ``new`` take a slower path that diffs their pairs, and their old segmentations are
         kept for undo.
         """
+        candidates = self.where.pop(pair, ())
+        self._first.pop(pair, None)
+        delta: defaultdict[str, int] = defaultdict(int)
+        old_segs: list[str] | None = None
+        if fresh and len(candidates) >= BATCH_WORDS:
+            changed, replaced = merge_many(self.segs, self._weights, candidates, pair, new,
+                                           separator(len(self.token_freq)), delta, self.where)
+        else:
+            changed, replaced, old_segs = self._merge_words(candidates, pair, new, fresh, delta)
+        delta[pair] -= replaced
+        effect = MergeEffect(array("i", changed), replaced, [], old_segs)
+        self._apply(delta, effect.increased)
+        freq = self.token_freq
+        freq[ord(pair[0])] -= replaced
+        freq[ord(pair[1])] -= replaced
+        freq[ord(new)] += replaced
+        self.total_tokens -= replaced
+        return effect
+
+    def _merge_words(self, candidates: Iterable[int], pair: str, new: str, fresh: bool,
+                     delta: defaultdict[str, int]) -> tuple[list[int], int, list[str] | None]:
+        """The per-word merge loop; returns changed words, replacements and (if not fresh) old
+        segmentations."""
         a, b = pair[0], pair[1]
         segs, counts, where = self.segs, self.counts, self.where
-        delta: defaultdict[str, int] = defaultdict(int)
+        # Words with a single occurrence (nearly all) are grouped by the symbol left and right of
+        # it: each occurrence turns (p, a) into (p, new) and (b, x) into (new, x), so one weighted
+        # sum per neighbour symbol updates the counts, and keys are built per group, not per word.
+        left: defaultdict[str, list[int]] = defaultdict(list)
+        right: defaultdict[str, list[int]] = defaultdict(list)
         changed: list[int] = []
         old_segs: list[str] | None = None if fresh else []
-        replaced = 0
-        diffed = 0  # replacements in words whose pairs were diffed in full (pair already counted)
-        for w in where.pop(pair, ()):
+        extra = 0  # replacements beyond the first in words with several occurrences
+        for w in candidates:
             seg = segs[w]
             merged = seg.replace(pair, new)
             if merged is seg:  # stale or repeated entry: nothing to merge here
                 continue
-            c = counts[w]
             segs[w] = merged
             changed.append(w)
             n = len(seg) - len(merged)
-            replaced += n * c
             if old_segs is not None:
                 old_segs.append(seg)
                 if new in seg:
+                    c = counts[w]
+                    extra += (n - 1) * c
                     self._diff_word(w, seg, merged, c, delta)
-                    diffed += n * c
+                    delta[pair] += n * c  # the diff already removed this word's own pairs
                     continue
-            # Each occurrence turns (p, a) into (p, new) and (b, x) into (new, x).
             j = merged.find(new)
-            if n == 1:  # the common case, straight-line
+            if n == 1:
                 if j:
-                    p = merged[j - 1]
+                    left[merged[j - 1]].append(w)
+                if j + 1 < len(merged):
+                    right[merged[j + 1]].append(w)
+                continue
+            c = counts[w]
+            extra += (n - 1) * c
+            self._merge_repeats(w, merged, j, a, b, new, c, delta)
+        weight = counts.__getitem__
+        for p, words in left.items():
+            total = sum(map(weight, words))
+            delta[p + a] -= total
+            k = p + new
+            delta[k] += total
+            where[k].extend(words)
+        for x, words in right.items():
+            total = sum(map(weight, words))
+            delta[b + x] -= total
+            k = new + x
+            delta[k] += total
+            where[k].extend(words)
+        return changed, sum(map(weight, changed)) + extra, old_segs
+
+    def _merge_repeats(self, w: int, merged: str, j: int, a: str, b: str, new: str, c: int,
+                       delta: defaultdict[str, int]) -> None:
+        """Neighbour updates for a word with several occurrences of the merged pair."""
+        new_pairs = set()
+        while True:
+            if j:
+                p = merged[j - 1]
+                if p != new:
                     delta[p + a] -= c
                     k = p + new
-                    delta[k] += c
-                    where[k].append(w)
-                x = merged[j + 1 : j + 2]
-                if x:
-                    delta[b + x] -= c
-                    k = new + x
-                    delta[k] += c
-                    where[k].append(w)
-                continue
-            new_pairs = set()
-            while True:
-                if j:
-                    p = merged[j - 1]
-                    if p != new:
-                        delta[p + a] -= c
-                        k = p + new
-                    else:  # between two adjacent occurrences (b, a) becomes (new, new)
-                        delta[b + a] -= c
-                        k = new + new
-                    delta[k] += c
-                    new_pairs.add(k)
-                x = merged[j + 1 : j + 2]
-                if not x:
-                    break
-                if x != new:
-                    delta[b + x] -= c
-                    k = new + x
-                    delta[k] += c
-                    new_pairs.add(k)
-                j = merged.find(new, j + 1)
-                if j < 0:
-                    break
-            for k in new_pairs:
-                where[k].append(w)
-        delta[pair] -= replaced - diffed
-        effect = MergeEffect(array("i", changed), replaced, [], old_segs)
-        self._apply(delta, effect.increased)
-        freq = self.token_freq
-        freq[ord(a)] -= replaced
-        freq[ord(b)] -= replaced
-        freq[ord(new)] += replaced
-        self.total_tokens -= replaced
-        return effect
+                else:  # between two adjacent occurrences (b, a) becomes (new, new)
+                    delta[b + a] -= c
+                    k = new + new
+                delta[k] += c
+                new_pairs.add(k)
+            x = merged[j + 1 : j + 2]
+            if not x:
+                break
+            if x != new:
+                delta[b + x] -= c
+                k = new + x
+                delta[k] += c
+                new_pairs.add(k)
+            j = merged.find(new, j + 1)
+            if j < 0:
+                break
+        for k in new_pairs:
+            self.where[k].append(w)
 
     def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up (for the queue)."""
@@ -218,6 +271,9 @@ class PairIndex:
             for w, old in zip(effect.words, effect.old_segs, strict=True):
                 self._diff_word(w, segs[w], old, counts[w], delta)
                 segs[w] = old
+        elif len(effect.words) >= min(BATCH_WORDS, UNDO_BATCH_WORDS):
+            self._undo_appends += unmerge_many(segs, self._weights, effect.words, pair, new,
+                                                separator(len(self.token_freq)), delta, where)
         else:
             for w in effect.words:
                 seg = segs[w]
@@ -267,24 +323,24 @@ class PairIndex:
             self.where[k].append(w)
 
     def _apply(self, delta: dict[str, int], increased: list[str]) -> None:
-        pair_count, hist, where = self.pair_count, self.count_hist, self.where
+        """Add ``delta`` to the pair counts, keeping the count histogram and word lists in step."""
+        pair_count, hist, where, first = self.pair_count, self.count_hist, self.where, self._first
+        count_of, hist_of = pair_count.get, hist.get
         for k, dc in delta.items():
-            if not dc:
-                continue
-            old = pair_count.get(k, 0)
-            now = old + dc
-            if old:
-                hist[old] -= 1
-                if not hist[old]:
-                    del hist[old]
-            if now:
-                hist[now] += 1
-                pair_count[k] = now
-                if dc > 0:
-                    increased.append(k)
-            else:
-                del pair_count[k]
-                where.pop(k, None)
+            if dc:
+                old = count_of(k, 0)
+                now = old + dc
+                if old:
+                    hist[old] -= 1  # zero entries are left in place: a lookup treats them as none
+                if now:
+                    hist[now] = hist_of(now, 0) + 1
+                    pair_count[k] = now
+                    if dc > 0:
+                        increased.append(k)
+                else:
+                    del pair_count[k]
+                    where.pop(k, None)
+                    first.pop(k, None)
 
     def _compact(self) -> None:
         for pair in list(self.where):

@@ -44,21 +44,25 @@ class PairQueue:
         heapify(self._heap)
 
     def push(self, pairs: list[str]) -> None:
-        """Announce pairs whose counts went up."""
+        """Announce live pairs whose counts went up."""
         pair_count = self._index.pair_count
         heap = self._heap
-        for k in pairs:
-            c = pair_count.get(k)
-            if c:
-                heappush(heap, (-c, self._key(k), k))
+        key = self._key
+        if self.rule.name == "hf":  # the key is the pair itself: skip a call per push
+            for k in pairs:
+                heappush(heap, (-pair_count[k], k, k))
+        else:
+            for k in pairs:
+                heappush(heap, (-pair_count[k], key(k), k))
         if len(heap) > 4 * len(pair_count) + 4096:
             self.rebuild()
 
     def _key_function(self, rule: TieBreakRule) -> Callable[[str], object]:
         """The heap's tie key for a pair under ``rule`` (called on every push, so kept lean)."""
         if rule.depends_on_position:
-            where = self._index.where
-            return lambda k: min(where[k])  # never later than the true first word
+            # Any key no later than the true first word is valid; the exact one is computed only
+            # if the pair surfaces at the top, which most pairs never do.
+            return lambda k: -1
         if rule.name == "hf":
             return lambda k: k  # a pair string compares as (left id, right id)
         tokens = self._tokens

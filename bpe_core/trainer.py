@@ -30,6 +30,7 @@ from bpe_core.events import (
     MergeUndone,
     SettingsChanged,
 )
+from bpe_core.gc_pause import without_gc
 from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
 from bpe_core.pair_index import MergeEffect, PairIndex
 from bpe_core.pair_queue import PairQueue
@@ -92,6 +93,7 @@ class Trainer:
 
     # -- set-up ----------------------------------------------------------------------------
 
+    @without_gc
     def _load(self, corpus: Corpus, training: TrainingConfig) -> None:
         self.corpus = corpus
         self.training = training
@@ -156,6 +158,7 @@ class Trainer:
 
     # -- commands --------------------------------------------------------------------------
 
+    @without_gc
     def step(self, pair: Pair | None = None, decided_by: str | None = None) -> MergeRecord | None:
         """Merge the pair the tie-break rule picks, or ``pair`` (any pair present) if given.
 
@@ -177,6 +180,7 @@ class Trainer:
         self.events.emit(MergeApplied(record))
         return record
 
+    @without_gc
     def undo(self) -> MergeRecord:
         """Undo the last merge exactly; it stays available for :meth:`redo`."""
         if not self.can_undo:
@@ -185,6 +189,7 @@ class Trainer:
         self.events.emit(MergeUndone(record))
         return record
 
+    @without_gc
     def redo(self) -> MergeRecord:
         """Re-apply the next undone merge, with its original decision."""
         if not self.can_redo:
@@ -193,6 +198,7 @@ class Trainer:
         self.events.emit(MergeApplied(record, redo=True))
         return record
 
+    @without_gc
     def goto(self, step: int, progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> None:
         """Jump to just after merge ``step`` (0 = no merges), undoing or redoing as needed."""
         if not 0 <= step <= len(self._records):
@@ -216,6 +222,7 @@ class Trainer:
         self._load(self.corpus, self.training)
         self.events.emit(HistoryReset())
 
+    @without_gc
     def run(
         self,
         merges: int | None = None,
@@ -302,6 +309,7 @@ class Trainer:
         self._effects.append(effect)
         return record
 
+    @without_gc
     def replay(self, pair: Pair, count: int, top_count: int, ties: int,
                candidates: tuple[Pair, ...], decided_by: str) -> MergeRecord:
         """Re-apply a saved merge with its original decision data (loading a session).

@@ -5,14 +5,30 @@ Corpora use a three-letter alphabet and markers such as ``bc`` so that ties, ove
 """
 
 from collections import Counter
+from contextlib import contextmanager
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core import Corpus, MergeError, PipelineConfig, Trainer, TrainingConfig
+from bpe_core import Corpus, MergeError, PipelineConfig, Trainer, TrainingConfig, pair_index
 from bpe_core.encoder import Encoder
 from bpe_core.tiebreak import TieBreakRule
 from tests.helpers import recount, snapshot
+
+# Merges run per word or vectorised depending on how many words they touch; both must agree.
+PATHS = pytest.mark.parametrize("batch_words", [0, 10**9], ids=["vectorised", "per-word"])
+
+
+@contextmanager
+def merge_path(batch_words: int):
+    saved = pair_index.BATCH_WORDS
+    pair_index.BATCH_WORDS = batch_words
+    try:
+        yield
+    finally:
+        pair_index.BATCH_WORDS = saved
+
 
 RULES = ["first-seen", "hf", "subword-nmt", "lexicographic", "random:3"]
 
@@ -77,9 +93,15 @@ actions = st.lists(
 )
 
 
+@PATHS
 @settings(max_examples=300, deadline=None)
-@given(trainers(), actions)
-def test_any_command_sequence_keeps_counts_exact_and_undo_exact(trainer, commands):
+@given(trainer=trainers(), commands=actions)
+def test_any_command_sequence_keeps_counts_exact_and_undo_exact(batch_words, trainer, commands):
+    with merge_path(batch_words):
+        run_commands(trainer, commands)
+
+
+def run_commands(trainer, commands):
     check_consistent(trainer)
     # known[k]: the state after k merges of the current branch, when it has been seen.
     known: dict[int, tuple] = {0: snapshot(trainer)}
@@ -131,9 +153,15 @@ def test_encoding_a_training_word_reproduces_its_training_segmentation(trainer, 
         assert list(final) == trainer.segmentation(w)
 
 
+@PATHS
 @settings(max_examples=100, deadline=None)
-@given(trainers())
-def test_undo_all_then_redo_all_restores_every_state(trainer):
+@given(trainer=trainers())
+def test_undo_all_then_redo_all_restores_every_state(batch_words, trainer):
+    with merge_path(batch_words):
+        undo_redo_all(trainer)
+
+
+def undo_redo_all(trainer):
     states = [snapshot(trainer)]
     while trainer.step() is not None:
         states.append(snapshot(trainer))
