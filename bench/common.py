@@ -16,8 +16,13 @@ _CANDIDATES = [os.environ.get("BPE_STUDIO_CORPORA"), REPO.parent / "shared" / "c
 CORPORA = next(Path(p) for p in _CANDIDATES if p and Path(p).is_dir())
 PYTHON = sys.executable
 PEERS = str(Path(__file__).resolve().parent / "peers.py")
-# Peers get both cores, as in normal use; set BENCH_THREADS=1 to pin them to one.
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+def compile_sources() -> None:
+    """Byte-compile our packages once, as ``pip install`` does: this machine sets
+    PYTHONDONTWRITEBYTECODE, which would otherwise make every timed start recompile them."""
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(REPO / "bpe_core"), str(REPO / "app")], check=True)
 
 
 @dataclass

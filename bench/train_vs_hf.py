@@ -13,7 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from common import CORPORA, PEERS, PYTHON, Paired, measure, paired, table
+from common import CORPORA, PEERS, PYTHON, Paired, compile_sources, measure, paired, table
 
 from bpe_core import PipelineConfig, Trainer, load_corpus
 
@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     corpus = CORPORA / args.corpus
+    compile_sources()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

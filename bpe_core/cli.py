@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
+from bpe_core.gc_pause import gc_paused
 from bpe_core.session import load_encoder, save_session
 from bpe_core.tiebreak import RULE_NAMES, parse_rule
 from bpe_core.trainer import Trainer
@@ -103,6 +105,11 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
+    with gc_paused():  # see bpe_core.gc_pause; a command never builds reference cycles to collect
+        return _run_command(args, stdout, stderr)
+
+
+def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         if args.command == "train":
             return _train(args, stdout, stderr)
@@ -126,7 +133,8 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         special_tokens=tuple(args.special_token),
     )
     training = TrainingConfig(min_frequency=args.min_frequency, tie_break=args.tie_break)
-    corpus = load_corpus(args.file, config, args.input)
+    # A command-line process has no threads, so counting may fork a second process.
+    corpus = load_corpus(args.file, config, args.input, workers=min(2, os.cpu_count() or 1))
     trainer = Trainer(corpus, training)
     bar = _ProgressBar(stderr, args.merges or (args.vocab_size - trainer.vocab_size if args.vocab_size else 0))
     reason = trainer.run(merges=args.merges, vocab_size=args.vocab_size, progress=bar.update)

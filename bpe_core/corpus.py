@@ -60,14 +60,18 @@ class Corpus:
 
     @classmethod
     @without_gc
-    def from_text(cls, text: str, config: PipelineConfig, progress: Progress | None = None) -> Corpus:
-        """Normalize and pre-tokenize ``text``. Example: ``from_text("a b a", cfg).counts == (2, 1)``."""
+    def from_text(cls, text: str, config: PipelineConfig, progress: Progress | None = None,
+                  workers: int = 1) -> Corpus:
+        """Normalize and pre-tokenize ``text``. Example: ``from_text("a b a", cfg).counts == (2, 1)``.
+
+        ``workers=2`` counts a large text in two processes (see ``pretokenize.count_pieces``).
+        """
         counter: Counter[str] = Counter()
         specials = [0] * len(config.special_tokens)
         segments = _split_specials(text, config.special_tokens, specials)
         done = 0
         for segment in segments:
-            count_pieces(normalize(segment, config), config.pretokenize, counter)
+            count_pieces(normalize(segment, config), config.pretokenize, counter, workers)
             done += len(segment)
             if progress is not None:
                 progress(done, len(text))
@@ -160,7 +164,8 @@ def read_text_file(path: str | Path) -> str:
 
 
 def load_corpus(
-    path: str | Path, config: PipelineConfig, input_kind: str = "text", progress: Progress | None = None
+    path: str | Path, config: PipelineConfig, input_kind: str = "text", progress: Progress | None = None,
+    workers: int = 1,
 ) -> Corpus:
     """Read ``path`` as raw text or as ``word<TAB>count`` lines and build the corpus."""
     if input_kind not in INPUT_KINDS:
@@ -168,4 +173,4 @@ def load_corpus(
     text = read_text_file(path)
     if input_kind == "counts":
         return Corpus.from_counts(text, config)
-    return Corpus.from_text(text, config, progress)
+    return Corpus.from_text(text, config, progress, workers)

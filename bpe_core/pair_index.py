@@ -130,17 +130,23 @@ class PairIndex:
         """Index of the first word type (in order of first appearance) containing ``pair``.
 
         Only called for live pairs. Word lists only grow at the end (or are replaced whole), so
-        the minimum is cached with the length it covers and extended over new entries only; a
-        stale minimum makes the list be compacted to the words that really contain the pair.
+        the minimum is cached with the length it covers and extended over new entries only. When
+        that minimum is stale the list is sorted and deduplicated (in C) and only its stale
+        prefix dropped: later stale entries are harmless, and re-sorting a sorted list is cheap.
         """
+        segs = self.segs
         words = self.where[pair]
         cached = self._first.get(pair)
         if cached is not None and cached[0] is words:
             first = cached[2] if cached[1] == len(words) else min(cached[2], min(words[cached[1] :]))
         else:
             first = min(words)
-        if pair not in self.segs[first]:
-            words = self.where[pair] = self.words_with(pair)
+        if pair not in segs[first]:
+            words = sorted(set(words))
+            start = 1
+            while pair not in segs[words[start]]:
+                start += 1
+            words = self.where[pair] = words[start:]
             first = words[0]
         self._first[pair] = (words, len(words), first)
         return first

@@ -7,6 +7,8 @@ Patterns apply to the whole text, not line by line.
 
 from __future__ import annotations
 
+import marshal
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -49,6 +51,7 @@ _ASCII = {
 }
 _NON_SPACE_RUN = re.compile(r"\S+")  # re's \s is exactly str.split()'s whitespace
 _CHUNK_SIZE = 1 << 20
+_PARALLEL_MIN = 4 << 20  # below this, forking costs more than it saves
 
 
 def _pattern(mode: str, text: str) -> re.Pattern[str] | regex.Pattern[str]:
@@ -83,19 +86,77 @@ def split(text: str, mode: str) -> list[str]:
     return _pattern(mode, text).findall(text)
 
 
-def count_pieces(text: str, mode: str, counter: Counter[str] | None = None) -> Counter[str]:
+def count_pieces(text: str, mode: str, counter: Counter[str] | None = None, workers: int = 1) -> Counter[str]:
     """Count pieces in ``text`` chunk by chunk, so a large text never becomes one huge list.
 
-    The counter keeps first-appearance order, which the ``first-seen`` tie-break relies on.
+    The counter keeps first-appearance order, which the ``first-seen`` tie-break relies on. With
+    ``workers=2`` a forked child counts the second half of a large text meanwhile (POSIX only;
+    use it only from a process without threads).
     """
     counter = Counter() if counter is None else counter
     if mode == "none":
         if text:
             counter[text] += 1
         return counter
+    if workers > 1 and len(text) >= _PARALLEL_MIN and hasattr(os, "fork"):
+        cut = _middle_cut(text)
+        if cut:
+            child = _fork_counter(text[cut:], mode)
+            _count_chunks(text[:cut], mode, counter)
+            second = _join_counter(child)
+            if second is None:
+                _count_chunks(text[cut:], mode, counter)
+            else:
+                counter.update(second)  # new keys append in the child's order: first appearance
+            return counter
+    return _count_chunks(text, mode, counter)
+
+
+def _count_chunks(text: str, mode: str, counter: Counter[str]) -> Counter[str]:
     for chunk in safe_chunks(text):
         counter.update(split(chunk, mode))
     return counter
+
+
+def _middle_cut(text: str) -> int:
+    """A safe cut (see :func:`safe_chunks`) near the middle of ``text``, or 0 if there is none."""
+    first = next(safe_chunks(text, len(text) // 2))
+    return len(first) if len(first) < len(text) else 0
+
+
+def _fork_counter(text: str, mode: str) -> tuple[int, int] | None:
+    """Start a child that counts ``text`` and sends the counts back as marshalled plain data."""
+    try:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:  # the child: count, send, and leave without running any cleanup
+        code = 1
+        try:
+            os.close(read_end)
+            data = marshal.dumps(dict(_count_chunks(text, mode, Counter())))
+            with os.fdopen(write_end, "wb") as stream:
+                stream.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _join_counter(child: tuple[int, int] | None) -> dict[str, int] | None:
+    """The child's counts, or ``None`` if it failed (the caller then counts that part itself)."""
+    if child is None:
+        return None
+    pid, read_end = child
+    with os.fdopen(read_end, "rb") as stream:
+        data = stream.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    counts = marshal.loads(data)  # plain str -> int data written by our own child, never code
+    return counts if isinstance(counts, dict) else None
 
 
 def spans(text: str, mode: str) -> Iterator[tuple[int, int]]:

@@ -511,5 +511,6 @@ def _initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
     if not config.attach_marker:
         end = chr(ids[marker])
         return [seg + end for seg in units]
-    tokens = {i: t for t, i in ids.items()}
-    return [seg[:-1] + chr(ids[tokens[ord(seg[-1])] + marker]) for seg in units]
+    # The last unit becomes its marked twin: ``w`` -> ``w</w>`` (both are base symbols).
+    marked = {chr(i): chr(ids[t + marker]) for t, i in ids.items() if t + marker in ids}
+    return [seg[:-1] + marked[seg[-1]] for seg in units]

@@ -97,3 +97,17 @@ def test_seed_004_hf_course_corpus_with_special_token():
     assert trainer.vocab_size == 50
     assert merge_strings(trainer)[:3] == [("e", "r"), ("h", "i"), ("a", "m")]
     assert [r.count for r in trainer.history[:3]] == [4, 3, 3]
+
+
+def test_two_process_counting_equals_one_process_in_content_and_order():
+    from collections import Counter
+
+    from bpe_core.pretokenize import _PARALLEL_MIN, count_pieces
+    from tests.conftest import corpus_path
+
+    text = corpus_path("english_10mb.txt").read_text(encoding="utf-8")
+    text = text[: _PARALLEL_MIN + 500_000]
+    for mode in ("whitespace", "gpt2", "words"):
+        single = count_pieces(text, mode)
+        double = count_pieces(text, mode, Counter(), workers=2)
+        assert list(double.items()) == list(single.items()), mode
