@@ -12,7 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-_CANDIDATES = [os.environ.get("BPE_STUDIO_CORPORA"), REPO.parent / "shared" / "corpora", "/work/shared/corpora"]
+_CANDIDATES = [
+    os.environ.get("BPE_STUDIO_CORPORA"),
+    REPO.parent / "shared" / "corpora",
+    "/work/shared/corpora",
+]
 CORPORA = next(Path(p) for p in _CANDIDATES if p and Path(p).is_dir())
 PYTHON = sys.executable
 PEERS = str(Path(__file__).resolve().parent / "peers.py")
@@ -31,19 +35,17 @@ class Measure:
     peak_mb: float
 
 
-def measure(argv: list[str], stdout_path: str | os.PathLike | None = None, env: dict | None = None) -> Measure:
+def measure(
+    argv: list[str], stdout_path: str | os.PathLike | None = None, env: dict | None = None
+) -> Measure:
     """Run ``argv`` to completion; return its wall time and peak RSS. Fails loudly on error."""
-    out = open(stdout_path, "w") if stdout_path else subprocess.DEVNULL
-    try:
+    with open(stdout_path or os.devnull, "w") as out:
         started = time.perf_counter()
         child = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE, env=env or ENV, cwd=REPO)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
         error = child.stderr.read().decode()
-    finally:
-        if stdout_path:
-            out.close()
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({child.returncode}):\n{error}")
     return Measure(seconds, usage.ru_maxrss / 1024)
@@ -52,7 +54,9 @@ def measure(argv: list[str], stdout_path: str | os.PathLike | None = None, env: 
 def best_of(runs: int, argv: list[str], stdout_path=None, env=None) -> Measure:
     """Median time and median peak memory over ``runs`` runs."""
     results = [measure(argv, stdout_path, env) for _ in range(runs)]
-    return Measure(statistics.median(r.seconds for r in results), statistics.median(r.peak_mb for r in results))
+    return Measure(
+        statistics.median(r.seconds for r in results), statistics.median(r.peak_mb for r in results)
+    )
 
 
 @dataclass
@@ -81,5 +85,8 @@ def paired(runs: int, ours: tuple, theirs: tuple) -> Paired:
 def table(header: list[str], rows: list[list[str]]) -> str:
     """A Markdown table (what the README shows)."""
     widths = [max(len(str(x)) for x in column) for column in zip(header, *rows, strict=True)]
-    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    def line(cells: list) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
     return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, rows)])

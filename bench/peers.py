@@ -1,7 +1,8 @@
 """The peers, as separate programs so they are timed exactly like ``bpe-studio``.
 
-    python bench/peers.py hf-train MODE FILE VOCAB_SIZE OUT.json   (MODE: plain | suffix | bytes | single-gpt2 | single)
-    python bench/peers.py hf-encode MODEL.json FILE               (single thread)
+python bench/peers.py hf-train MODE FILE VOCAB_SIZE OUT.json
+    MODE: plain | suffix | bytes | single-gpt2 | single
+python bench/peers.py hf-encode MODEL.json FILE               (single thread)
 """
 
 from __future__ import annotations

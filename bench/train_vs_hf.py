@@ -21,12 +21,23 @@ CASES = {
     # name: (our options, HF mode, pipeline for counting the base vocabulary, HF mode whose
     # merges must equal ours or None when HF's own order is not deterministic)
     "whitespace, no marker (HF WhitespaceSplit)": (
-        ["--end-of-word", "none", "--tie-break", "hf"], "plain", PipelineConfig(end_of_word=None), "plain"),
+        ["--end-of-word", "none", "--tie-break", "hf"],
+        "plain",
+        PipelineConfig(end_of_word=None),
+        "plain",
+    ),
     "whitespace, </w> attached (HF end_of_word_suffix)": (
-        ["--attach-marker", "--tie-break", "hf"], "suffix", PipelineConfig(attach_marker=True), None),
+        ["--attach-marker", "--tie-break", "hf"],
+        "suffix",
+        PipelineConfig(attach_marker=True),
+        None,
+    ),
     "byte-level gpt2": (
-        ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none", "--tie-break", "hf"], "bytes",
-        PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None), "single-gpt2"),
+        ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none", "--tie-break", "hf"],
+        "bytes",
+        PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None),
+        "single-gpt2",
+    ),
 }
 # HF's train(files) pre-tokenizes line by line; its one-sequence mode sees the whole text as we do
 # (the GPT-2 pattern's whitespace rules differ at line ends), so merges are compared against that.
@@ -50,8 +61,16 @@ def hf_merges(path: Path) -> list[list[str]]:
 
 
 def row(name: str, result: Paired, same: str) -> list[str]:
-    return [name, f"{result.ours.seconds:.2f}", f"{result.theirs.seconds:.2f}", f"{result.time_ratio:.2f}x",
-            f"{result.ours.peak_mb:.0f}", f"{result.theirs.peak_mb:.0f}", f"{result.memory_ratio:.2f}x", same]
+    return [
+        name,
+        f"{result.ours.seconds:.2f}",
+        f"{result.theirs.seconds:.2f}",
+        f"{result.time_ratio:.2f}x",
+        f"{result.ours.peak_mb:.0f}",
+        f"{result.theirs.peak_mb:.0f}",
+        f"{result.memory_ratio:.2f}x",
+        same,
+    ]
 
 
 def main() -> None:
@@ -68,10 +87,24 @@ def main() -> None:
         ours_out, hf_out = tmp / "ours.json", tmp / "hf.json"
         for name, (options, mode, config, reference) in CASES.items():
             vocab = base_vocab(corpus, config) + args.merges
-            result = paired(args.runs,
-                            ([PYTHON, "-m", "app", "train", str(corpus), "--vocab-size", str(vocab), "--json",
-                              *options], ours_out),
-                            ([PYTHON, PEERS, "hf-train", mode, str(corpus), str(vocab), str(hf_out)], None))
+            result = paired(
+                args.runs,
+                (
+                    [
+                        PYTHON,
+                        "-m",
+                        "app",
+                        "train",
+                        str(corpus),
+                        "--vocab-size",
+                        str(vocab),
+                        "--json",
+                        *options,
+                    ],
+                    ours_out,
+                ),
+                ([PYTHON, PEERS, "hf-train", mode, str(corpus), str(vocab), str(hf_out)], None),
+            )
             same = "n/a (HF ids vary)"
             if reference is not None:
                 if reference != mode:
@@ -81,13 +114,22 @@ def main() -> None:
         # Our defaults (separate </w> symbol, first-seen) have no HF equivalent; shown against
         # HF's suffix setting for scale.
         suffix_vocab = base_vocab(corpus, PipelineConfig(attach_marker=True)) + args.merges
-        result = paired(args.runs,
-                        ([PYTHON, "-m", "app", "train", str(corpus), "--merges", str(args.merges), "--json"], ours_out),
-                        ([PYTHON, PEERS, "hf-train", "suffix", str(corpus), str(suffix_vocab), str(hf_out)], None))
+        result = paired(
+            args.runs,
+            ([PYTHON, "-m", "app", "train", str(corpus), "--merges", str(args.merges), "--json"], ours_out),
+            ([PYTHON, PEERS, "hf-train", "suffix", str(corpus), str(suffix_vocab), str(hf_out)], None),
+        )
         rows.append(row("our defaults: separate </w>, first-seen (vs HF suffix)", result, "n/a"))
-    print(f"Training {args.corpus} to {args.merges:,} merges (process wall time; ours and HF alternated {args.runs} times, medians):\n")
-    print(table(["setting", "ours s", "HF s", "time ratio", "ours MB", "HF MB", "memory ratio", "same merges"],
-                rows))
+    print(
+        f"Training {args.corpus} to {args.merges:,} merges "
+        f"(process wall time; ours and HF alternated {args.runs} times, medians):\n"
+    )
+    print(
+        table(
+            ["setting", "ours s", "HF s", "time ratio", "ours MB", "HF MB", "memory ratio", "same merges"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

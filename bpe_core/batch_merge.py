@@ -36,7 +36,9 @@ def _occurrences(joined: str, symbol: int, sep: int, weights: np.ndarray, word_i
     return symbols, at, slot, weights[word_ids[slot]]
 
 
-def _groups(neighbours: np.ndarray, weight: np.ndarray, words: np.ndarray) -> Iterator[tuple[int, int, list[int]]]:
+def _groups(
+    neighbours: np.ndarray, weight: np.ndarray, words: np.ndarray
+) -> Iterator[tuple[int, int, list[int]]]:
     """Per distinct neighbour symbol: its total weight and its distinct words (ascending)."""
     if not len(neighbours):
         return
@@ -53,8 +55,14 @@ def _groups(neighbours: np.ndarray, weight: np.ndarray, words: np.ndarray) -> It
 
 
 def merge_many(
-    segs: list[str], weights: np.ndarray, candidates: Sequence[int], pair: str, new: str, sep: str,
-    delta: defaultdict[str, int], where: defaultdict[str, list[int]],
+    segs: list[str],
+    weights: np.ndarray,
+    candidates: Sequence[int],
+    pair: str,
+    new: str,
+    sep: str,
+    delta: defaultdict[str, int],
+    where: defaultdict[str, list[int]],
 ) -> tuple[list[int], int]:
     """Merge ``pair`` into the fresh symbol ``new`` in the candidate words (``sep``: see
     :func:`separator`).
@@ -94,8 +102,14 @@ def merge_many(
 
 
 def unmerge_many(
-    segs: list[str], weights: np.ndarray, words: Sequence[int], pair: str, new: str, sep: str,
-    delta: defaultdict[str, int], where: defaultdict[str, list[int]],
+    segs: list[str],
+    weights: np.ndarray,
+    words: Sequence[int],
+    pair: str,
+    new: str,
+    sep: str,
+    delta: defaultdict[str, int],
+    where: defaultdict[str, list[int]],
 ) -> int:
     """Split every ``new`` back into ``pair`` in ``words`` (``new`` was fresh when merged).
 

@@ -69,21 +69,38 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--input", choices=("text", "counts"), default="text")
     target = train.add_mutually_exclusive_group()
     target.add_argument("--merges", type=_positive, metavar="N", help="stop after N merges")
-    target.add_argument("--vocab-size", type=_positive, metavar="N",
-                        help="stop at N tokens (special + alphabet + merged)")
-    train.add_argument("--min-frequency", type=_positive, default=2, metavar="F",
-                       help="only merge pairs occurring at least F times (default 2)")
+    target.add_argument(
+        "--vocab-size", type=_positive, metavar="N", help="stop at N tokens (special + alphabet + merged)"
+    )
+    train.add_argument(
+        "--min-frequency",
+        type=_positive,
+        default=2,
+        metavar="F",
+        help="only merge pairs occurring at least F times (default 2)",
+    )
     train.add_argument("--unit", choices=UNITS, default="char")
     train.add_argument("--pretokenize", choices=PRETOKENIZERS, default="whitespace")
     train.add_argument("--normalize", choices=NORMALIZATIONS, default="none", help="Unicode normal form")
     train.add_argument("--lowercase", action="store_true")
-    train.add_argument("--end-of-word", default="</w>", metavar="MARKER",
-                       help='end-of-word marker, or "none" (default "</w>")')
-    train.add_argument("--attach-marker", action="store_true",
-                       help="glue the marker to the last symbol (w</w>) instead of a symbol of its own")
+    train.add_argument(
+        "--end-of-word",
+        default="</w>",
+        metavar="MARKER",
+        help='end-of-word marker, or "none" (default "</w>")',
+    )
+    train.add_argument(
+        "--attach-marker",
+        action="store_true",
+        help="glue the marker to the last symbol (w</w>) instead of a symbol of its own",
+    )
     train.add_argument("--special-token", action="append", default=[], metavar="TOKEN")
-    train.add_argument("--tie-break", type=_rule, default="first-seen",
-                       metavar="{" + ",".join(RULE_NAMES[:-1]) + ",random[:SEED]}")
+    train.add_argument(
+        "--tie-break",
+        type=_rule,
+        default="first-seen",
+        metavar="{" + ",".join(RULE_NAMES[:-1]) + ",random[:SEED]}",
+    )
     train.add_argument("-o", "--output", metavar="MODEL.json", help="save the model/session here")
     train.add_argument("--json", action="store_true", help="print the merges as one JSON object")
 
@@ -101,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
@@ -128,22 +147,30 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     started = time.perf_counter()
     marker = None if args.end_of_word == "none" else args.end_of_word
     config = PipelineConfig(
-        normalization=args.normalize, lowercase=args.lowercase, pretokenize=args.pretokenize,
-        unit=args.unit, end_of_word=marker, attach_marker=args.attach_marker,
+        normalization=args.normalize,
+        lowercase=args.lowercase,
+        pretokenize=args.pretokenize,
+        unit=args.unit,
+        end_of_word=marker,
+        attach_marker=args.attach_marker,
         special_tokens=tuple(args.special_token),
     )
     training = TrainingConfig(min_frequency=args.min_frequency, tie_break=args.tie_break)
     # A command-line process has no threads, so counting may fork a second process.
     corpus = load_corpus(args.file, config, args.input, workers=min(2, os.cpu_count() or 1))
     trainer = Trainer(corpus, training)
-    bar = _ProgressBar(stderr, args.merges or (args.vocab_size - trainer.vocab_size if args.vocab_size else 0))
+    bar = _ProgressBar(
+        stderr, args.merges or (args.vocab_size - trainer.vocab_size if args.vocab_size else 0)
+    )
     reason = trainer.run(merges=args.merges, vocab_size=args.vocab_size, progress=bar.update)
     bar.close()
     if args.output:
         save_session(trainer, args.output)
     if args.json:
         # One write: json.dump streams thousands of tiny writes, several times slower.
-        stdout.write(json.dumps(_train_json(trainer, reason.name.lower(), reason.value), ensure_ascii=False) + "\n")
+        stdout.write(
+            json.dumps(_train_json(trainer, reason.name.lower(), reason.value), ensure_ascii=False) + "\n"
+        )
     else:
         _train_summary(trainer, reason.value, time.perf_counter() - started, args.output, stdout)
     return 0
@@ -153,8 +180,12 @@ def _train_json(trainer: Trainer, reason: str, message: str) -> dict:
     token = trainer.token_string
     return {
         "merges": [
-            {"pair": [token(r.pair[0]), token(r.pair[1])], "token": token(r.token), "count": r.count,
-             "ties": r.ties}
+            {
+                "pair": [token(r.pair[0]), token(r.pair[1])],
+                "token": token(r.token),
+                "count": r.count,
+                "ties": r.ties,
+            }
             for r in trainer.history
         ],
         "vocab_size": trainer.vocab_size,
@@ -169,12 +200,20 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
     merged = trainer.vocab_size - initial.vocab_size
     ratio = initial.corpus_tokens / max(1, trainer.corpus_tokens)
     print(f"Trained {trainer.position:,} merges in {seconds:.1f} s; stopped: {reason}.", file=out)
-    print(f"Corpus: {trainer.word_count:,} word types, {corpus.total_words:,} words; "
-          f"{initial.corpus_tokens:,} -> {trainer.corpus_tokens:,} tokens ({ratio:.2f}x fewer).", file=out)
-    print(f"Vocabulary: {trainer.vocab_size:,} tokens ({trainer.vocab.n_special} special, "
-          f"{trainer.vocab.n_base:,} base, {merged:,} merged).", file=out)
+    print(
+        f"Corpus: {trainer.word_count:,} word types, {corpus.total_words:,} words; "
+        f"{initial.corpus_tokens:,} -> {trainer.corpus_tokens:,} tokens ({ratio:.2f}x fewer).",
+        file=out,
+    )
+    print(
+        f"Vocabulary: {trainer.vocab_size:,} tokens ({trainer.vocab.n_special} special, "
+        f"{trainer.vocab.n_base:,} base, {merged:,} merged).",
+        file=out,
+    )
     tied = sum(1 for r in trainer.history if r.ties > 1)
-    print(f"Ties: {tied:,} of {trainer.position:,} merges met a tie, decided by {trainer.rule.spec}.", file=out)
+    print(
+        f"Ties: {tied:,} of {trainer.position:,} merges met a tie, decided by {trainer.rule.spec}.", file=out
+    )
     shown = trainer.history[:10]
     if shown:
         token = trainer.token_string

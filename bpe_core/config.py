@@ -107,9 +107,15 @@ class TrainingConfig:
 
 
 _EXPECTED_TYPES = {
-    "normalization": str, "lowercase": bool, "pretokenize": str, "unit": str,
-    "end_of_word": (str, type(None)), "attach_marker": bool, "special_tokens": (list, tuple),
-    "min_frequency": int, "tie_break": str,
+    "normalization": str,
+    "lowercase": bool,
+    "pretokenize": str,
+    "unit": str,
+    "end_of_word": (str, type(None)),
+    "attach_marker": bool,
+    "special_tokens": (list, tuple),
+    "min_frequency": int,
+    "tie_break": str,
 }
 
 

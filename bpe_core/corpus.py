@@ -60,8 +60,9 @@ class Corpus:
 
     @classmethod
     @without_gc
-    def from_text(cls, text: str, config: PipelineConfig, progress: Progress | None = None,
-                  workers: int = 1) -> Corpus:
+    def from_text(
+        cls, text: str, config: PipelineConfig, progress: Progress | None = None, workers: int = 1
+    ) -> Corpus:
         """Normalize and pre-tokenize ``text``. Example: ``from_text("a b a", cfg).counts == (2, 1)``.
 
         ``workers=2`` counts a large text in two processes (see ``pretokenize.count_pieces``).
@@ -164,7 +165,10 @@ def read_text_file(path: str | Path) -> str:
 
 
 def load_corpus(
-    path: str | Path, config: PipelineConfig, input_kind: str = "text", progress: Progress | None = None,
+    path: str | Path,
+    config: PipelineConfig,
+    input_kind: str = "text",
+    progress: Progress | None = None,
     workers: int = 1,
 ) -> Corpus:
     """Read ``path`` as raw text or as ``word<TAB>count`` lines and build the corpus."""

@@ -94,7 +94,9 @@ class Encoder:
     n_special : how many of the first ids are special tokens.
     """
 
-    def __init__(self, config: PipelineConfig, tokens: list[str], merges: list[Merge], n_special: int) -> None:
+    def __init__(
+        self, config: PipelineConfig, tokens: list[str], merges: list[Merge], n_special: int
+    ) -> None:
         self.config = config
         self.tokens = list(tokens)
         self.merges = list(merges)
@@ -171,12 +173,12 @@ class Encoder:
                 out.unknown.append(False)
                 start = match.end()
         self._encode_plain(text[start:], start, upto, out)
-        tokens = self.tokens
-        out.tokens = [tokens[i] if i >= 0 else "" for i in out.ids]
-        for i, token_id in enumerate(out.ids):
-            if token_id == UNKNOWN_ID:
-                begin, end = out.spans[i]
-                out.tokens[i] = text[begin:end]
+        if any(out.unknown):
+            out.tokens = [
+                self.tokens[i] if i >= 0 else text[s:e] for i, (s, e) in zip(out.ids, out.spans, strict=True)
+            ]
+        else:
+            out.tokens = list(map(self.tokens.__getitem__, out.ids))
         return out
 
     def _encode_plain(self, text: str, offset: int, upto: int, out: Encoding) -> None:
@@ -194,14 +196,15 @@ class Encoder:
             ids.extend(word.ids)
             unknown.extend(word.unknown)
             if starts is None:
-                base = offset + begin
-                spans.extend([(base + s, base + e) for s, e in zip(word.starts, word.ends, strict=True)])
+                shift = (offset + begin).__add__
+                spans.extend(zip(map(shift, word.starts), map(shift, word.ends)))
             else:
                 for s, e in zip(word.starts, word.ends, strict=True):
                     s, e = begin + s, begin + e
                     source_start = starts[s] if s < size else len(text)
-                    source_end = max(starts[e - 1] + 1 if e > s else source_start,
-                                     starts[e] if e < size else len(text))
+                    source_end = max(
+                        starts[e - 1] + 1 if e > s else source_start, starts[e] if e < size else len(text)
+                    )
                     spans.append((offset + source_start, offset + source_end))
 
     def _encode_word(self, piece: str, upto: int) -> _Word:
@@ -210,8 +213,8 @@ class Encoder:
         ids = [ord(s) for s in symbols]
         flags = [False] * len(ids)
         if not known:
-            for i, token_id in enumerate(ids):
-                if symbols[i] == _UNKNOWN_SYMBOL:
+            for i, symbol in enumerate(symbols):
+                if symbol == _UNKNOWN_SYMBOL:
                     ids[i] = UNKNOWN_ID
                     flags[i] = True
         units = self._units

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 USER = "user"
 CANDIDATE_CAP = 5  # how many tied candidates a record lists (the count of ties is always exact)
 
 
-class StopReason(str, Enum):
+class StopReason(StrEnum):
     """Why a run stopped."""
 
     MERGES = "reached the requested number of merges"

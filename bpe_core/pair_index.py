@@ -170,8 +170,16 @@ class PairIndex:
         delta: defaultdict[str, int] = defaultdict(int)
         old_segs: list[str] | None = None
         if fresh and len(candidates) >= BATCH_WORDS:
-            changed, replaced = merge_many(self.segs, self._weights, candidates, pair, new,
-                                           separator(len(self.token_freq)), delta, self.where)
+            changed, replaced = merge_many(
+                self.segs,
+                self._weights,
+                candidates,
+                pair,
+                new,
+                separator(len(self.token_freq)),
+                delta,
+                self.where,
+            )
         else:
             changed, replaced, old_segs = self._merge_words(candidates, pair, new, fresh, delta)
         delta[pair] -= replaced
@@ -184,8 +192,9 @@ class PairIndex:
         self.total_tokens -= replaced
         return effect
 
-    def _merge_words(self, candidates: Iterable[int], pair: str, new: str, fresh: bool,
-                     delta: defaultdict[str, int]) -> tuple[list[int], int, list[str] | None]:
+    def _merge_words(
+        self, candidates: Iterable[int], pair: str, new: str, fresh: bool, delta: defaultdict[str, int]
+    ) -> tuple[list[int], int, list[str] | None]:
         """The per-word merge loop; returns changed words, replacements and (if not fresh) old
         segmentations."""
         a, b = pair[0], pair[1]
@@ -239,8 +248,9 @@ class PairIndex:
             where[k].extend(words)
         return changed, sum(map(weight, changed)) + extra, old_segs
 
-    def _merge_repeats(self, w: int, merged: str, j: int, a: str, b: str, new: str, c: int,
-                       delta: defaultdict[str, int]) -> None:
+    def _merge_repeats(
+        self, w: int, merged: str, j: int, a: str, b: str, new: str, c: int, delta: defaultdict[str, int]
+    ) -> None:
         """Neighbour updates for a word with several occurrences of the merged pair."""
         new_pairs = set()
         while True:
@@ -278,8 +288,9 @@ class PairIndex:
                 self._diff_word(w, segs[w], old, counts[w], delta)
                 segs[w] = old
         elif len(effect.words) >= min(BATCH_WORDS, UNDO_BATCH_WORDS):
-            self._undo_appends += unmerge_many(segs, self._weights, effect.words, pair, new,
-                                                separator(len(self.token_freq)), delta, where)
+            self._undo_appends += unmerge_many(
+                segs, self._weights, effect.words, pair, new, separator(len(self.token_freq)), delta, where
+            )
         else:
             for w in effect.words:
                 seg = segs[w]

@@ -27,6 +27,7 @@ Progress = Callable[[int, int], None]
 
 # -- writing -------------------------------------------------------------------------------
 
+
 def session_to_dict(trainer: Trainer) -> dict[str, Any]:
     """Everything needed to restore ``trainer`` exactly, as plain JSON data."""
     vocab = trainer.vocab
@@ -38,12 +39,20 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
     for record in trainer.history:
         left, right = _name(trainer, names, record.pair[0]), _name(trainer, names, record.pair[1])
         names.setdefault(record.token, left + right)
-        merges.append({
-            "pair": [left, right], "token": left + right, "count": record.count,
-            "top_count": record.top_count, "ties": record.ties,
-            "candidates": [[_name(trainer, names, a), _name(trainer, names, b)] for a, b in record.candidates],
-            "decided_by": record.decided_by, "replacements": record.replacements,
-        })
+        merges.append(
+            {
+                "pair": [left, right],
+                "token": left + right,
+                "count": record.count,
+                "top_count": record.top_count,
+                "ties": record.ties,
+                "candidates": [
+                    [_name(trainer, names, a), _name(trainer, names, b)] for a, b in record.candidates
+                ],
+                "decided_by": record.decided_by,
+                "replacements": record.replacements,
+            }
+        )
     corpus = trainer.corpus
     return {
         "format": FORMAT,
@@ -51,8 +60,10 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
         "pipeline": corpus.config.to_dict(),
         "training": trainer.training.to_dict(),
         "alphabet": strings[specials:],
-        "corpus": {"words": [[w, c] for w, c in zip(corpus.words, corpus.counts, strict=True)],
-                   "special_counts": list(corpus.special_counts)},
+        "corpus": {
+            "words": [[w, c] for w, c in zip(corpus.words, corpus.counts, strict=True)],
+            "special_counts": list(corpus.special_counts),
+        },
         "merges": merges,
         "position": trainer.position,
     }
@@ -106,6 +117,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 # -- reading -------------------------------------------------------------------------------
 
+
 def read_session(path: str | Path) -> dict[str, Any]:
     """Parse and validate a session file's structure (not yet its consistency with the corpus)."""
     path = Path(path)
@@ -152,12 +164,20 @@ def _validated(data: Any) -> dict[str, Any]:
     if not isinstance(corpus, dict) or not isinstance(corpus.get("words"), list) or not corpus["words"]:
         raise SessionError("the corpus must hold a non-empty list of words.")
     for item in corpus["words"]:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and item[0]
-                and _is_count(item[1])):
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and item[0]
+            and _is_count(item[1])
+        ):
             raise SessionError("every corpus word must be a [word, positive count] pair.")
     specials = corpus.get("special_counts", [])
-    if not (_is_list_of(specials, int) and len(specials) in (0, len(pipeline.special_tokens))
-            and all(n >= 0 for n in specials)):
+    if not (
+        _is_list_of(specials, int)
+        and len(specials) in (0, len(pipeline.special_tokens))
+        and all(n >= 0 for n in specials)
+    ):
         raise SessionError("the special-token counts do not match the special tokens.")
     merges = data["merges"]
     if not isinstance(merges, list):
@@ -182,8 +202,10 @@ def _check_merge(number: int, merge: Any) -> None:
         problem = "has a missing or non-positive count"
     elif not (_is_count(merge.get("ties")) or merge.get("ties") == 0):
         problem = "has a malformed tie count"
-    elif not (isinstance(merge.get("candidates"), list)
-              and all(_is_list_of(c, str) and len(c) == 2 for c in merge["candidates"])):
+    elif not (
+        isinstance(merge.get("candidates"), list)
+        and all(_is_list_of(c, str) and len(c) == 2 for c in merge["candidates"])
+    ):
         problem = "has malformed tie candidates"
     elif not isinstance(merge.get("decided_by"), str) or not merge["decided_by"]:
         problem = "does not say who decided it"
@@ -224,7 +246,9 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
             candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
         except KeyError as missing:
             raise SessionError(f"merge {number} uses the unknown token {missing.args[0]!r}.") from None
-        trainer.replay(pair, merge["count"], merge["top_count"], merge["ties"], candidates, merge["decided_by"])
+        trainer.replay(
+            pair, merge["count"], merge["top_count"], merge["ties"], candidates, merge["decided_by"]
+        )
         if progress is not None:
             progress(number, len(merges))
     trainer.goto(data["position"])
@@ -240,7 +264,9 @@ def load_encoder(path: str | Path) -> Encoder:
         raise SessionError(f"The session file {str(path)!r} is invalid: its alphabet is not sorted.")
     ids = {token: i for i, token in enumerate(tokens)}
     if len(ids) != len(tokens):
-        raise SessionError(f"The session file {str(path)!r} is invalid: a special token is also in the alphabet.")
+        raise SessionError(
+            f"The session file {str(path)!r} is invalid: a special token is also in the alphabet."
+        )
     merges: list[Merge] = []
     for rank, merge in enumerate(data["merges"][: data["position"]]):
         left, right = merge["pair"]

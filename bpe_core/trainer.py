@@ -88,8 +88,10 @@ class Trainer:
     def __repr__(self) -> str:
         words = dict(zip(self.corpus.words[:8], self.corpus.counts[:8], strict=True))
         more = ", ..." if self.word_count > 8 else ""
-        return (f"Trainer({words}{more}, {self.corpus.config}, {self.training}, "
-                f"position={self.position}/{len(self._records)})")
+        return (
+            f"Trainer({words}{more}, {self.corpus.config}, {self.training}, "
+            f"position={self.position}/{len(self._records)})"
+        )
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -107,8 +109,11 @@ class Trainer:
         self._records: list[MergeRecord] = []
         self._effects: list[MergeEffect] = []
         self._initial = SeriesPoint(
-            0, self._queue.top_count(), self._ties(self._queue.top_count()),
-            len(self.vocab), self._index.total_tokens,
+            0,
+            self._queue.top_count(),
+            self._ties(self._queue.top_count()),
+            len(self.vocab),
+            self._index.total_tokens,
         )
 
     def replace_corpus(self, corpus: Corpus, training: TrainingConfig | None = None) -> None:
@@ -199,7 +204,9 @@ class Trainer:
         return record
 
     @without_gc
-    def goto(self, step: int, progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> None:
+    def goto(
+        self, step: int, progress: Progress | None = None, cancel: Callable[[], bool] | None = None
+    ) -> None:
         """Jump to just after merge ``step`` (0 = no merges), undoing or redoing as needed."""
         if not 0 <= step <= len(self._records):
             raise MergeError(f"Step {step} is outside the history (0 to {len(self._records)}).")
@@ -300,18 +307,27 @@ class Trainer:
         effect = index.merge(key, chr(token), fresh=index.token_freq[token] == 0)
         queue.push(effect.increased)
         record = MergeRecord(
-            step=step, pair=(left, right), token=token, count=count, top_count=top,
-            replacements=effect.replacements, ties=ties,
-            candidates=tuple(_pair(k) for k in candidates), decided_by=decided_by,
-            new_token=created, vocab_size=len(vocab), corpus_tokens=index.total_tokens,
+            step=step,
+            pair=(left, right),
+            token=token,
+            count=count,
+            top_count=top,
+            replacements=effect.replacements,
+            ties=ties,
+            candidates=tuple(_pair(k) for k in candidates),
+            decided_by=decided_by,
+            new_token=created,
+            vocab_size=len(vocab),
+            corpus_tokens=index.total_tokens,
         )
         self._records.append(record)
         self._effects.append(effect)
         return record
 
     @without_gc
-    def replay(self, pair: Pair, count: int, top_count: int, ties: int,
-               candidates: tuple[Pair, ...], decided_by: str) -> MergeRecord:
+    def replay(
+        self, pair: Pair, count: int, top_count: int, ties: int, candidates: tuple[Pair, ...], decided_by: str
+    ) -> MergeRecord:
         """Re-apply a saved merge with its original decision data (loading a session).
 
         Raises ``MergeError`` unless the pair occurs exactly ``count`` times now, so a session
@@ -324,8 +340,9 @@ class Trainer:
                 f"corpus, not {count} as recorded."
             )
         self._truncate()
-        template = MergeRecord(self.position + 1, pair, 0, count, top_count, 0, ties, candidates,
-                               decided_by, False, 0, 0)
+        template = MergeRecord(
+            self.position + 1, pair, 0, count, top_count, 0, ties, candidates, decided_by, False, 0, 0
+        )
         return self._merge(_key(pair), decided_by, template)
 
     def _remerge(self) -> MergeRecord:

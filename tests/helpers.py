@@ -1,12 +1,14 @@
 """Small helpers shared by the core tests."""
 
 from collections import Counter
+from itertools import pairwise
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 
 
-def trainer_for(text: str, *, counts: bool = False, rule: str = "first-seen", min_frequency: int = 2,
-                **pipeline) -> Trainer:
+def trainer_for(
+    text: str, *, counts: bool = False, rule: str = "first-seen", min_frequency: int = 2, **pipeline
+) -> Trainer:
     config = PipelineConfig(**pipeline)
     corpus = Corpus.from_counts(text, config) if counts else Corpus.from_text(text, config)
     return Trainer(corpus, TrainingConfig(min_frequency=min_frequency, tie_break=rule))
@@ -28,7 +30,7 @@ def recount(trainer: Trainer) -> tuple[Counter, Counter, int]:
     tokens: Counter = Counter()
     for w, count in enumerate(trainer.corpus.counts):
         seg = trainer.segmentation(w)
-        for left, right in zip(seg, seg[1:]):
+        for left, right in pairwise(seg):
             pairs[(left, right)] += count
         for token in seg:
             tokens[token] += count

@@ -60,22 +60,37 @@ def test_train_defaults_merge_until_min_frequency(tmp_path):
 def test_train_vocab_size_and_byte_level_display(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("the cat sat on the mat; the hat sat on the bat\n" * 3)
-    code, out, _ = run("train", str(path), "--unit", "byte", "--pretokenize", "gpt2", "--end-of-word",
-                       "none", "--vocab-size", "260", "--json")
+    code, out, _ = run(
+        "train",
+        str(path),
+        "--unit",
+        "byte",
+        "--pretokenize",
+        "gpt2",
+        "--end-of-word",
+        "none",
+        "--vocab-size",
+        "260",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["vocab_size"] == 260 and data["stop_reason"] == "vocab_size"
-    assert ["Ġ", "t"] in [m["pair"] for m in data["merges"]] or ["a", "t"] in [m["pair"] for m in data["merges"]]
+    assert ["Ġ", "t"] in [m["pair"] for m in data["merges"]] or ["a", "t"] in [
+        m["pair"] for m in data["merges"]
+    ]
     assert all("Ġ" in m["token"] or " " not in m["token"] for m in data["merges"])
 
 
 def test_train_tie_break_and_attached_marker(tmp_path):
     path = tmp_path / "a.txt"
     path.write_text("aaabdaaabac")
-    code, out, _ = run("train", str(path), "--pretokenize", "none", "--end-of-word", "none",
-                       "--tie-break", "hf", "--json")
+    code, out, _ = run(
+        "train", str(path), "--pretokenize", "none", "--end-of-word", "none", "--tie-break", "hf", "--json"
+    )
+    assert code == 0
     assert [m["token"] for m in json.loads(out)["merges"]] == ["aa", "ab", "aaab"]
     path.write_text("low lower")
-    code, out, _ = run("train", str(path), "--attach-marker", "--min-frequency", "1", "--merges", "3", "--json")
+    _, out, _ = run("train", str(path), "--attach-marker", "--min-frequency", "1", "--merges", "3", "--json")
     assert json.loads(out)["merges"][-1]["token"] == "low"
 
 
@@ -106,8 +121,12 @@ def test_encode_file(model, tmp_path):
 
 def one_sentence(err: str) -> bool:
     lines = err.strip().splitlines()
-    return len(lines) == 1 and lines[0].startswith("bpe-studio: ") and lines[0].endswith(".") \
+    return (
+        len(lines) == 1
+        and lines[0].startswith("bpe-studio: ")
+        and lines[0].endswith(".")
         and "Traceback" not in err
+    )
 
 
 def bad_inputs(tmp_path, model):
@@ -149,7 +168,10 @@ def bad_inputs(tmp_path, model):
         "unknown command": (2, ["fly"]),
         "unknown option": (2, ["train", str(empty), "--colour"]),
         "empty marker": (1, ["train", str(bad_counts), "--end-of-word", ""]),
-        "special equals marker": (1, ["train", str(bad_counts), "--input", "counts", "--special-token", "</w>"]),
+        "special equals marker": (
+            1,
+            ["train", str(bad_counts), "--input", "counts", "--special-token", "</w>"],
+        ),
     }
 
 
@@ -163,9 +185,28 @@ def test_every_bad_input_gives_one_sentence_and_nonzero_exit(tmp_path, model):
 
 def test_real_entry_point_in_a_subprocess(tmp_path, counts_file):
     model = tmp_path / "m.json"
-    result = subprocess.run([sys.executable, "-m", "app", "train", str(counts_file), "--input", "counts",
-                             "-o", str(model), "--json"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "train",
+            str(counts_file),
+            "--input",
+            "counts",
+            "-o",
+            str(model),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0 and json.loads(result.stdout)["stop_reason"] == "no_pairs"
-    result = subprocess.run([sys.executable, "-m", "app", "train", str(tmp_path / "missing.txt")],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "train", str(tmp_path / "missing.txt")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1 and one_sentence(result.stderr)

@@ -19,9 +19,13 @@ def read(name: str, chars: int) -> str:
     return corpus_path(name).read_text(encoding="utf-8")[:chars]
 
 
-def train(text: str, *, rule: str, min_frequency: int = 2, merges=None, vocab_size=None, **pipeline) -> Trainer:
-    trainer = Trainer(Corpus.from_text(text, PipelineConfig(**pipeline)),
-                      TrainingConfig(min_frequency=min_frequency, tie_break=rule))
+def train(
+    text: str, *, rule: str, min_frequency: int = 2, merges=None, vocab_size=None, **pipeline
+) -> Trainer:
+    trainer = Trainer(
+        Corpus.from_text(text, PipelineConfig(**pipeline)),
+        TrainingConfig(min_frequency=min_frequency, tie_break=rule),
+    )
     trainer.run(merges=merges, vocab_size=vocab_size)
     return trainer
 
@@ -31,17 +35,21 @@ def hf_merges(text: str, pre_tokenizer, vocab_size: int, **trainer_options) -> l
 
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizer
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=2, show_progress=False,
-                                  **trainer_options)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, min_frequency=2, show_progress=False, **trainer_options
+    )
     tokenizer.train_from_iterator([text], trainer)  # one sequence: patterns see the whole text
     merges = json.loads(tokenizer.to_str())["model"]["merges"]
     return [tuple(m.split(" ", 1)) if isinstance(m, str) else tuple(m) for m in merges]
 
 
-@pytest.mark.parametrize(("name", "chars", "merges"), [
-    ("tinyshakespeare.txt", 300_000, 2000),
-    ("taylorswift.txt", 185_768, 1500),
-])
+@pytest.mark.parametrize(
+    ("name", "chars", "merges"),
+    [
+        ("tinyshakespeare.txt", 300_000, 2000),
+        ("taylorswift.txt", 185_768, 1500),
+    ],
+)
 def test_hf_char_level_whitespace_split_no_suffix(name, chars, merges):
     from tokenizers import pre_tokenizers
 
@@ -53,25 +61,34 @@ def test_hf_char_level_whitespace_split_no_suffix(name, chars, merges):
     assert ours.position >= merges
 
 
-@pytest.mark.parametrize(("name", "chars", "merges"), [
-    ("tinyshakespeare.txt", 300_000, 2000),
-    ("taylorswift.txt", 185_768, 1500),
-])
+@pytest.mark.parametrize(
+    ("name", "chars", "merges"),
+    [
+        ("tinyshakespeare.txt", 300_000, 2000),
+        ("taylorswift.txt", 185_768, 1500),
+    ],
+)
 def test_hf_byte_level(name, chars, merges):
     from tokenizers import pre_tokenizers
 
     text = read(name, chars)
-    ours = train(text, rule="hf", unit="byte", pretokenize="gpt2", end_of_word=None,
-                 vocab_size=256 + merges)
-    theirs = hf_merges(text, pre_tokenizers.ByteLevel(add_prefix_space=False), 256 + merges,
-                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    ours = train(text, rule="hf", unit="byte", pretokenize="gpt2", end_of_word=None, vocab_size=256 + merges)
+    theirs = hf_merges(
+        text,
+        pre_tokenizers.ByteLevel(add_prefix_space=False),
+        256 + merges,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
     assert merge_strings(ours) == theirs
 
 
-@pytest.mark.parametrize(("name", "chars", "merges"), [
-    ("tinyshakespeare.txt", 300_000, 2000),
-    ("english_10mb.txt", 1_500_000, 1000),  # the Bible part starts after Shakespeare
-])
+@pytest.mark.parametrize(
+    ("name", "chars", "merges"),
+    [
+        ("tinyshakespeare.txt", 300_000, 2000),
+        ("english_10mb.txt", 1_500_000, 1000),  # the Bible part starts after Shakespeare
+    ],
+)
 def test_subword_nmt_learn_bpe_attached_marker(name, chars, merges):
     from subword_nmt.learn_bpe import learn_bpe
 
@@ -85,16 +102,26 @@ def test_subword_nmt_learn_bpe_attached_marker(name, chars, merges):
     assert len(theirs) == merges
 
 
-@pytest.mark.parametrize(("name", "chars", "merges"), [
-    ("taylorswift.txt", 40_000, 300),
-    ("tinyshakespeare.txt", 30_000, 300),
-])
+@pytest.mark.parametrize(
+    ("name", "chars", "merges"),
+    [
+        ("taylorswift.txt", 40_000, 300),
+        ("tinyshakespeare.txt", 30_000, 300),
+    ],
+)
 def test_tiktoken_educational_bpe_train(name, chars, merges):
     from tiktoken._educational import bpe_train
 
     text = read(name, chars)
     ranks = bpe_train(text, 256 + merges, GPT2_PATTERN, visualise=None)
-    ours = train(text, rule="first-seen", unit="byte", pretokenize="gpt2", end_of_word=None,
-                 min_frequency=1, vocab_size=256 + merges)
+    ours = train(
+        text,
+        rule="first-seen",
+        unit="byte",
+        pretokenize="gpt2",
+        end_of_word=None,
+        min_frequency=1,
+        vocab_size=256 + merges,
+    )
     created = [display_to_bytes(token) for token in ours.vocab.tokens[256:]]
     assert created == list(ranks)[256:]

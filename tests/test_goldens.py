@@ -15,8 +15,16 @@ def test_seed_003_low_lower_newest_widest_ten_merges():
     trainer = trainer_for(LOW_LOWER, counts=True)
     assert trainer.run(merges=10) is StopReason.MERGES
     assert merge_strings(trainer) == [
-        ("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"), ("lo", "w"),
-        ("n", "e"), ("ne", "w"), ("new", "est</w>"), ("low", "</w>"), ("w", "i"),
+        ("e", "s"),
+        ("es", "t"),
+        ("est", "</w>"),
+        ("l", "o"),
+        ("lo", "w"),
+        ("n", "e"),
+        ("ne", "w"),
+        ("new", "est</w>"),
+        ("low", "</w>"),
+        ("w", "i"),
     ]
     assert [r.count for r in trainer.history] == [9, 9, 9, 7, 7, 6, 6, 6, 5, 3]
     # Stage 0 of the seed lists three pairs at 9: the tie is recorded with its candidates.
@@ -24,7 +32,10 @@ def test_seed_003_low_lower_newest_widest_ten_merges():
     assert first.ties == 3 and first.decided_by == "first-seen"
     assert [trainer.pair_string(p) for p in first.candidates] == ["('e', 's')", "('s', 't')", "('t', '</w>')"]
     assert segmentation_strings(trainer) == [
-        ["low</w>"], ["low", "e", "r", "</w>"], ["newest</w>"], ["wi", "d", "est</w>"],
+        ["low</w>"],
+        ["low", "e", "r", "</w>"],
+        ["newest</w>"],
+        ["wi", "d", "est</w>"],
     ]
 
 
@@ -45,10 +56,20 @@ def test_seed_000_fred_with_underscore_marker():
     assert [r.count for r in trainer.history[:2]] == [9, 6]
     assert trainer.position == 10
     final = dict(zip(trainer.corpus.words, segmentation_strings(trainer)))
-    assert final == {"FRED": ["FRED_"], "FED": ["FED_"], "BREAD": ["BREAD_"], "AND": ["A", "N", "D_"],
-                     "TED": ["TED_"]}
+    assert final == {
+        "FRED": ["FRED_"],
+        "FED": ["FED_"],
+        "BREAD": ["BREAD_"],
+        "AND": ["A", "N", "D_"],
+        "TED": ["TED_"],
+    }
     assert dict(zip(trainer.corpus.words, trainer.corpus.counts)) == {
-        "FRED": 2, "FED": 2, "TED": 2, "BREAD": 2, "AND": 1}
+        "FRED": 2,
+        "FED": 2,
+        "TED": 2,
+        "BREAD": 2,
+        "AND": 1,
+    }
     encoding = Encoder.from_trainer(trainer).encode("FRED EATS BREAD")
     assert encoding.tokens == ["FRED_", "E", "A", "T", "S", "_", "BREAD_"]
     # 15 symbols become 7 tokens; "S" never occurs in the corpus, so it is flagged unknown.
@@ -58,10 +79,22 @@ def test_seed_000_fred_with_underscore_marker():
 
 def test_seed_000_initial_pairs_table():
     trainer = trainer_for(FRED, end_of_word="_")
-    counts = {(trainer.token_string(a), trainer.token_string(b)): c for (a, b), c in trainer.pair_counts().items()}
-    assert counts == {("N", "D"): 1, ("B", "R"): 2, ("A", "N"): 1, ("A", "D"): 2, ("F", "E"): 2,
-                      ("D", "_"): 9, ("R", "E"): 4, ("E", "A"): 2, ("T", "E"): 2, ("E", "D"): 6,
-                      ("F", "R"): 2}
+    counts = {
+        (trainer.token_string(a), trainer.token_string(b)): c for (a, b), c in trainer.pair_counts().items()
+    }
+    assert counts == {
+        ("N", "D"): 1,
+        ("B", "R"): 2,
+        ("A", "N"): 1,
+        ("A", "D"): 2,
+        ("F", "E"): 2,
+        ("D", "_"): 9,
+        ("R", "E"): 4,
+        ("E", "A"): 2,
+        ("T", "E"): 2,
+        ("E", "D"): 6,
+        ("F", "R"): 2,
+    }
 
 
 @pytest.mark.parametrize(
@@ -86,11 +119,15 @@ def test_seed_004_base_vocabulary_of_hug_pug_pun_bun_hugs():
 
 
 def test_seed_004_hf_course_corpus_with_special_token():
-    corpus = "\n".join([
-        "Hi my name is Jino", "I am sike years old", "This section shows several tokenizer algorithms.",
-        "Hopefully, you will be able to understand how they are trained and generate tokens.",
-        "Actually my name is Rohit",
-    ])
+    corpus = "\n".join(
+        [
+            "Hi my name is Jino",
+            "I am sike years old",
+            "This section shows several tokenizer algorithms.",
+            "Hopefully, you will be able to understand how they are trained and generate tokens.",
+            "Actually my name is Rohit",
+        ]
+    )
     trainer = trainer_for(corpus, lowercase=True, end_of_word=None, special_tokens=("<|endoftext|>",))
     assert trainer.vocab.tokens == ["<|endoftext|>", ",", ".", *"abcdefghijklmnoprstuvwyz"]
     trainer.run(vocab_size=50)

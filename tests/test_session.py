@@ -11,8 +11,9 @@ from tests.helpers import snapshot, trainer_for
 
 
 def trained():
-    trainer = trainer_for("low low low lower lowest newest newest widest " * 3 + "aaa aaaa",
-                          special_tokens=("<|endoftext|>",))
+    trainer = trainer_for(
+        "low low low lower lowest newest newest widest " * 3 + "aaa aaaa", special_tokens=("<|endoftext|>",)
+    )
     trainer.run(merges=6)
     trainer.step(sorted(trainer.pair_counts())[0])  # a user decision
     trainer.set_tie_break("hf")

@@ -6,6 +6,7 @@ Corpora use a three-letter alphabet and markers such as ``bc`` so that ties, ove
 
 from collections import Counter
 from contextlib import contextmanager
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -54,7 +55,7 @@ def expected_choice(trainer: Trainer) -> tuple[int, int] | None:
     counts: dict[tuple[int, int], int] = {}
     for w, n in enumerate(trainer.corpus.counts):
         seg = trainer.segmentation(w)
-        for pair in zip(seg, seg[1:]):
+        for pair in pairwise(seg):
             counts[pair] = counts.get(pair, 0) + n
     if not counts or max(counts.values()) < trainer.training.min_frequency:
         return None
@@ -178,7 +179,10 @@ def test_rules_are_total_orders_and_documented():
     for name in tiebreak.RULE_NAMES:
         assert name in tiebreak.DESCRIPTIONS and name in (tiebreak.__doc__ or "")
     rule = TieBreakRule("subword-nmt")
-    keys = [rule.static_key(l, r, 0, 0) for l, r in [("a", "b"), ("a", "bc"), ("ab", "c"), ("b", "a")]]
+    keys = [
+        rule.static_key(left, right, 0, 0)
+        for left, right in [("a", "b"), ("a", "bc"), ("ab", "c"), ("b", "a")]
+    ]
     assert sorted(range(4), key=keys.__getitem__) == [3, 2, 1, 0]  # greatest strings first
 
 
@@ -197,4 +201,4 @@ def test_manual_step_rejects_absent_pair_and_leaves_state():
 def test_counter_order_is_first_appearance():
     corpus = Corpus.from_text("b a b c a", PipelineConfig())
     assert corpus.words == ("b", "a", "c") and corpus.counts == (2, 2, 1)
-    assert Counter(dict(zip(corpus.words, corpus.counts))) == Counter("b a b c a".split())
+    assert Counter(dict(zip(corpus.words, corpus.counts))) == Counter(["b", "a", "b", "c", "a"])

@@ -1,0 +1,150 @@
+"""Encoding: never fails, round-trips, spans, unknowns, special tokens, as-of-step, traces."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.encoder import UNKNOWN_ID, Encoder
+from bpe_core.normalize import normalize
+from tests.conftest import corpus_path
+
+TRAINING_TEXT = None
+
+
+def training_text() -> str:
+    global TRAINING_TEXT
+    if TRAINING_TEXT is None:
+        TRAINING_TEXT = corpus_path("taylorswift.txt").read_text(encoding="utf-8")[:60_000]
+    return TRAINING_TEXT
+
+
+def encoder_for(merges=300, **pipeline) -> tuple[Trainer, Encoder]:
+    trainer = Trainer(Corpus.from_text(training_text(), PipelineConfig(**pipeline)), TrainingConfig())
+    trainer.run(merges=merges)
+    return trainer, Encoder.from_trainer(trainer)
+
+
+BYTE_ENCODERS = {
+    mode: encoder_for(unit="byte", pretokenize=mode, end_of_word=None)[1] for mode in ("gpt2", "gpt4", "none")
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120), st.sampled_from(["gpt2", "gpt4", "none"]))
+def test_byte_mode_round_trips_any_text_exactly(text, mode):
+    encoder = BYTE_ENCODERS[mode]
+    encoding = encoder.encode(text)
+    assert not any(encoding.unknown)
+    assert encoder.decode(encoding.ids) == text
+
+
+CHAR = encoder_for(end_of_word="</w>")
+CHAR_GPT2 = encoder_for(pretokenize="gpt2", end_of_word=None)
+CHAR_LOWER = encoder_for(lowercase=True, normalization="nfkc")
+known = "".join(sorted(set(training_text())))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=known, max_size=120))
+def test_char_mode_round_trips_up_to_normalization(text):
+    _, encoder = CHAR
+    assert encoder.decode(encoder.encode(text).ids) == " ".join(text.split())
+    _, encoder = CHAR_GPT2
+    assert encoder.decode(encoder.encode(text).ids) == text
+    _, encoder = CHAR_LOWER
+    decoded = encoder.decode(encoder.encode(text).ids)
+    normalized = normalize(text, encoder.config)
+    assert "\ufffd" in decoded or decoded == " ".join(normalized.split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_encoding_never_fails_and_spans_cover_the_text_in_order(text):
+    for _, encoder in (CHAR, CHAR_GPT2, CHAR_LOWER):
+        encoding = encoder.encode(text)
+        assert len(encoding.ids) == len(encoding.tokens) == len(encoding.spans) == len(encoding.unknown)
+        previous = 0
+        for (start, end), token, unknown in zip(
+            encoding.spans, encoding.tokens, encoding.unknown, strict=True
+        ):
+            assert previous <= start <= end <= len(text)
+            previous = start
+            if unknown:
+                assert encoding.ids[encoding.tokens.index(token)] == UNKNOWN_ID or token in text
+        if encoder.config.normalization == "none" and not encoder.config.lowercase:
+            marker = encoder.config.end_of_word or "\0"
+            for (start, end), token, unknown in zip(
+                encoding.spans, encoding.tokens, encoding.unknown, strict=True
+            ):
+                assert text[start:end] == (token if unknown else token.replace(marker, ""))
+
+
+def test_unknown_characters_are_flagged_with_the_unknown_id():
+    _, encoder = CHAR
+    encoding = encoder.encode("Swift 🦜")
+    assert encoding.unknown[-2:] == [True, False] and encoding.ids[-2] == UNKNOWN_ID
+    assert encoding.tokens[-2] == "🦜" and encoding.spans[-2] == (6, 7)
+    assert encoder.decode(encoding.ids) == "Swift \ufffd"
+
+
+def test_encoding_as_of_step_k_equals_a_trainer_at_step_k():
+    trainer, encoder = encoder_for(merges=200)
+    text = training_text()[5000:9000]
+    for k in (0, 1, 50, 200):
+        trainer.goto(k)
+        assert encoder.encode(text, upto=k) == Encoder.from_trainer(trainer).encode(text)
+
+
+def test_trace_lists_the_merges_applied_to_a_word_in_order():
+    trainer = Trainer(Corpus.from_counts("low\t5\nlower\t2\nnewest\t6\nwidest\t3\n", PipelineConfig()))
+    trainer.run(merges=10)
+    encoder = Encoder.from_trainer(trainer)
+    initial, steps = encoder.trace("lowest")
+    assert [trainer.token_string(t) for t in initial] == ["l", "o", "w", "e", "s", "t", "</w>"]
+    assert [(s.merge.rank + 1, trainer.token_string(s.merge.token), s.merge.count) for s in steps] == [
+        (1, "es", 9),
+        (2, "est", 9),
+        (3, "est</w>", 9),
+        (4, "lo", 7),
+        (5, "low", 7),
+    ]
+    assert [trainer.token_string(t) for t in steps[-1].symbols] == ["low", "est</w>"]
+
+
+def test_special_tokens_take_first_ids_are_never_merged_and_match_only_when_allowed():
+    text = "abc<|endoftext|>abc<|endoftext|>abc"
+    trainer = Trainer(
+        Corpus.from_text(
+            text, PipelineConfig(pretokenize="none", end_of_word=None, special_tokens=("<|endoftext|>",))
+        ),
+        TrainingConfig(min_frequency=1),
+    )
+    assert trainer.vocab.tokens[0] == "<|endoftext|>"
+    assert trainer.token_frequency(0) == 2
+    trainer.run()
+    assert all(0 not in r.pair for r in trainer.history)
+    assert trainer.corpus.words == ("abc",)
+    encoder = Encoder.from_trainer(trainer)
+    allowed = encoder.encode("abc<|endoftext|>", allow_special=True)
+    assert allowed.tokens == ["abc", "<|endoftext|>"] and allowed.ids[1] == 0 and allowed.spans[1] == (3, 16)
+    plain = encoder.encode("abc<|endoftext|>")
+    assert 0 not in plain.ids and plain.tokens[0] == "abc"
+    assert encoder.decode(allowed.ids) == "abc<|endoftext|>"
+
+
+@pytest.mark.parametrize("attach", [False, True])
+def test_markers_in_encoding_and_spans(attach):
+    trainer = Trainer(Corpus.from_text("low low lower", PipelineConfig(attach_marker=attach)))
+    trainer.run()
+    encoding = Encoder.from_trainer(trainer).encode("low lowe")
+    if attach:  # "e</w>" never ended a word in training: a symbol of its own, unknown
+        assert encoding.tokens == ["low</w>", "lo", "w", "e"] and encoding.unknown == [
+            False,
+            False,
+            False,
+            True,
+        ]
+    else:
+        assert "".join(encoding.tokens) == "low</w>lowe</w>" and not any(encoding.unknown)
+    assert encoding.spans[-1][1] == 8 and encoding.spans[0] == (0, 3)
