@@ -110,11 +110,8 @@ def unmerge_many(
     sep: str,
     delta: defaultdict[str, int],
     where: defaultdict[str, list[int]],
-) -> int:
-    """Split every ``new`` back into ``pair`` in ``words`` (``new`` was fresh when merged).
-
-    Returns how many entries were appended to ``where`` (for the compaction budget).
-    """
+) -> None:
+    """Split every ``new`` back into ``pair`` in ``words`` (``new`` was fresh when merged)."""
     a, b = pair
     sep_id = ord(sep)
     word_ids = np.asarray(words, dtype=np.int64)
@@ -122,7 +119,6 @@ def unmerge_many(
     symbols, at, slot, weight = _occurrences(joined, ord(new), sep_id, weights, word_ids)
     deque(map(segs.__setitem__, words, joined.replace(new, pair).split(sep)[1:-1]), maxlen=0)
     occurrence_words = word_ids[slot]
-    appended = 0
     before, after = symbols[at - 1], symbols[at + 1]
     has_left = before != sep_id
     for p, total, listed in _groups(before[has_left], weight[has_left], occurrence_words[has_left]):
@@ -130,13 +126,10 @@ def unmerge_many(
         key = (b if p == ord(new) else chr(p)) + a
         delta[key] += total
         where[key].extend(listed)
-        appended += len(listed)
     has_right = (after != sep_id) & (after != ord(new))
     for x, total, listed in _groups(after[has_right], weight[has_right], occurrence_words[has_right]):
         delta[new + chr(x)] -= total
         key = b + chr(x)
         delta[key] += total
         where[key].extend(listed)
-        appended += len(listed)
     where[pair].extend(words)
-    return appended + len(words)

@@ -23,9 +23,6 @@ import numpy as np
 
 from bpe_core.batch_merge import merge_many, separator, symbols_of, unmerge_many
 
-# Undo may append words already listed for a pair; past this many such appends the lists are
-# deduplicated once, which keeps repeated undo/redo from growing memory without bound.
-_COMPACT_AFTER = 1_000_000
 # Merges (and undos) touching at least this many words run vectorised (``batch_merge``); below
 # that the per-word loop wins. Undo's vectorised path has less fixed cost, hence its lower bar.
 BATCH_WORDS = 1024
@@ -77,7 +74,6 @@ class PairIndex:
         self.where: dict[str, list[int]] = defaultdict(list)
         self.count_hist: dict[int, int] = {}
         self.total_tokens = 0
-        self._undo_appends = 0
         self._first: dict[str, tuple[list[int], int, int]] = {}  # see first_word
         self._count_initial()
 
@@ -288,7 +284,7 @@ class PairIndex:
                 self._diff_word(w, segs[w], old, counts[w], delta)
                 segs[w] = old
         elif len(effect.words) >= min(BATCH_WORDS, UNDO_BATCH_WORDS):
-            self._undo_appends += unmerge_many(
+            unmerge_many(
                 segs, self._weights, effect.words, pair, new, separator(len(self.token_freq)), delta, where
             )
         else:
@@ -314,7 +310,6 @@ class PairIndex:
                     j = seg.find(new, j + 1)
                 for k in set(restored):
                     where[k].append(w)
-                self._undo_appends += len(restored)
         replaced = effect.replacements
         if effect.old_segs is None:  # the diff path above already restored the pair's count
             delta[pair] += replaced
@@ -325,8 +320,13 @@ class PairIndex:
         freq[ord(b)] += replaced
         freq[ord(new)] -= replaced
         self.total_tokens += replaced
-        if self._undo_appends > _COMPACT_AFTER:
-            self._compact()
+        # Undo re-lists the words of restored pairs, some of them listed already; a list longer
+        # than twice the most live words it can have (its count) is compacted, so repeated
+        # undo/redo never grows memory, without any global pause.
+        pair_count = self.pair_count
+        for k in increased:
+            if len(where[k]) > 2 * pair_count[k] + 32:
+                where[k] = self.words_with(k)
         return increased
 
     def _diff_word(self, w: int, old: str, new: str, c: int, delta: defaultdict[str, int]) -> None:
@@ -358,8 +358,3 @@ class PairIndex:
                     del pair_count[k]
                     where.pop(k, None)
                     first.pop(k, None)
-
-    def _compact(self) -> None:
-        for pair in list(self.where):
-            self.where[pair] = self.words_with(pair)
-        self._undo_appends = 0
