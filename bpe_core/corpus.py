@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,25 +81,17 @@ class Corpus:
     @classmethod
     def from_counts(cls, text: str, config: PipelineConfig) -> Corpus:
         """Parse ``word<TAB>count`` lines; each word is normalized and pre-tokenized like text."""
+        return cls.from_texts(_parse_counts(text), config)
+
+    @classmethod
+    def from_texts(cls, items: Iterable[tuple[str, int]], config: PipelineConfig) -> Corpus:
+        """Each ``(text, count)`` is text occurring ``count`` times: normalized, split at special
+        tokens and pre-tokenized, its pieces counted ``count`` times."""
         counter: Counter[str] = Counter()
         specials = [0] * len(config.special_tokens)
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            word, tab, count_text = line.rpartition("\t")
-            if not tab:
-                raise InputError(f"Line {number} of the counts file has no TAB between word and count.")
-            if not word:
-                raise InputError(f"Line {number} of the counts file has an empty word.")
-            count_text = count_text.strip()
-            if not count_text.isdigit() or not count_text.isascii() or int(count_text) < 1:
-                raise InputError(
-                    f"Line {number} of the counts file has count {count_text!r}, "
-                    "which is not a positive whole number."
-                )
-            count = int(count_text)
+        for text, count in items:
             found = [0] * len(specials)
-            for segment in _split_specials(word, config.special_tokens, found):
+            for segment in _split_specials(text, config.special_tokens, found):
                 for piece, n in count_pieces(normalize(segment, config), config.pretokenize).items():
                     counter[piece] += n * count
             for i, n in enumerate(found):
@@ -111,6 +103,24 @@ class Corpus:
         if not counter:
             raise InputError("The corpus is empty: it has no words after pre-tokenization.")
         return cls(config, tuple(counter), tuple(counter.values()), specials)
+
+
+def _parse_counts(text: str) -> Iterator[tuple[str, int]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        word, tab, count_text = line.rpartition("\t")
+        if not tab:
+            raise InputError(f"Line {number} of the counts file has no TAB between word and count.")
+        if not word:
+            raise InputError(f"Line {number} of the counts file has an empty word.")
+        count_text = count_text.strip()
+        if not count_text.isdigit() or not count_text.isascii() or int(count_text) < 1:
+            raise InputError(
+                f"Line {number} of the counts file has count {count_text!r}, "
+                "which is not a positive whole number."
+            )
+        yield word, int(count_text)
 
 
 def base_symbols(word: str, config: PipelineConfig) -> list[str]:

@@ -122,11 +122,20 @@ class Encoder:
         self._cache: dict[int, dict[str, _Word]] = {}
 
     @classmethod
-    def from_trainer(cls, trainer: Trainer) -> Encoder:
-        """A snapshot of the trainer's vocabulary and the merges applied so far."""
-        records = trainer.history[: trainer.position]
+    def from_trainer(cls, trainer: Trainer, full_history: bool = False) -> Encoder:
+        """A snapshot of the trainer's vocabulary and the merges applied so far.
+
+        With ``full_history`` it also holds the redo-able merges after the current position
+        (encode with ``upto=trainer.position`` for the current state); it then stays valid
+        while the user moves back and forth in the same history.
+        """
+        records = trainer.history if full_history else trainer.history[: trainer.position]
+        tokens = list(trainer.vocab.tokens)
+        for record in records[trainer.position :]:  # tokens undone so far but recorded
+            if record.new_token:
+                tokens.append(tokens[record.pair[0]] + tokens[record.pair[1]])
         merges = [Merge(r.step - 1, r.pair[0], r.pair[1], r.token, r.count) for r in records]
-        return cls(trainer.corpus.config, trainer.vocab.tokens, merges, trainer.vocab.n_special)
+        return cls(trainer.corpus.config, tokens, merges, trainer.vocab.n_special)
 
     # -- set-up ----------------------------------------------------------------------------
 

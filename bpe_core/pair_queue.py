@@ -73,12 +73,15 @@ class PairQueue:
         heap = self._heap
         pair_count = self._index.pair_count
         positional = self.rule.depends_on_position
+        # Undo frees a token id for the next new token, so an old entry may name a different
+        # pair now: keys built from token strings are checked again (hf's are the ids).
+        by_string = not positional and self.rule.name != "hf"
         while heap:
             negative, key, k = heap[0]
             c = pair_count.get(k, 0)
             if c != -negative:
                 if c:
-                    heapreplace(heap, (-c, key, k))
+                    heapreplace(heap, (-c, self._key(k) if by_string else key, k))
                 else:
                     heappop(heap)
                 continue
@@ -86,6 +89,11 @@ class PairQueue:
                 first = self._index.first_word(k)
                 if first != key:
                     heapreplace(heap, (negative, first, k))
+                    continue
+            elif by_string:
+                exact = self._key(k)
+                if exact != key:
+                    heapreplace(heap, (negative, exact, k))
                     continue
             return heap[0]
         return None

@@ -50,6 +50,16 @@ class PairStat:
 
 
 @dataclass(frozen=True, slots=True)
+class LastChange:
+    """The last single command: a merge ``applied`` (step or redo) or undone, and the words it
+    changed."""
+
+    applied: bool
+    record: MergeRecord
+    words: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SeriesPoint:
     """Per-step values for plots (step 0 is the initial state)."""
 
@@ -108,6 +118,7 @@ class Trainer:
         self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
         self._records: list[MergeRecord] = []
         self._effects: list[MergeEffect] = []
+        self._last_change: LastChange | None = None
         self._initial = SeriesPoint(
             0,
             self._queue.top_count(),
@@ -182,6 +193,7 @@ class Trainer:
             decided_by = decided_by or USER
         self._truncate()
         record = self._merge(key, decided_by)
+        self._last_change = LastChange(True, record, tuple(self._effects[-1].words))
         self.events.emit(MergeApplied(record))
         return record
 
@@ -190,7 +202,9 @@ class Trainer:
         """Undo the last merge exactly; it stays available for :meth:`redo`."""
         if not self.can_undo:
             raise MergeError("There is no merge to undo.")
+        words = tuple(self._effects[-1].words)
         record = self._unmerge()
+        self._last_change = LastChange(False, record, words)
         self.events.emit(MergeUndone(record))
         return record
 
@@ -200,6 +214,7 @@ class Trainer:
         if not self.can_redo:
             raise MergeError("There is no merge to redo.")
         record = self._remerge()
+        self._last_change = LastChange(True, record, tuple(self._effects[-1].words))
         self.events.emit(MergeApplied(record, redo=True))
         return record
 
@@ -211,6 +226,7 @@ class Trainer:
         if not 0 <= step <= len(self._records):
             raise MergeError(f"Step {step} is outside the history (0 to {len(self._records)}).")
         start = self.position
+        self._last_change = None
         total = abs(step - start)
         while self.position != step:
             if cancel is not None and cancel():
@@ -246,6 +262,7 @@ class Trainer:
         ``stop_at_tie`` the run stops before a step that meets a tie.
         """
         start = self.position
+        self._last_change = None
         floor = self.training.min_frequency if min_frequency is None else min_frequency
         self._truncate()
         goal = merges if merges is not None else 0
@@ -479,6 +496,11 @@ class Trainer:
     def changed_words(self) -> list[int]:
         """Word types the last applied merge changed (empty at step 0)."""
         return list(self._effects[-1].words) if self._effects else []
+
+    @property
+    def last_change(self) -> LastChange | None:
+        """What the last single step, undo or redo changed (``None`` after a run or jump)."""
+        return self._last_change
 
     # -- queries: per-step series for plots ------------------------------------------------
 

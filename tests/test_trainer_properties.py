@@ -202,3 +202,14 @@ def test_counter_order_is_first_appearance():
     corpus = Corpus.from_text("b a b c a", PipelineConfig())
     assert corpus.words == ("b", "a", "c") and corpus.counts == (2, 2, 1)
     assert Counter(dict(zip(corpus.words, corpus.counts))) == Counter(["b", "a", "b", "c", "a"])
+
+
+@pytest.mark.parametrize("rule", ["random:3", "lexicographic", "subword-nmt"])
+def test_a_token_id_reused_after_undo_does_not_keep_the_old_tie_key(rule):
+    # Found by hypothesis: undo frees the id of "ab"; the next token reuses it, and an old heap
+    # entry for ("b", "ab") would otherwise rank ("b", "Ġc") with the old strings' key.
+    text = "aaa ac b cb cac cbab"
+    config = PipelineConfig(pretokenize="none", unit="byte", end_of_word=None)
+    trainer = Trainer(Corpus.from_text(text, config), TrainingConfig(min_frequency=1, tie_break=rule))
+    commands = [("pick", 1), ("undo",), ("step",), ("step",), ("step",), ("undo",), ("step",)]
+    run_commands(trainer, commands)

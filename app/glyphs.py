@@ -1,0 +1,46 @@
+"""How tokens are shown: whitespace and control characters as visible glyphs, byte-level tokens
+as the text they encode (a partial UTF-8 sequence as hex), the end-of-word marker kept apart so
+it can be drawn muted."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from bpe_core import PipelineConfig
+from bpe_core.byte_alphabet import CHAR_TO_BYTE
+
+_GLYPHS = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "\u00a0": "⍽", "\x7f": "␡"}
+_GLYPHS.update({chr(c): chr(0x2400 + c) for c in range(0x20) if chr(c) not in _GLYPHS})
+_TABLE = str.maketrans(_GLYPHS)
+
+
+def show_whitespace(text: str) -> str:
+    """Example: ``show_whitespace(" a\\n")`` -> ``"␣a↵"``."""
+    return text.translate(_TABLE)
+
+
+@lru_cache(maxsize=65536)
+def token_parts(token: str, config: PipelineConfig) -> tuple[str, str]:
+    """A token as (visible text, visible marker). The marker part is empty if there is none.
+
+    Example: ``token_parts("est</w>", PipelineConfig())`` -> ``("est", "</w>")``.
+    """
+    marker = config.end_of_word or ""
+    body, end = token, ""
+    if marker and token.endswith(marker) and token != marker:
+        body, end = token[: -len(marker)], marker
+    elif marker and token == marker:
+        body, end = "", marker
+    if config.unit == "byte" and body:
+        try:
+            data = bytes(CHAR_TO_BYTE[c] for c in body)
+        except KeyError:  # a special token: shown as written
+            return show_whitespace(body), end
+        body = data.decode("utf-8", errors="backslashreplace")
+    return show_whitespace(body), end
+
+
+def visible(token: str, config: PipelineConfig) -> str:
+    """A token as one visible string (text then marker)."""
+    body, end = token_parts(token, config)
+    return body + end

@@ -1,0 +1,40 @@
+"""Colours that follow the palette: token chips alternate, ties and highlights stand out, and
+everything stays readable on light and dark palettes (and on a projector)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
+
+LIGHT_CHIPS = ("#cfe3ff", "#ffe0b3", "#d5f5d0", "#f3d4f7")
+DARK_CHIPS = ("#2d4a73", "#6b4a1c", "#2f5a34", "#5a2f63")
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    palette = palette or QApplication.palette()
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def chip_colors(palette: QPalette | None = None) -> list[QColor]:
+    return [QColor(c) for c in (DARK_CHIPS if is_dark(palette) else LIGHT_CHIPS)]
+
+
+def highlight_background(palette: QPalette | None = None) -> QColor:
+    """Rows that contain the selected pair or token."""
+    return QColor("#5a5220") if is_dark(palette) else QColor("#fff3a8")
+
+
+def changed_background(palette: QPalette | None = None) -> QColor:
+    """Rows the last step changed."""
+    return QColor("#1f4d45") if is_dark(palette) else QColor("#c9f2e6")
+
+
+def tie_background(palette: QPalette | None = None) -> QColor:
+    """Pairs tied at the top count."""
+    return QColor("#5c3326") if is_dark(palette) else QColor("#ffd9cc")
+
+
+def muted(palette: QPalette | None = None) -> QColor:
+    """Text of secondary importance: markers, redo-able merges."""
+    palette = palette or QApplication.palette()
+    return palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
