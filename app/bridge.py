@@ -18,11 +18,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from app.jobs import Cancelled, Job
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoder import Encoder
 from bpe_core.events import CorpusReplaced, Event, HistoryReset, Jumped, MergeApplied, MergeUndone
 from bpe_core.session import load_session, save_session
-from app.jobs import Cancelled, Job
 
 log = logging.getLogger(__name__)
 Pair = tuple[int, int]
@@ -39,6 +39,8 @@ class Source:
     path: Path | None = None
     text: str | None = None
     input_kind: str = "text"
+
+
 SYNC_JUMP = 50  # jumps of more merges than this run in the background
 
 
@@ -183,7 +185,9 @@ class Bridge(QObject):
             self._trainer.goto(step)
             return
         trainer = self._trainer
-        self._start(f"Jumping to step {step:,}", lambda progress, cancelled: trainer.goto(step, progress, cancelled))
+        self._start(
+            f"Jumping to step {step:,}", lambda progress, cancelled: trainer.goto(step, progress, cancelled)
+        )
 
     def reset(self) -> None:
         if not self.busy:
@@ -217,15 +221,23 @@ class Bridge(QObject):
 
     # -- commands: background --------------------------------------------------------------
 
-    def run(self, merges: int | None = None, vocab_size: int | None = None, min_frequency: int | None = None) -> None:
+    def run(
+        self, merges: int | None = None, vocab_size: int | None = None, min_frequency: int | None = None
+    ) -> None:
         """Merge until a target; in Ask-me mode the run stops at the next tie and asks."""
         if self.busy:
             return
         trainer, ask = self._trainer, self.ask_at_ties
 
         def work(progress, cancelled):
-            return trainer.run(merges=merges, vocab_size=vocab_size, min_frequency=min_frequency,
-                               progress=progress, cancel=cancelled, stop_at_tie=ask)
+            return trainer.run(
+                merges=merges,
+                vocab_size=vocab_size,
+                min_frequency=min_frequency,
+                progress=progress,
+                cancel=cancelled,
+                stop_at_tie=ask,
+            )
 
         self._start("Running merges", work, self._on_run_finished)
 
@@ -234,14 +246,27 @@ class Bridge(QObject):
         if reason is StopReason.TIE:
             self.sig_tie_reached.emit(self._trainer.tied_candidates(limit=50))
 
-    def open_corpus(self, path: str | Path, config: PipelineConfig, input_kind: str = "text",
-                    training: TrainingConfig | None = None) -> None:
+    def open_corpus(
+        self,
+        path: str | Path,
+        config: PipelineConfig,
+        input_kind: str = "text",
+        training: TrainingConfig | None = None,
+    ) -> None:
         """Load a corpus file into a new session (the current one stays until it succeeds)."""
         path = Path(path)
-        self._open(Source(path.name, path=path, input_kind=input_kind), config, training or self._trainer.training)
+        self._open(
+            Source(path.name, path=path, input_kind=input_kind), config, training or self._trainer.training
+        )
 
-    def open_text(self, text: str, config: PipelineConfig, name: str = "pasted text", input_kind: str = "text",
-                  training: TrainingConfig | None = None) -> None:
+    def open_text(
+        self,
+        text: str,
+        config: PipelineConfig,
+        name: str = "pasted text",
+        input_kind: str = "text",
+        training: TrainingConfig | None = None,
+    ) -> None:
         """A new session on ``text``: pasted text, or a built-in sample (text or counts)."""
         self._open(Source(name, text=text, input_kind=input_kind), config, training or self._trainer.training)
 
@@ -249,8 +274,13 @@ class Bridge(QObject):
         """A new session on the same source with new settings (from the settings dialog)."""
         self._open(self.source, config, training, session_path=self.path)
 
-    def _open(self, source: Source, config: PipelineConfig, training: TrainingConfig,
-              session_path: Path | None = None) -> None:
+    def _open(
+        self,
+        source: Source,
+        config: PipelineConfig,
+        training: TrainingConfig,
+        session_path: Path | None = None,
+    ) -> None:
         pieces = None if source.path or source.text is not None else self._trainer.corpus
 
         def work(progress, cancelled):
@@ -269,13 +299,20 @@ class Bridge(QObject):
                 corpus = Corpus.from_texts(zip(pieces.words, pieces.counts, strict=True), config)
             return Trainer(corpus, training)
 
-        self._start(f"Opening {source.name}", work, lambda trainer: self.replace_trainer(trainer, source, session_path))
+        self._start(
+            f"Opening {source.name}",
+            work,
+            lambda trainer: self.replace_trainer(trainer, source, session_path),
+        )
 
     def load(self, path: str | Path) -> None:
         """Open a saved session (replayed off the GUI thread)."""
         path = Path(path)
-        self._start(f"Opening {path.name}", lambda progress, cancelled: load_session(path, progress),
-                    lambda trainer: self.replace_trainer(trainer, Source(path.name), path))
+        self._start(
+            f"Opening {path.name}",
+            lambda progress, cancelled: load_session(path, progress),
+            lambda trainer: self.replace_trainer(trainer, Source(path.name), path),
+        )
 
     def replace_trainer(self, trainer: Trainer, source: Source, session_path: Path | None = None) -> None:
         """Swap in a new trainer (a loaded corpus or session): every view rebinds."""

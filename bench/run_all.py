@@ -1,6 +1,6 @@
 """Run every benchmark in turn (what the README's performance table reports).
 
-    python bench/run_all.py
+python bench/run_all.py
 """
 
 import subprocess

@@ -8,6 +8,8 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
+pytest_plugins = ["tests.gui_helpers"]  # the window and dialog fixtures
+
 REPO = Path(__file__).resolve().parents[1]
 # The shared corpora live beside the checkout (../shared/corpora); a clone elsewhere finds them
 # through BPE_STUDIO_CORPORA or the workspace's fixed location.

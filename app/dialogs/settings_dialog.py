@@ -1,0 +1,148 @@
+"""Settings: every pipeline and training option of the core, and the default run target.
+
+Pipeline changes rebuild the session from its source (after confirmation when merges would be
+lost); the tie rule and minimum frequency apply to the next steps without a rebuild.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+)
+
+from bpe_core import ConfigError, PipelineConfig, TrainingConfig
+from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS
+from bpe_core.tiebreak import DESCRIPTIONS, RULE_NAMES, parse_rule
+
+TARGETS = ("none", "merges", "vocab_size")
+TARGET_LABELS = ("No target (until no pair qualifies)", "Number of merges", "Vocabulary size")
+
+
+@dataclass(frozen=True)
+class Target:
+    """The default stop of "Run to target": a number of merges or a vocabulary size."""
+
+    kind: str = "none"
+    value: int = 1000
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, config: PipelineConfig, training: TrainingConfig, target: Target, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        # Widgets
+        self.normalization = QComboBox()
+        self.normalization.addItems(NORMALIZATIONS)
+        self.lowercase = QCheckBox("Lowercase")
+        self.pretokenize = QComboBox()
+        self.pretokenize.addItems(PRETOKENIZERS)
+        self.unit = QComboBox()
+        self.unit.addItems(UNITS)
+        self.marker = QLineEdit(placeholderText="none")
+        self.attach = QCheckBox("Attach to the last symbol (w</w>) instead of a symbol of its own")
+        self.specials = QPlainTextEdit()
+        self.specials.setPlaceholderText("One special token per line, e.g. <|endoftext|>")
+        self.specials.setMaximumHeight(64)
+        self.min_frequency = QSpinBox(minimum=1, maximum=10**9)
+        self.rule = QComboBox()
+        for name in RULE_NAMES:
+            self.rule.addItem(name)
+            self.rule.setItemData(self.rule.count() - 1, DESCRIPTIONS[name], 3)  # tooltip role
+        self.seed = QSpinBox(minimum=0, maximum=2**31 - 1)
+        self.target_kind = QComboBox()
+        self.target_kind.addItems(TARGET_LABELS)
+        self.target_value = QSpinBox(minimum=1, maximum=10**7)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c0392b;")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        # Setup
+        self.normalization.setCurrentText(config.normalization)
+        self.lowercase.setChecked(config.lowercase)
+        self.pretokenize.setCurrentText(config.pretokenize)
+        self.unit.setCurrentText(config.unit)
+        self.marker.setText(config.end_of_word or "")
+        self.attach.setChecked(config.attach_marker)
+        self.specials.setPlainText("\n".join(config.special_tokens))
+        self.min_frequency.setValue(training.min_frequency)
+        rule = parse_rule(training.tie_break)
+        self.rule.setCurrentText(rule.name)
+        self.seed.setValue(rule.seed)
+        self.target_kind.setCurrentIndex(TARGETS.index(target.kind))
+        self.target_value.setValue(target.value)
+        # Layout
+        pipeline = QGroupBox("Pipeline (changing it rebuilds the session)")
+        form = QFormLayout(pipeline)
+        form.addRow("Unicode normalization", self.normalization)
+        form.addRow("", self.lowercase)
+        form.addRow("Pre-tokenization", self.pretokenize)
+        form.addRow("Unit", self.unit)
+        form.addRow("End-of-word marker", self.marker)
+        form.addRow("", self.attach)
+        form.addRow("Special tokens", self.specials)
+        training_box = QGroupBox("Training (applies to the next steps)")
+        form = QFormLayout(training_box)
+        form.addRow("Minimum pair count", self.min_frequency)
+        row = QHBoxLayout()
+        row.addWidget(self.rule, 1)
+        row.addWidget(QLabel("seed"))
+        row.addWidget(self.seed)
+        form.addRow("Tie-break rule", row)
+        row = QHBoxLayout()
+        row.addWidget(self.target_kind, 1)
+        row.addWidget(self.target_value)
+        form.addRow("Run to target", row)
+        layout = QVBoxLayout(self)
+        layout.addWidget(pipeline)
+        layout.addWidget(training_box)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        # Signals
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.rule.currentTextChanged.connect(lambda name: self.seed.setEnabled(name == "random"))
+        self.target_kind.currentIndexChanged.connect(lambda i: self.target_value.setEnabled(i != 0))
+        self.seed.setEnabled(rule.name == "random")
+        self.target_value.setEnabled(target.kind != "none")
+
+    def values(self) -> tuple[PipelineConfig, TrainingConfig, Target]:
+        """The chosen settings; raises ConfigError with one sentence if they are invalid."""
+        marker = self.marker.text()
+        specials = tuple(line for line in self.specials.toPlainText().splitlines() if line)
+        config = PipelineConfig(
+            normalization=self.normalization.currentText(),
+            lowercase=self.lowercase.isChecked(),
+            pretokenize=self.pretokenize.currentText(),
+            unit=self.unit.currentText(),
+            end_of_word=marker or None,
+            attach_marker=self.attach.isChecked() and bool(marker),
+            special_tokens=specials,
+        )
+        name = self.rule.currentText()
+        spec = f"random:{self.seed.value()}" if name == "random" else name
+        training = TrainingConfig(min_frequency=self.min_frequency.value(), tie_break=spec)
+        if config.end_of_word is not None and config.end_of_word in config.special_tokens:
+            raise ConfigError("The end-of-word marker cannot also be a special token.")
+        return config, training, Target(TARGETS[self.target_kind.currentIndex()], self.target_value.value())
+
+    def accept(self) -> None:
+        try:
+            self.values()
+        except ConfigError as error:
+            self.error.setText(str(error))
+            return
+        super().accept()

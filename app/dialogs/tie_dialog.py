@@ -1,0 +1,91 @@
+"""Ask me: a step met a tie. Shows the tied candidates and which one each named rule would pick;
+the user picks one (recorded as decided by the user) or lets a rule decide (recorded by name)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+)
+
+from app.glyphs import visible
+from bpe_core import Trainer
+from bpe_core.history import USER
+
+Pair = tuple[int, int]
+
+
+class TieDialog(QDialog):
+    def __init__(self, trainer: Trainer, candidates: list[Pair], parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("A tie: choose the next merge")
+        # Attributes
+        self.choice: tuple[Pair, str] | None = None
+        self._candidates = candidates
+        self._choices = trainer.rule_choices(candidates)
+        config = trainer.corpus.config
+        token = trainer.token_string
+        ties = trainer.ties_at_top()
+        # Widgets
+        intro = QLabel(
+            f"{ties:,} pairs share the top count {trainer.top_count():,}."
+            + (
+                f" The first {len(candidates)} in the current rule's order are listed."
+                if ties > len(candidates)
+                else ""
+            )
+        )
+        intro.setWordWrap(True)
+        self.list = QTreeWidget()
+        self.list.setHeaderLabels(["Pair", "Merged", "Picked by"])
+        self.list.setRootIsDecorated(False)
+        for pair in candidates:
+            left, right = token(pair[0]), token(pair[1])
+            picked_by = ", ".join(rule for rule, choice in self._choices.items() if choice == pair)
+            self.list.addTopLevelItem(
+                QTreeWidgetItem(
+                    [
+                        f"{visible(left, config)}  +  {visible(right, config)}",
+                        visible(left + right, config),
+                        picked_by,
+                    ]
+                )
+            )
+        self.list.setCurrentItem(self.list.topLevelItem(0))
+        self.list.setColumnWidth(0, 200)
+        self.list.setColumnWidth(1, 120)
+        buttons = QDialogButtonBox()
+        self.merge_button = buttons.addButton("Merge selected", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.rule_buttons: dict[str, QPushButton] = {}
+        for rule in self._choices:
+            button = buttons.addButton(f"Let {rule} decide", QDialogButtonBox.ButtonRole.ActionRole)
+            self.rule_buttons[rule] = button
+            button.clicked.connect(lambda _=False, r=rule: self._decide(self._choices[r], r))
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        # Layout
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(buttons)
+        self.resize(620, 380)
+        # Signals
+        self.merge_button.clicked.connect(self._merge_selected)
+        self.list.itemDoubleClicked.connect(lambda *_: self._merge_selected())
+        buttons.rejected.connect(self.reject)
+
+    def select(self, pair: Pair) -> None:
+        self.list.setCurrentItem(self.list.topLevelItem(self._candidates.index(pair)))
+
+    def _merge_selected(self) -> None:
+        row = self.list.indexOfTopLevelItem(self.list.currentItem())
+        if row >= 0:
+            self._decide(self._candidates[row], USER)
+
+    def _decide(self, pair: Pair, decided_by: str) -> None:
+        self.choice = (pair, decided_by)
+        self.accept()

@@ -1,0 +1,80 @@
+"""Starting the desktop application: the QApplication, the exception hook, the first session."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import traceback
+from pathlib import Path
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # before pyqtgraph: never pick PyQt6
+
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.main_window import MainWindow
+from app.samples import DEFAULT_SAMPLE, Sample
+from bpe_core import Corpus, Trainer
+
+log = logging.getLogger("bpe_studio")
+
+
+def sample_trainer(sample: Sample = DEFAULT_SAMPLE) -> Trainer:
+    text = sample.text()
+    corpus = (
+        Corpus.from_counts(text, sample.config)
+        if sample.input_kind == "counts"
+        else Corpus.from_text(text, sample.config)
+    )
+    return Trainer(corpus, sample.training)
+
+
+def log_path() -> Path:
+    folder = Path(
+        QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation) or Path.home()
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "bpe-studio.log"
+
+
+def install_exception_hook(parent_getter=lambda: None) -> None:
+    """No uncaught exception reaches the user silently: log it, then show a dialog."""
+    try:
+        logging.basicConfig(
+            filename=log_path(), level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+    except OSError:
+        logging.basicConfig(level=logging.INFO)
+
+    def hook(kind, value, tb) -> None:
+        details = "".join(traceback.format_exception(kind, value, tb))
+        log.error("Uncaught exception:\n%s", details)
+        if QApplication.instance() is not None:
+            box = QMessageBox(
+                QMessageBox.Icon.Critical,
+                "Unexpected error",
+                f"Something went wrong: {value}\n\nThe session was left as it was; details are in "
+                f"{log_path()}.",
+                parent=parent_getter(),
+            )
+            box.setDetailedText(details)
+            box.exec()
+
+    sys.excepthook = hook
+
+
+def run(args: list[str]) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("BPE Studio")
+    app.setOrganizationName("BPE Studio")
+    window = MainWindow(sample_trainer(), source_name=DEFAULT_SAMPLE.name)
+    install_exception_hook(lambda: window)
+    window.show()
+    if args:
+        window.open_path(args[0])
+    if os.environ.get("BPE_STUDIO_SMOKE_TEST"):  # tests: start, paint, quit
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(int(os.environ["BPE_STUDIO_SMOKE_TEST"]), window.close)
+    return app.exec()

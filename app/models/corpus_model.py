@@ -1,0 +1,244 @@
+"""The corpus table: word types with count, token count and current segmentation (as chips).
+
+Sorting and filtering happen here, on a list of word indices (sorting 100k rows through a
+proxy's Python ``lessThan`` would take seconds). After a step only the changed words' rows are
+recomputed; the token-count order, which a step can change, is re-sorted after a short pause.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
+
+from app.bridge import Bridge
+from app.glyphs import show_whitespace, token_parts
+from app.models.row_cache import PLACEHOLDER, RowCache
+from app.theme import changed_background, highlight_background
+
+WORD, COUNT, TOKENS, SEGMENTATION = range(4)
+HEADERS = ("Word", "Count", "Tokens", "Segmentation")
+TOKENS_ROLE = Qt.ItemDataRole.UserRole + 1  # [(text, marker), ...] for the chip delegate
+SORT_ROLE = Qt.ItemDataRole.UserRole  # raw sort key
+SHOWN_TOKENS = 400  # a single-sequence corpus has one enormous "word": show its start
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusRow:
+    word: str
+    count: int
+    tokens: tuple[tuple[str, str], ...]
+    token_count: int
+
+
+class CorpusModel(QAbstractTableModel):
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        # Attributes
+        self._bridge = bridge
+        self._rows: list[int] = []  # word indices in display order
+        self._filter = ""
+        self._only: frozenset[int] | None = None  # show only these words (selection filter)
+        self._sort_column, self._sort_order = COUNT, Qt.SortOrder.DescendingOrder
+        self._cache: RowCache[int, CorpusRow] = RowCache(self._compute, lambda: bridge.busy)
+        self._highlight: frozenset[int] = frozenset()
+        self._changed: frozenset[int] = frozenset()
+        self._resort = QTimer(self, singleShot=True, interval=250)
+        # Signals
+        self._resort.timeout.connect(self._reorder)
+        bridge.sig_reset.connect(self._on_reset)
+        bridge.sig_merge_applied.connect(self._on_single_change)
+        bridge.sig_merge_undone.connect(self._on_single_change)
+        bridge.sig_jumped.connect(self._on_jumped)
+        self._on_reset()
+
+    # -- Qt model interface ----------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        w = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if w in self._highlight:
+                return highlight_background()
+            if w in self._changed:
+                return changed_background()
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (COUNT, TOKENS):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        row = self._cache.get(w)
+        if row is None:
+            return PLACEHOLDER if role == Qt.ItemDataRole.DisplayRole else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == WORD:
+                return row.word
+            if column == COUNT:
+                return f"{row.count:,}"
+            if column == TOKENS:
+                return f"{row.token_count:,}"
+            return " ".join(text + marker for text, marker in row.tokens)  # for copy and search
+        if role == TOKENS_ROLE and column == SEGMENTATION:
+            return row.tokens
+        if role == SORT_ROLE:
+            return (row.word, row.count, row.token_count, row.token_count)[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(w, row)
+        return None
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        self._sort_column, self._sort_order = column, order
+        self._reorder()
+
+    # -- what the pane asks for ------------------------------------------------------------
+
+    def word_index(self, row: int) -> int:
+        return self._rows[row]
+
+    def row_of(self, word: int) -> int | None:
+        try:
+            return self._rows.index(word)
+        except ValueError:
+            return None
+
+    def set_filter(self, text: str) -> None:
+        self._filter = text.casefold()
+        self._reorder()
+
+    def set_highlight(self, words, only: bool = False) -> None:
+        """Mark (and with ``only``, show only) the words containing the selected pair or token."""
+        self._highlight = frozenset(words)
+        self._only = self._highlight if only else None
+        if only:
+            self._reorder()
+        elif self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0),
+                self.index(len(self._rows) - 1, len(HEADERS) - 1),
+                [Qt.ItemDataRole.BackgroundRole],
+            )
+
+    @property
+    def changed_words(self) -> frozenset[int]:
+        return self._changed
+
+    # -- updates ---------------------------------------------------------------------------
+
+    def _compute(self, w: int) -> CorpusRow:
+        trainer = self._bridge.trainer
+        config = trainer.corpus.config
+        ids = trainer.segmentation(w)
+        shown = [token_parts(trainer.token_string(t), config) for t in ids[:SHOWN_TOKENS]]
+        if len(ids) > SHOWN_TOKENS:
+            shown.append((f"… {len(ids) - SHOWN_TOKENS:,} more", ""))
+        return CorpusRow(
+            show_whitespace(trainer.corpus.words[w]), trainer.corpus.counts[w], tuple(shown), len(ids)
+        )
+
+    def _tooltip(self, w: int, row: CorpusRow) -> str:
+        change = self._bridge.trainer.last_change if w in self._changed else None
+        after = " ".join(text + marker for text, marker in row.tokens)
+        if change is None:
+            return f"{row.word}: {row.count:,}× — {after}"
+        before = " ".join(text + marker for text, marker in self._before(w, change))
+        verb = "merged" if change.applied else "undid"
+        return f"Step {change.record.step} {verb}:\n{before}\n→ {after}"
+
+    def _before(self, w: int, change) -> list[tuple[str, str]]:
+        """The word's segmentation before the last single step or undo."""
+        trainer = self._bridge.trainer
+        left, right = change.record.pair
+        token = change.record.token
+        ids = trainer.segmentation(w)
+        before: list[int] = []
+        if change.applied:  # split the merged token back
+            for t in ids:
+                before.extend((left, right) if t == token else (t,))
+        else:  # merge the pair again, left to right
+            i = 0
+            while i < len(ids):
+                if i + 1 < len(ids) and ids[i] == left and ids[i + 1] == right:
+                    before.append(token)
+                    i += 2
+                else:
+                    before.append(ids[i])
+                    i += 1
+        config = trainer.corpus.config
+        # After an undo the merged token is gone from the vocabulary: spell it from its pair.
+        merged = trainer.token_string(left) + trainer.token_string(right)
+        return [
+            token_parts(merged if t == token and not change.applied else trainer.token_string(t), config)
+            for t in before[:SHOWN_TOKENS]
+        ]
+
+    def _on_reset(self) -> None:
+        self.beginResetModel()
+        self._cache.clear()
+        self._highlight = frozenset()
+        self._changed = frozenset()
+        self._only = None
+        self._rows = self._ordered() if not self._bridge.busy else []
+        self.endResetModel()
+
+    def _on_single_change(self, *_) -> None:
+        change = self._bridge.trainer.last_change
+        words = change.words if change is not None else ()
+        old = self._changed
+        self._changed = frozenset(words)
+        self._cache.drop(words)
+        self._cache.drop(old)  # their highlight goes away; cheap to recompute
+        self._refresh_all()
+
+    def _on_jumped(self, *_) -> None:
+        self._changed = frozenset()
+        self._cache.clear()
+        self._refresh_all()
+
+    def _refresh_all(self) -> None:
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(HEADERS) - 1))
+        if self._sort_column == TOKENS:
+            self._resort.start()  # token counts changed: re-sort once stepping pauses
+
+    def _ordered(self) -> list[int]:
+        trainer = self._bridge.trainer
+        corpus = trainer.corpus
+        rows = range(len(corpus.words)) if self._only is None else sorted(self._only)
+        if self._filter:
+            words = corpus.words
+            rows = [w for w in rows if self._filter in words[w].casefold()]
+        column = self._sort_column
+        if column == WORD:
+            key = corpus.words.__getitem__
+        elif column == COUNT:
+            key = corpus.counts.__getitem__
+        else:
+            key = trainer.segmentation_length
+        return sorted(rows, key=key, reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+
+    def _reorder(self) -> None:
+        if self._bridge.busy:
+            self._resort.start()
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        old_words = [self._rows[i.row()] if i.row() < len(self._rows) else None for i in old]
+        self._rows = self._ordered()
+        position = {w: r for r, w in enumerate(self._rows)}
+        new = [
+            self.index(position[w], i.column()) if w in position else QModelIndex()
+            for i, w in zip(old, old_words, strict=True)
+        ]
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()

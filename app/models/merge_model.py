@@ -1,0 +1,153 @@
+"""The merge history: step, left + right → token, count, ties and who decided.
+
+The current position is marked; merges after it (redo-able) are dimmed.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QFont
+
+from app.bridge import Bridge
+from app.glyphs import visible
+from app.theme import muted
+
+STEP, MERGE, COUNT, TIES, DECIDED = range(5)
+HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by")
+STEP_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole
+
+
+class MergeModel(QAbstractTableModel):
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        # Attributes
+        self._bridge = bridge
+        self._history: tuple = ()
+        self._position = 0
+        self._shown: dict[int, str] = {}  # step -> "left + right → token"
+        self._bold = QFont()
+        self._bold.setBold(True)
+        # Signals
+        bridge.sig_changed.connect(self.refresh)
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
+        self.refresh()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._history)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._history):
+            return None
+        record = self._history[index.row()]
+        column = index.column()
+        applied = record.step <= self._position
+        if role == STEP_ROLE:
+            return record.step
+        if role == Qt.ItemDataRole.ForegroundRole and not applied:
+            return muted()
+        if role == Qt.ItemDataRole.FontRole and record.step == self._position:
+            return self._bold
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (STEP, COUNT, TIES):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == STEP:
+                return f"▶ {record.step:,}" if record.step == self._position else f"{record.step:,}"
+            if column == MERGE:
+                return self._merge_text(record)
+            if column == COUNT:
+                return f"{record.count:,}"
+            if column == TIES:
+                return f"{record.ties:,}" if record.ties > 1 else ""
+            return record.decided_by
+        if role == SORT_ROLE:
+            return (record.step, self._merge_text(record), record.count, record.ties, record.decided_by)[
+                column
+            ]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(record, applied)
+        return None
+
+    def refresh(self) -> None:
+        if self._bridge.busy:
+            return
+        trainer = self._bridge.trainer
+        history, position = trainer.history, trainer.position
+        old = self._history
+        # History only grows at the end, or is cut and regrown (a step after undo): compare the
+        # last common record by identity rather than the whole history.
+        same = len(history) >= len(old) and (not old or history[len(old) - 1] is old[-1])
+        if trainer is not getattr(self, "_trainer", None) or not same:
+            self.beginResetModel()
+            self._trainer, self._history, self._position = trainer, history, position
+            self._shown.clear()
+            self.endResetModel()
+        elif len(history) > len(old):
+            self.beginInsertRows(QModelIndex(), len(old), len(history) - 1)
+            self._history = history
+            self.endInsertRows()
+        old_position, self._position = self._position, position
+        if history:
+            first, last = sorted((old_position, position))
+            self.dataChanged.emit(
+                self.index(max(0, first - 1), 0),
+                self.index(min(len(history), last + 1) - 1, len(HEADERS) - 1),
+            )
+
+    @property
+    def position(self) -> int:
+        return self._position
+
+    def _merge_text(self, record) -> str:
+        text = self._shown.get(record.step)
+        if text is None:
+            trainer = self._bridge.trainer
+            config = trainer.corpus.config
+            left, right = (self._token(t) for t in record.pair)
+            text = self._shown[record.step] = (
+                f"{visible(left, config)} + {visible(right, config)} → {visible(left + right, config)}"
+            )
+        return text
+
+    def _token(self, token_id: int) -> str:
+        """A token's string, also for tokens only recorded in the redo part of the history."""
+        trainer = self._bridge.trainer
+        if token_id < trainer.vocab_size:
+            return trainer.token_string(token_id)
+        for record in self._history:
+            if record.token == token_id:
+                return self._token(record.pair[0]) + self._token(record.pair[1])
+        return "?"
+
+    def _tooltip(self, record, applied: bool) -> str:
+        trainer = self._bridge.trainer
+        config = trainer.corpus.config
+        lines = [
+            f"Step {record.step}: {self._merge_text(record)}, count {record.count:,}, "
+            f"{record.replacements:,} replacements."
+        ]
+        if record.count != record.top_count:
+            lines.append(f"The highest count then was {record.top_count:,}: chosen by hand.")
+        if record.ties > 1:
+            shown = ", ".join(
+                f"{visible(self._token(a), config)} + {visible(self._token(b), config)}"
+                for a, b in record.candidates
+            )
+            more = record.ties - len(record.candidates)
+            lines.append(
+                f"{record.ties:,} pairs were tied at {record.top_count:,}: {shown}"
+                + (f" and {more:,} more" if more > 0 else "")
+                + f". Decided by {record.decided_by}."
+            )
+        if not record.new_token:
+            lines.append("The merged string already existed: its id was reused.")
+        lines.append("Applied." if applied else "Undone: redo or click to jump here.")
+        return "\n".join(lines)

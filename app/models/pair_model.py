@@ -1,0 +1,229 @@
+"""The ranked pair table: rank, left, right, merged, count, real replacements, words.
+
+Lazy: rows arrive a page at a time (``fetchMore``) from the engine's ranked queue, so a table of
+100k+ pairs costs a step only its first page. Replacements equal the count unless both sides are
+the same symbol (only then can occurrences overlap); the number of words containing a pair is
+computed for visible rows only and kept while the pair's count stays the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
+from PySide6.QtGui import QFont
+
+from app.bridge import Bridge
+from app.glyphs import visible
+from app.models.row_cache import PLACEHOLDER
+from app.theme import tie_background
+
+RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
+HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replacements", "Words")
+PAGE = 200
+PAIR_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole
+
+
+@dataclass(frozen=True, slots=True)
+class PairRow:
+    pair: tuple[int, int]
+    count: int
+    left: str
+    right: str
+    merged: str
+
+
+class PairModel(QAbstractTableModel):
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        # Attributes
+        self._bridge = bridge
+        self._rows: list[PairRow] = []
+        self._total = 0
+        self._top = 0
+        self._ties = 0
+        self._words: dict[tuple[int, int], tuple[int, int]] = {}  # pair -> (count, words containing it)
+        self._replacements: dict[tuple[int, int], tuple[int, int]] = {}
+        self._lineage: tuple = ()
+        self._fetch_pending = False
+        self._trainer = bridge.trainer
+        self._bold = QFont()
+        self._bold.setBold(True)
+        # Signals
+        bridge.sig_changed.connect(self.refresh)
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
+        self.refresh()
+
+    # -- Qt model interface ----------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return (
+                "Rank in the current tie-break rule's order",
+                "Left symbol",
+                "Right symbol",
+                "The token a merge would create",
+                "Adjacent occurrences (overlaps counted, as trainers do)",
+                "Replacements a merge would really make (non-overlapping)",
+                "Word types containing the pair",
+            )[section]
+        return None
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:
+        return not parent.isValid() and len(self._rows) < self._total and not self._bridge.busy
+
+    def fetchMore(self, parent=QModelIndex()) -> None:
+        # The next page is inserted on the next turn of the event loop, never inside whatever
+        # change (a reset, another insertion) the caller may be reacting to.
+        if not parent.isValid() and not self._fetch_pending:
+            self._fetch_pending = True
+            QTimer.singleShot(0, self._fetch_page)
+
+    def _fetch_page(self) -> None:
+        self._fetch_pending = False
+        if self._bridge.busy:
+            return
+        wanted = min(self._total, len(self._rows) + PAGE)
+        rows = self._ranked(wanted)[len(self._rows) :]
+        if rows:
+            self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(rows) - 1)
+            self._rows.extend(rows)
+            self.endInsertRows()
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        column = index.column()
+        tied = row.count == self._top and self._ties > 1
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == RANK:
+                return f"{index.row() + 1:,}"
+            if column == LEFT:
+                return row.left
+            if column == RIGHT:
+                return row.right
+            if column == MERGED:
+                return row.merged
+            if column == COUNT:
+                return f"{row.count:,}"
+            value = self._replacement_count(row) if column == REPLACEMENTS else self._word_count(row)
+            return PLACEHOLDER if value is None else f"{value:,}"
+        if role == SORT_ROLE:
+            return (
+                (index.row(), row.left, row.right, row.merged, row.count)[column] if column <= COUNT else None
+            )
+        if role == PAIR_ROLE:
+            return row.pair
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (RANK, COUNT, REPLACEMENTS, WORDS):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole and tied:
+            return tie_background()
+        if role == Qt.ItemDataRole.FontRole and index.row() == 0:
+            return self._bold
+        if role == Qt.ItemDataRole.ToolTipRole:
+            note = ""
+            if index.row() == 0:
+                note = f"\nThe {self._rule_name()} rule picks this pair next."
+            if tied:
+                note += f"\nTied with {self._ties - 1:,} other pair(s) at count {self._top:,}."
+            return f"{row.left} + {row.right} → {row.merged}: {row.count:,} occurrences{note}"
+        return None
+
+    # -- what the pane asks for ------------------------------------------------------------
+
+    def pair_at(self, row: int) -> tuple[int, int] | None:
+        return self._rows[row].pair if 0 <= row < len(self._rows) else None
+
+    def row_of(self, pair: tuple[int, int]) -> int | None:
+        for row, item in enumerate(self._rows):
+            if item.pair == pair:
+                return row
+        return None
+
+    @property
+    def total(self) -> int:
+        """Distinct pairs in the corpus now (the table fetches them a page at a time)."""
+        return self._total
+
+    @property
+    def ties(self) -> int:
+        return self._ties
+
+    def refresh(self) -> None:
+        """Back to the first page of the current ranking (after every change)."""
+        if self._bridge.busy:
+            return
+        trainer = self._bridge.trainer
+        if trainer is not self._trainer:  # a new corpus or session
+            self._trainer, self._lineage = trainer, ()
+            self._words.clear()
+            self._replacements.clear()
+        self.beginResetModel()
+        self._total = trainer.pair_total
+        self._top = trainer.top_count()
+        self._ties = trainer.ties_at_top()
+        self._rows = self._ranked(min(PAGE, self._total))
+        if not self._same_lineage(trainer.history):
+            self._words.clear()
+            self._replacements.clear()
+        self.endResetModel()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _same_lineage(self, history: tuple) -> bool:
+        """Whether cached (count, value) pairs are still sound: along one history a pair only
+        loses occurrences, so an equal count means the same words. A new branch, or a merge
+        that re-created an existing string (which can add occurrences), ends that."""
+        old, self._lineage = self._lineage, history
+        if len(old) > len(history) or (old and history[len(old) - 1] is not old[-1]):
+            return False
+        return all(record.new_token for record in history[len(old) :])
+
+    def _rule_name(self) -> str:
+        return self._bridge.trainer.rule.spec
+
+    def _ranked(self, n: int) -> list[PairRow]:
+        trainer = self._bridge.trainer
+        config = trainer.corpus.config
+        token = trainer.token_string
+        rows = []
+        for stat in trainer.top_pairs(n):
+            left, right = token(stat.pair[0]), token(stat.pair[1])
+            rows.append(
+                PairRow(
+                    stat.pair,
+                    stat.count,
+                    visible(left, config),
+                    visible(right, config),
+                    visible(left + right, config),
+                )
+            )
+        return rows
+
+    def _replacement_count(self, row: PairRow) -> int | None:
+        if row.pair[0] != row.pair[1]:
+            return row.count  # distinct symbols cannot overlap
+        cached = self._replacements.get(row.pair)
+        if cached is None or cached[0] != row.count:
+            if self._bridge.busy:
+                return None
+            cached = self._replacements[row.pair] = (row.count, self._bridge.trainer.replacements(row.pair))
+        return cached[1]
+
+    def _word_count(self, row: PairRow) -> int | None:
+        cached = self._words.get(row.pair)
+        if cached is None or cached[0] != row.count:
+            if self._bridge.busy:
+                return None
+            cached = self._words[row.pair] = (row.count, len(self._bridge.trainer.words_with_pair(row.pair)))
+        return cached[1]

@@ -1,0 +1,102 @@
+"""Corpus pane: word types, counts, token counts and segmentations as chips; filter and sort;
+the last step's words highlighted (before → after on hover); the words containing the pair or
+token selected elsewhere highlighted, or shown alone."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.bridge import Bridge
+from app.delegates.chips import ChipDelegate
+from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS_ROLE, WORD, CorpusModel
+
+
+class CorpusPane(QWidget):
+    sig_word_selected = Signal(int)
+    """A word type was selected: its index."""
+
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        # Attributes
+        self._bridge = bridge
+        self._selection: tuple[str, frozenset[int]] = ("", frozenset())
+        self.model = CorpusModel(bridge, self)
+        # Widgets
+        self.filter_edit = QLineEdit(placeholderText="Filter words…", clearButtonEnabled=True)
+        self.only_check = QCheckBox("Only words with the selection")
+        self.summary = QLabel()
+        self.selection_label = QLabel()
+        self.view = QTableView()
+        self._filter_timer = QTimer(self, singleShot=True, interval=150)
+        # Setup
+        self.view.setModel(self.model)
+        self.view.setItemDelegateForColumn(SEGMENTATION, ChipDelegate(TOKENS_ROLE, self.view))
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(COUNT, Qt.SortOrder.DescendingOrder)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.verticalHeader().hide()
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.setColumnWidth(WORD, 150)
+        self.view.setWordWrap(False)
+        self.only_check.setToolTip("Select a pair or a token in another pane to choose the words")
+        self.selection_label.setStyleSheet("color: palette(mid);")
+        # Layout
+        top = QHBoxLayout()
+        top.addWidget(self.filter_edit, 1)
+        top.addWidget(self.only_check)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.view, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.summary, 1)
+        bottom.addWidget(self.selection_label)
+        layout.addLayout(bottom)
+        # Signals
+        self.filter_edit.textChanged.connect(lambda: self._filter_timer.start())
+        self._filter_timer.timeout.connect(lambda: self.model.set_filter(self.filter_edit.text()))
+        self.only_check.toggled.connect(lambda _: self._apply_selection())
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
+        bridge.sig_changed.connect(self._update_summary)
+        bridge.sig_reset.connect(lambda: self.show_selection("", ()))
+        self._update_summary()
+
+    def show_selection(self, label: str, words) -> None:
+        """Highlight the words containing what is selected elsewhere (``label`` describes it)."""
+        self._selection = (label, frozenset(words))
+        self._apply_selection()
+
+    def _apply_selection(self) -> None:
+        label, words = self._selection
+        self.model.set_highlight(words, only=self.only_check.isChecked() and bool(label))
+        self.selection_label.setText(f"{len(words):,} words contain {label}" if label else "")
+
+    def _on_current_row(self, current, _previous) -> None:
+        if current.isValid():
+            self.sig_word_selected.emit(self.model.word_index(current.row()))
+
+    def _update_summary(self) -> None:
+        if self._bridge.busy:
+            return
+        trainer = self._bridge.trainer
+        changed = len(self.model.changed_words)
+        change = trainer.last_change
+        note = ""
+        if change is not None and changed:
+            verb = "changed by step" if change.applied else "restored by undoing step"
+            note = f" · {changed:,} {verb} {change.record.step:,}"
+        self.summary.setText(
+            f"{trainer.word_count:,} word types · {trainer.corpus.total_words:,} words · "
+            f"{trainer.corpus_tokens:,} tokens{note}"
+        )

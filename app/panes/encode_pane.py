@@ -1,0 +1,245 @@
+"""Encode pane: type a test string; it is re-encoded as you type (debounced, never blocking the
+keyboard) with the merges up to the current step, tokens painted as coloured spans over the
+text, ids listed; hovering a span shows its id, token and merge trace."""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QTextEdit,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.bridge import Bridge
+from app.glyphs import visible
+from app.theme import chip_colors
+
+DEBOUNCE_MS = 120
+PAINTED_TOKENS = 20_000  # beyond this, spans are not painted (the ids and counts still are)
+BACKGROUND_CHARS = 50_000  # longer texts are encoded off the GUI thread
+SHOWN_IDS = 5_000
+
+
+class EncodePane(QWidget):
+    sig_encoded = Signal()
+    """A new encoding is shown."""
+    _sig_result = Signal(int, object)  # (generation, encoding) from the background encoder
+
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        # Attributes
+        self._bridge = bridge
+        self._encoding = None
+        self._encoded_text = ""
+        self._starts: list[int] = []
+        self._qt: list[int] | None = None  # character index -> Qt (UTF-16) position, if they differ
+        self._generation = 0
+        self._highlight_token: int | None = None
+        self._encoded_state: tuple = ()
+        self._pending_state: tuple = ()
+        # Widgets
+        self.input = QPlainTextEdit()
+        self.ids = QPlainTextEdit()
+        self.stats = QLabel()
+        self.allow_special = QCheckBox("Match special tokens")
+        self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        # Setup
+        self.input.setPlaceholderText("Type or paste text to encode with the merges up to the current step…")
+        self.input.setPlainText("the lowest newer widest")
+        self.ids.setReadOnly(True)
+        self.ids.setMaximumHeight(70)
+        self.ids.setPlaceholderText("Token ids")
+        self.input.viewport().installEventFilter(self)
+        self.input.viewport().setMouseTracking(True)
+        # Layout
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.input, 3)
+        layout.addWidget(self.ids, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.stats, 1)
+        bottom.addWidget(self.allow_special)
+        layout.addLayout(bottom)
+        # Signals
+        self.input.textChanged.connect(self.schedule)
+        self.allow_special.toggled.connect(lambda _: self.schedule())
+        self._timer.timeout.connect(self.encode_now)
+        self._sig_result.connect(self._on_result)
+        bridge.sig_changed.connect(self.schedule)
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
+        self.schedule()
+
+    @property
+    def encoding(self):
+        return self._encoding
+
+    def is_current(self) -> bool:
+        """Whether the shown encoding is of the current text at the current step."""
+        return (
+            self._encoding is not None
+            and self._encoded_text == self.input.toPlainText()
+            and self._encoded_state == self._state()
+        )
+
+    def _state(self) -> tuple:
+        trainer = self._bridge.trainer
+        history = trainer.history
+        return (
+            id(trainer),
+            trainer.position,
+            len(history),
+            history[-1] if history else None,
+            self.allow_special.isChecked(),
+        )
+
+    def schedule(self) -> None:
+        self._timer.start()
+
+    def highlight_token(self, token_id: int | None) -> None:
+        """Outline the spans of a token selected in the vocabulary pane."""
+        self._highlight_token = token_id
+        self._paint()
+
+    def encode_now(self) -> None:
+        if self._bridge.busy:
+            return  # re-scheduled when the job ends
+        text = self.input.toPlainText()
+        encoder = self._bridge.encoder()
+        upto = self._bridge.trainer.position
+        allow = self.allow_special.isChecked()
+        self._pending_state = self._state()
+        self._generation += 1
+        generation = self._generation
+        if len(text) <= BACKGROUND_CHARS:
+            self._on_result(generation, (text, encoder.encode(text, upto=upto, allow_special=allow)))
+            return
+        self.stats.setText("Encoding…")
+        worker = threading.Thread(
+            target=lambda: self._sig_result.emit(
+                generation, (text, encoder.encode(text, upto=upto, allow_special=allow))
+            ),
+            daemon=True,
+        )
+        worker.start()
+
+    def _on_result(self, generation: int, result) -> None:
+        if generation != self._generation:
+            return  # the text or the step changed meanwhile
+        self._encoded_text, self._encoding = result
+        self._encoded_state = self._pending_state
+        self._starts = [start for start, _ in self._encoding.spans]
+        self._qt = utf16_offsets(self._encoded_text)
+        self._paint()
+        encoding = self._encoding
+        count = len(encoding.ids)
+        shown = " ".join(map(str, encoding.ids[:SHOWN_IDS])) + (" …" if count > SHOWN_IDS else "")
+        self.ids.setPlainText(shown)
+        characters = len(self._encoded_text)
+        unknown = sum(encoding.unknown)
+        ratio = f" · {characters / count:.2f} characters per token" if count else ""
+        flagged = f" · {unknown:,} unknown (red)" if unknown else ""
+        self.stats.setText(f"{count:,} tokens for {characters:,} characters{ratio}{flagged}")
+        self.sig_encoded.emit()
+
+    def _paint(self) -> None:
+        encoding = self._encoding
+        if encoding is None or self.input.toPlainText() != self._encoded_text:
+            return
+        colors = chip_colors(self.palette())
+        unknown_color = QColor("#ff8a80")
+        selections = []
+        document = self.input.document()
+        for i, ((start, end), token_id, unknown) in enumerate(
+            zip(encoding.spans[:PAINTED_TOKENS], encoding.ids, encoding.unknown, strict=False)
+        ):
+            if end <= start:
+                continue
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(document)
+            if self._qt is not None:
+                start, end = self._qt[start], self._qt[end]
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            fmt = QTextCharFormat()
+            fmt.setBackground(unknown_color if unknown else colors[i % 2])
+            if token_id == self._highlight_token and token_id >= 0:
+                fmt.setFontUnderline(True)
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+                fmt.setFontWeight(700)
+            selection.format = fmt
+            selections.append(selection)
+        self.input.setExtraSelections(selections)
+
+    def token_at(self, position: int) -> int | None:
+        """Index of the token whose span contains character ``position``."""
+        if not self._starts:
+            return None
+        i = bisect_right(self._starts, position) - 1
+        if i >= 0 and self._encoding.spans[i][0] <= position < self._encoding.spans[i][1]:
+            return i
+        return None
+
+    def tooltip_for(self, index: int) -> str:
+        encoding = self._encoding
+        trainer = self._bridge.trainer
+        config = trainer.corpus.config
+        token_id, token = encoding.ids[index], encoding.tokens[index]
+        if encoding.unknown[index]:
+            return f"{visible(token, config)!s}: never seen in training (unknown)"
+        lines = [f"id {token_id} · {visible(token, config)}"]
+        start, _ = encoding.spans[index]
+        encoder = self._bridge.encoder()
+        piece = encoder.piece_of(self._encoded_text, start)
+        if piece is not None and not self._bridge.busy:
+            initial, steps = encoder.trace(piece, upto=trainer.position)
+            name = lambda t: "?" if t < 0 else visible(encoder.tokens[t], config)  # noqa: E731
+            lines.append(f"“{visible(piece, config)}” starts as: {' '.join(map(name, initial))}")
+            for step in steps[:24]:
+                merge = step.merge
+                lines.append(
+                    f"  step {merge.rank + 1}: {name(merge.left)} + {name(merge.right)} → "
+                    f"{name(merge.token)} (count {merge.count:,})"
+                )
+            if len(steps) > 24:
+                lines.append(f"  … {len(steps) - 24} more merges")
+            if not steps:
+                lines.append("  no merge applies")
+        return "\n".join(lines)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.input.viewport() and event.type() == QEvent.Type.ToolTip:
+            position = self.input.cursorForPosition(event.pos()).position()
+            if self._qt is not None:  # back from UTF-16 units to characters
+                position = max(0, bisect_right(self._qt, position) - 1)
+            index = self.token_at(position)
+            if index is None and position > 0:
+                index = self.token_at(position - 1)
+            if index is not None and self._encoding is not None:
+                QToolTip.showText(event.globalPos(), self.tooltip_for(index), self.input)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().eventFilter(watched, event)
+
+
+def utf16_offsets(text: str) -> list[int] | None:
+    """Qt positions (UTF-16 units) of every character index, or None when they coincide."""
+    if all(ord(c) < 0x10000 for c in text):
+        return None
+    offsets, position = [], 0
+    for char in text:
+        offsets.append(position)
+        position += 2 if ord(char) >= 0x10000 else 1
+    offsets.append(position)
+    return offsets

@@ -1,0 +1,116 @@
+"""Pairs pane: the ranked pair table (ties and the rule's pick marked); double-click, Enter or
+"Merge selected" merges the selected pair, any pair, not only the top one."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.bridge import Bridge
+from app.models.pair_model import LEFT, MERGED, RANK, RIGHT, PairModel
+
+
+class PairsPane(QWidget):
+    sig_pair_selected = Signal(object)
+    """The selected pair changed: (left id, right id), or None."""
+
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        # Attributes
+        self._bridge = bridge
+        self._selected: tuple[int, int] | None = None
+        self.model = PairModel(bridge, self)
+        # Widgets
+        self.view = QTableView()
+        self.summary = QLabel()
+        self.merge_button = QPushButton("Merge selected")
+        # Setup
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.verticalHeader().hide()
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.setWordWrap(False)
+        for column, width in ((RANK, 52), (LEFT, 90), (RIGHT, 90), (MERGED, 110)):
+            self.view.setColumnWidth(column, width)
+        self.merge_button.setToolTip("Merge the selected pair now (Enter or double-click too)")
+        self.merge_button.setEnabled(False)
+        self.view.installEventFilter(self)
+        # Layout
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.view, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.summary, 1)
+        bottom.addWidget(self.merge_button)
+        layout.addLayout(bottom)
+        # Signals
+        self.view.doubleClicked.connect(lambda _: self.merge_selected())
+        self.merge_button.clicked.connect(self.merge_selected)
+        self.model.modelReset.connect(self._restore_selection)
+        self._connect_selection()
+        bridge.sig_changed.connect(self._update_summary)
+        bridge.sig_busy_changed.connect(
+            lambda busy: self.merge_button.setEnabled(not busy and bool(self._selected))
+        )
+        self._update_summary()
+
+    @property
+    def selected_pair(self) -> tuple[int, int] | None:
+        return self._selected
+
+    def select_pair(self, pair: tuple[int, int]) -> bool:
+        row = self.model.row_of(pair)
+        if row is None:
+            return False
+        self.view.selectRow(row)
+        self.view.scrollTo(self.model.index(row, 0))
+        return True
+
+    def merge_selected(self) -> None:
+        if self._selected is not None and not self._bridge.busy:
+            self._bridge.step_pair(self._selected)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.view
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            self.merge_selected()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _connect_selection(self) -> None:
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
+
+    def _on_current_row(self, current, _previous) -> None:
+        pair = self.model.pair_at(current.row()) if current.isValid() else None
+        if pair != self._selected:
+            self._selected = pair
+            self.merge_button.setEnabled(pair is not None and not self._bridge.busy)
+            self.sig_pair_selected.emit(pair)
+
+    def _restore_selection(self) -> None:
+        """A step re-ranks the table; keep the selected pair selected if it still exists."""
+        pair = self._selected
+        if pair is not None and not self.select_pair(pair):
+            self._selected = None
+            self.merge_button.setEnabled(False)
+            self.sig_pair_selected.emit(None)
+
+    def _update_summary(self) -> None:
+        if self._bridge.busy:
+            return
+        trainer = self._bridge.trainer
+        ties = self.model.ties
+        tie_note = f" · {ties:,} tied (shaded)" if ties > 1 else ""
+        self.summary.setText(f"{self.model.total:,} pairs · top count {trainer.top_count():,}{tie_note}")

@@ -1,0 +1,81 @@
+"""The built-in samples: the source documents' worked examples, each with its natural settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bpe_core import PipelineConfig, TrainingConfig
+
+SAMPLES_DIR = Path(__file__).resolve().parents[1] / "resources" / "samples"
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    file: str
+    description: str
+    config: PipelineConfig = field(default_factory=PipelineConfig)
+    training: TrainingConfig = field(default_factory=TrainingConfig)
+    input_kind: str = "text"
+    target_vocab: int | None = None
+
+    @property
+    def path(self) -> Path:
+        return SAMPLES_DIR / self.file
+
+    def text(self) -> str:
+        return self.path.read_text(encoding="utf-8")
+
+
+NO_MARKER = PipelineConfig(end_of_word=None)
+
+SAMPLES = (
+    Sample(
+        "low · lower · newest · widest (seed 003)",
+        "low_lower_newest_widest.tsv",
+        "Word counts with </w> as its own symbol; ten merges give es, est, est</w>, lo, low, …",
+        input_kind="counts",
+    ),
+    Sample(
+        "old · older · finest · lowest (seed 002)",
+        "old_older_finest_lowest.tsv",
+        "Word counts with </w>: e s (13), es t (13), est </w> (13), o l (10), ol d (10).",
+        input_kind="counts",
+    ),
+    Sample(
+        "FRED FED TED BREAD (seed 000)",
+        "fred.txt",
+        "_ ends each word; D _ (9) then E D_ (6); ten merges until no pair occurs twice.",
+        PipelineConfig(end_of_word="_"),
+    ),
+    Sample(
+        "aaabdaaabac as one sequence (seed 002)",
+        "aaabdaaabac.txt",
+        "The classic compression example: aa, then a tie between aa·a and a·b (try the tie rules).",
+        PipelineConfig(pretokenize="none", end_of_word=None),
+    ),
+    Sample(
+        "hug pug pun bun hugs (seed 004)",
+        "hug_pug_pun_bun_hugs.txt",
+        "Base vocabulary b g h n p s u.",
+        NO_MARKER,
+    ),
+    Sample(
+        "FloydHub sentence (seed 001)",
+        "floydhub.txt",
+        "Lowercased words, no end-of-word marker.",
+        PipelineConfig(lowercase=True, end_of_word=None),
+    ),
+    Sample(
+        "Five sentences with <|endoftext|> (seed 004)",
+        "hf_course.txt",
+        "Lowercased, no marker, one special token; train to a vocabulary of 50.",
+        PipelineConfig(lowercase=True, end_of_word=None, special_tokens=("<|endoftext|>",)),
+        target_vocab=50,
+    ),
+    Sample(
+        "Shakespeare, 60 kB (public domain)", "shakespeare.txt", "A larger text: whitespace words with </w>."
+    ),
+)
+DEFAULT_SAMPLE = SAMPLES[0]

@@ -1,0 +1,75 @@
+"""Fixtures for the GUI tests: fresh windows with private settings, and recorded dialogs."""
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+
+from app.gui import sample_trainer
+from app.main_window import MainWindow
+from app.samples import SAMPLES
+
+
+class Dialogs:
+    """Stands in for QMessageBox / QFileDialog: records what was shown, answers as told."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[str, str, str]] = []
+        self.answer = QMessageBox.StandardButton.Discard
+        self.open_path = ""
+        self.save_path = ""
+        self.text = ""
+
+    def _record(self, kind):
+        def show(parent, title, text, *args, **kwargs):
+            self.shown.append((kind, title, text))
+            return self.answer if kind == "question" else QMessageBox.StandardButton.Ok
+
+        return show
+
+    @property
+    def messages(self) -> list[str]:
+        return [text for _, _, text in self.shown]
+
+
+@pytest.fixture
+def dialogs(monkeypatch) -> Dialogs:
+    recorded = Dialogs()
+    for kind in ("question", "warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, kind, staticmethod(recorded._record(kind)))
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (recorded.open_path, ""))
+    )
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (recorded.save_path, ""))
+    )
+    monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: (recorded.text, True)))
+    return recorded
+
+
+def sample(name_part: str):
+    return next(s for s in SAMPLES if name_part in s.name)
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path, dialogs):
+    """make_window(sample name part) -> a shown MainWindow with its own settings file."""
+    windows = []
+
+    def make(name_part: str = "low · lower"):
+        settings = QSettings(str(tmp_path / f"settings{len(windows)}.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(sample_trainer(sample(name_part)), settings=settings)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        window.bridge.cancel()
+        window.bridge.wait()
+
+
+def wait_idle(qtbot, window, timeout=60_000) -> None:
+    """Until the bridge's background job (if any) has finished and been announced."""
+    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=timeout)

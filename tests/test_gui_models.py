@@ -1,0 +1,145 @@
+"""Item models through Qt's model tester, their data against the core, and the bridge's signals."""
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from app.bridge import Bridge
+from app.gui import sample_trainer
+from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
+from app.models.merge_model import MergeModel
+from app.models.pair_model import PAGE, PairModel
+from app.models.vocab_model import FREQUENCY, TOKEN, VocabModel
+from tests.gui_helpers import sample
+
+DISPLAY = Qt.ItemDataRole.DisplayRole
+
+
+@pytest.fixture
+def bridge(qtbot):
+    return Bridge(sample_trainer(sample("Shakespeare")))
+
+
+@pytest.mark.parametrize("model_class", [CorpusModel, PairModel, VocabModel, MergeModel])
+def test_models_pass_the_qt_model_tester_through_steps_undo_and_jumps(
+    qtmodeltester, qtbot, bridge, model_class
+):
+    model = model_class(bridge)
+    # The tester stays connected and checks every change the model announces from here on.
+    qtmodeltester.check(model, force_py=True)
+    for action in (
+        bridge.step,
+        bridge.step,
+        bridge.undo,
+        bridge.redo,
+        lambda: bridge.goto(1),
+        bridge.reset,
+        bridge.step,
+    ):
+        action()
+        model.index(0, 0).data()  # the tester also re-reads rows on every change
+    if model_class is CorpusModel:
+        model.sort(TOKENS, Qt.SortOrder.DescendingOrder)
+        model.set_filter("th")
+        model.set_highlight([0, 1, 2], only=True)
+    if model_class is VocabModel:
+        model.sort(FREQUENCY, Qt.SortOrder.DescendingOrder)
+        model.set_filter("e")
+    if model_class is PairModel:
+        model.fetchMore(QModelIndex())
+        qtbot.waitUntil(lambda: model.rowCount() > PAGE)
+
+
+def test_corpus_model_shows_the_core_segmentation(bridge):
+    model = CorpusModel(bridge)
+    trainer = bridge.trainer
+    for _ in range(5):
+        bridge.step()
+    for row in (0, 1, 50, model.rowCount() - 1):
+        w = model.word_index(row)
+        tokens = model.index(row, SEGMENTATION).data(TOKENS_ROLE)
+        assert "".join(t + m for t, m in tokens) == "".join(
+            trainer.token_string(t) for t in trainer.segmentation(w)
+        )
+        assert model.index(row, TOKENS).data(DISPLAY) == str(trainer.segmentation_length(w))
+        assert model.index(row, COUNT).data(DISPLAY) == f"{trainer.corpus.counts[w]:,}"
+    counts = [trainer.corpus.counts[model.word_index(r)] for r in range(model.rowCount())]
+    assert counts == sorted(counts, reverse=True)
+    assert model.changed_words == frozenset(trainer.last_change.words)
+    changed = next(iter(model.changed_words))
+    assert "→" in model.index(model.row_of(changed), SEGMENTATION).data(Qt.ItemDataRole.ToolTipRole)
+    model.set_filter("king")
+    assert model.rowCount() > 0 and all(
+        "king" in model.index(r, WORD).data(DISPLAY).casefold() for r in range(model.rowCount())
+    )
+
+
+def test_pair_model_is_the_ranked_table_and_fetches_lazily(qtbot, bridge):
+    model = PairModel(bridge)
+    trainer = bridge.trainer
+    assert model.rowCount() == min(PAGE, trainer.pair_total)
+    assert [model.pair_at(r) for r in range(20)] == [p.pair for p in trainer.top_pairs(20)]
+    assert model.canFetchMore(QModelIndex())
+    model.fetchMore(QModelIndex())
+    qtbot.waitUntil(lambda: model.rowCount() == min(2 * PAGE, trainer.pair_total))
+    assert [model.pair_at(r) for r in range(model.rowCount())] == [
+        p.pair for p in trainer.top_pairs(model.rowCount())
+    ]
+    row = 7
+    pair = model.pair_at(row)
+    assert model.index(row, 4).data(DISPLAY) == f"{trainer.pair_count(pair):,}"
+    assert model.index(row, 5).data(DISPLAY) == f"{trainer.replacements(pair):,}"
+    assert model.index(row, 6).data(DISPLAY) == f"{len(trainer.words_with_pair(pair)):,}"
+    bridge.step()
+    assert model.rowCount() == min(PAGE, trainer.pair_total)
+    assert model.pair_at(0) == trainer.top_pairs(1)[0].pair
+
+
+def test_vocab_and_merge_models_follow_steps(bridge):
+    vocab, merges = VocabModel(bridge), MergeModel(bridge)
+    trainer = bridge.trainer
+    size = trainer.vocab_size
+    bridge.step()
+    assert vocab.rowCount() == size + 1 and merges.rowCount() == 1
+    token = trainer.history[0].token
+    assert vocab.index(token, TOKEN).data(DISPLAY) == trainer.token_string(token)
+    assert vocab.index(token, FREQUENCY).data(DISPLAY) == f"{trainer.token_frequency(token):,}"
+    bridge.undo()
+    assert vocab.rowCount() == size and merges.rowCount() == 1
+    assert merges.index(0, 0).data(Qt.ItemDataRole.ForegroundRole) is not None  # dimmed: redo-able
+    bridge.redo()
+    assert merges.index(0, 0).data(DISPLAY).startswith("▶")
+
+
+def test_bridge_signals_for_each_command(qtbot, bridge):
+    received = []
+    for name in ("sig_merge_applied", "sig_merge_undone", "sig_jumped", "sig_reset", "sig_changed"):
+        getattr(bridge, name).connect(lambda *args, n=name: received.append(n))
+    with qtbot.waitSignal(bridge.sig_merge_applied):
+        bridge.step()
+    with qtbot.waitSignal(bridge.sig_merge_undone):
+        bridge.undo()
+    with qtbot.waitSignal(bridge.sig_merge_applied):
+        bridge.redo()
+    with qtbot.waitSignal(bridge.sig_jumped):
+        bridge.goto(0)
+    with qtbot.waitSignal(bridge.sig_reset):
+        bridge.reset()
+    assert [n for n in received if n != "sig_changed"] == [
+        "sig_merge_applied",
+        "sig_merge_undone",
+        "sig_merge_applied",
+        "sig_jumped",
+        "sig_reset",
+    ]
+    assert received.count("sig_changed") == 5
+
+
+def test_a_background_run_is_announced_once_after_it_ends(qtbot, bridge):
+    jumps = []
+    bridge.sig_jumped.connect(lambda old, new: jumps.append((old, new, bridge.busy)))
+    with qtbot.waitSignal(
+        bridge.sig_busy_changed, check_params_cb=lambda busy: busy is False, timeout=30_000
+    ):
+        bridge.run(merges=300)
+    qtbot.waitUntil(lambda: bool(jumps))
+    assert jumps == [(0, 300, False)]

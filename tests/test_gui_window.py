@@ -1,0 +1,318 @@
+"""The window end to end: every pane agrees with the core after real interactions."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.bridge import ASK
+from app.dialogs.tie_dialog import TieDialog
+from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
+from bpe_core import StopReason
+from bpe_core.encoder import Encoder
+from tests.gui_helpers import sample, wait_idle
+from tests.helpers import recount
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def assert_panes_agree_with_core(window) -> None:
+    trainer = window.bridge.trainer
+    corpus = window.corpus_pane.model
+    assert corpus.rowCount() == trainer.word_count
+    for row in range(min(corpus.rowCount(), 50)):
+        w = corpus.word_index(row)
+        shown = corpus.index(row, SEGMENTATION).data(TOKENS_ROLE)
+        expected = [trainer.token_string(t) for t in trainer.segmentation(w)]
+        assert ["".join(part) for part in shown] == expected
+    pairs = window.pairs_pane.model
+    ranked = trainer.top_pairs(pairs.rowCount())
+    assert [pairs.pair_at(r) for r in range(pairs.rowCount())] == [p.pair for p in ranked]
+    assert window.vocab_pane.model.rowCount() == trainer.vocab_size
+    merges = window.merges_pane.model
+    assert merges.rowCount() == len(trainer.history) and merges.position == trainer.position
+    encode = window.encode_pane
+    qt_wait_until(encode.is_current)
+    expected_encoding = Encoder.from_trainer(trainer).encode(encode.input.toPlainText())
+    assert encode.encoding.ids == expected_encoding.ids and encode.encoding.spans == expected_encoding.spans
+    assert all(cursor.value() == trainer.position for cursor in window.plots_pane.cursors)
+    assert window.status_labels["step"].text() == f"Step {trainer.position:,} of {len(trainer.history):,}"
+    assert window.status_labels["vocab"].text() == f"Vocabulary {trainer.vocab_size:,}"
+    pair_counts, _, total = recount(trainer)
+    assert trainer.pair_counts() == dict(pair_counts) and trainer.corpus_tokens == total
+
+
+def qt_wait_until(condition, timeout_ms=5000) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not condition():
+        QApplication.processEvents()
+        assert time.monotonic() < deadline, "condition not met in time"
+
+
+def test_open_sample_step_undo_merge_a_tied_pair_by_hand(qtbot, make_window):
+    window = make_window()
+    window.open_sample(sample("aaabdaaabac"))
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.corpus.words == ("aaabdaaabac",)
+    window.activateWindow()
+    window.corpus_pane.view.setFocus()
+    qtbot.keyClick(window.corpus_pane.view, Qt.Key.Key_Space)  # Step
+    qtbot.keyClick(window.corpus_pane.view, Qt.Key.Key_Right)  # Step
+    window.actions["step"].trigger()
+    trainer = window.bridge.trainer
+    assert trainer.position == 3
+    qtbot.keyClick(window.corpus_pane.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Undo
+    qtbot.keyClick(window.corpus_pane.view, Qt.Key.Key_Left)  # Undo
+    assert trainer.position == 1
+    assert_panes_agree_with_core(window)
+    # (aa, a) and (a, b) are tied at 2; first-seen would pick (aa, a): merge (a, b) by hand.
+    assert trainer.ties_at_top() == 2
+    pairs = window.pairs_pane
+    a, b = trainer.vocab.ids["a"], trainer.vocab.ids["b"]
+    assert pairs.model.pair_at(0) != (a, b)
+    assert pairs.select_pair((a, b))
+    qtbot.keyClick(pairs.view, Qt.Key.Key_Return)
+    record = trainer.record(2)
+    assert record.pair == (a, b) and record.decided_by == "user" and record.ties == 2
+    assert pairs.model.pair_at(0) is not None
+    assert_panes_agree_with_core(window)
+    assert window.windowTitle().endswith("* — BPE Studio")
+
+
+def test_typing_in_the_encode_pane_updates_the_spans(qtbot, make_window):
+    window = make_window()
+    window.bridge.run(merges=10)
+    wait_idle(qtbot, window)
+    pane = window.encode_pane
+    pane.input.clear()
+    qtbot.keyClicks(pane.input, "lowest newer")
+    qtbot.waitUntil(lambda: pane.encoding is not None and pane._encoded_text == "lowest newer")
+    assert pane.encoding.tokens == ["low", "est</w>", "new", "e", "r", "</w>"]
+    assert len(pane.input.extraSelections()) == 5  # the marker covers no text
+    assert "6 tokens for 12 characters" in pane.stats.text()
+    tip = pane.tooltip_for(1)
+    assert "est</w>" in tip and "step 3" in tip
+    window.vocab_pane.select_token(window.bridge.trainer.vocab.ids["low"])
+    qtbot.waitUntil(lambda: pane._highlight_token == window.bridge.trainer.vocab.ids["low"])
+
+
+def test_ask_me_stops_at_a_tie_and_records_the_choice(qtbot, make_window):
+    window = make_window()
+    window.bridge.set_tie_rule(ASK)
+    assert window.status_labels["rule"].text() == "ties: ask me"
+    decisions = []
+
+    def answer(choose_rule: str | None):
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, TieDialog)
+        decisions.append(
+            [dialog.list.topLevelItem(i).text(2) for i in range(dialog.list.topLevelItemCount())]
+        )
+        if choose_rule:
+            dialog.rule_buttons[choose_rule].click()
+        else:
+            dialog.list.setCurrentItem(dialog.list.topLevelItem(2))
+            dialog.merge_button.click()
+
+    QTimer.singleShot(50, lambda: answer(None))
+    window.actions["step"].trigger()  # e s, s t and t </w> tie at 9
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 1)
+    record = window.bridge.trainer.record(1)
+    assert record.decided_by == "user" and window.bridge.trainer.pair_string(record.pair) == "('t', '</w>')"
+    assert decisions[0][0] == "first-seen, hf, lexicographic" and decisions[0][2] == "subword-nmt"
+    # A run in Ask-me mode stops at the next tie and asks; let a rule decide this time.
+    QTimer.singleShot(300, lambda: answer("hf"))
+    window.bridge.run(merges=5)
+    qtbot.waitUntil(lambda: window.bridge.trainer.position >= 2 and not window.bridge.busy, timeout=10_000)
+    assert window.bridge.trainer.record(2).decided_by == "hf"
+
+
+def test_run_to_target_and_cancel_leave_a_consistent_state(qtbot, make_window):
+    window = make_window()
+    window.open_sample(sample("endoftext"))
+    wait_idle(qtbot, window)
+    window.run_to_target()
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.vocab_size == 50
+    assert_panes_agree_with_core(window)
+    window.open_sample(sample("Shakespeare"))
+    wait_idle(qtbot, window)
+    messages = []
+    window.bridge.sig_message.connect(messages.append)
+    with qtbot.waitSignal(window.bridge.sig_progressed, timeout=10_000):
+        window.bridge.run(min_frequency=1)  # thousands of merges: cancelled part way
+        assert window.bridge.busy and window.progress.isVisible()
+        assert not window.actions["step"].isEnabled()
+    window.cancel_button.click()
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    assert trainer.position == len(trainer.history) and trainer.position > 0
+    assert any(StopReason.CANCELLED.value in m for m in messages) or trainer.stop_reason() is not None
+    assert_panes_agree_with_core(window)
+
+
+def test_session_save_and_open_round_trip(qtbot, make_window, dialogs, tmp_path):
+    window = make_window("Shakespeare")
+    window.bridge.run(merges=40)
+    wait_idle(qtbot, window)
+    window.bridge.undo()
+    window.bridge.undo()
+    dialogs.save_path = str(tmp_path / "session")
+    assert window.files.save_as()
+    assert (tmp_path / "session.json").exists() and not window.bridge.dirty
+    other = make_window()
+    other.open_path(tmp_path / "session.json")
+    wait_idle(qtbot, other)
+    a, b = window.bridge.trainer, other.bridge.trainer
+    assert b.history == a.history and b.position == a.position == 38
+    assert [b.segmentation(w) for w in range(b.word_count)] == [
+        a.segmentation(w) for w in range(a.word_count)
+    ]
+    assert other.windowTitle().startswith("session.json")
+    assert_panes_agree_with_core(other)
+    other.bridge.redo()
+    assert other.bridge.trainer.position == 39
+
+
+@pytest.mark.parametrize("case", ["binary", "latin-1", "empty", "bad session", "vanished", "bad counts"])
+def test_bad_input_gets_a_dialog_and_leaves_the_session_untouched(
+    qtbot, make_window, dialogs, tmp_path, case
+):
+    window = make_window()
+    window.bridge.run(merges=3)
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    before = (trainer.position, tuple(trainer.vocab.tokens))
+    path = tmp_path / {"bad session": "s.json", "bad counts": "c.tsv"}.get(case, "corpus.txt")
+    if case == "binary":
+        path.write_bytes(bytes(range(256)) * 10)
+    elif case == "latin-1":
+        path.write_bytes("café".encode("latin-1"))
+    elif case == "empty":
+        path.write_text("   \n")
+    elif case == "bad session":
+        path.write_text('{"format": "bpe-studio-session", "version": 1, "merges": 3}')
+    elif case == "bad counts":
+        path.write_text("low 5\n")
+    if case == "vanished":
+        window.files.remember(path)
+        window._open_recent(str(path))
+    else:
+        window.open_path(path)
+        wait_idle(qtbot, window)
+    assert len(dialogs.shown) == 1
+    kind, _, message = dialogs.shown[0]
+    assert kind == "warning" and message.endswith(".") and "\n" not in message
+    assert window.bridge.trainer is trainer and (trainer.position, tuple(trainer.vocab.tokens)) == before
+
+
+def test_dropping_a_file_opens_it(qtbot, make_window, tmp_path):
+    window = make_window()
+    path = tmp_path / "dropped.txt"
+    path.write_text("hello hello world")
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(50, 50),
+        Qt.DropAction.CopyAction,
+        data,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.corpus.words == ("hello", "world")
+    assert window.bridge.source.name == "dropped.txt"
+
+
+def test_unsaved_changes_prompt_on_close(qtbot, make_window, dialogs):
+    window = make_window()
+    window.bridge.step()
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    assert not window.close()
+    assert dialogs.shown[-1][0] == "question"
+    dialogs.answer = QMessageBox.StandardButton.Discard
+    assert window.close()
+    assert window.settings.value("window/state") is not None
+
+
+def test_zoom_scales_every_pane_and_persists(qtbot, make_window):
+    window = make_window()
+    size = window.corpus_pane.view.font().pointSizeF()
+    window.actions["zoom_in"].trigger()
+    window.actions["zoom_in"].trigger()
+    assert window.corpus_pane.view.font().pointSizeF() == pytest.approx(size + 4)
+    assert window.pairs_pane.view.font().pointSizeF() == pytest.approx(size + 4)
+    window.actions["zoom_reset"].trigger()
+    assert window.corpus_pane.view.font().pointSizeF() == pytest.approx(size)
+    window.actions["fullscreen"].trigger()
+    assert window.actions["fullscreen"].isChecked() == window.isFullScreen()
+
+
+def test_settings_dialog_rebuilds_the_session(qtbot, make_window, dialogs):
+    window = make_window()
+    window.bridge.step()
+
+    def change_marker():
+        dialog = QApplication.activeModalWidget()
+        dialog.marker.setText("_")
+        dialog.accept()
+
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    QTimer.singleShot(50, change_marker)
+    window.open_settings()
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    assert trainer.corpus.config.end_of_word == "_" and trainer.position == 0
+    assert trainer.corpus.words == ("low", "lower", "newest", "widest")
+
+
+def test_exception_hook_logs_and_shows_a_dialog(qtbot, make_window, monkeypatch, tmp_path):
+    from app import gui
+
+    shown = []
+    monkeypatch.setattr(gui, "log_path", lambda: tmp_path / "bpe.log")
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: shown.append(self.text()) or 0)
+    window = make_window()
+    saved = sys.excepthook
+    try:
+        gui.install_exception_hook(lambda: window)
+        try:
+            raise RuntimeError("boom")
+        except RuntimeError:
+            sys.excepthook(*sys.exc_info())
+    finally:
+        sys.excepthook = saved
+    assert shown and "boom" in shown[0]
+
+
+def test_screenshot_mid_training_is_saved_as_an_artifact(qtbot, make_window):
+    window = make_window("Shakespeare")
+    window.resize(1440, 900)
+    window.bridge.run(merges=60)
+    wait_idle(qtbot, window)
+    for _ in range(5):
+        window.bridge.undo()
+    window.pairs_pane.view.selectRow(1)
+    window.encode_pane.input.setPlainText("Before we proceed any further, hear me speak.")
+    qtbot.waitUntil(lambda: window.encode_pane._encoded_text.startswith("Before"))
+    qtbot.wait(200)
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "main_window.png"
+    assert window.grab().save(str(path))
+    assert path.stat().st_size > 20_000
+
+
+def test_the_real_entry_point_starts_and_closes():
+    env = {**os.environ, "BPE_STUDIO_SMOKE_TEST": "800", "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-m", "app"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
