@@ -73,7 +73,7 @@ def run(args: list[str]) -> int:
     window.show()
     if args:
         window.open_path(args[0])
-    if os.environ.get("BPE_STUDIO_SMOKE_TEST"):  # tests: start, paint, quit
+    if os.environ.get("BPE_STUDIO_SMOKE_TEST"):  # tests and benchmarks: start, paint, quit
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(int(os.environ["BPE_STUDIO_SMOKE_TEST"]), window.close)

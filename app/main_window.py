@@ -34,6 +34,7 @@ from app.panes.plots_pane import PlotsPane
 from app.panes.vocab_pane import VocabPane
 from app.playback import Playback
 from app.samples import SAMPLES, Sample
+from app.widgets import status_label
 from bpe_core import Trainer
 from bpe_core.tiebreak import RULE_NAMES
 
@@ -67,7 +68,10 @@ class MainWindow(QMainWindow):
         self.plots_pane = PlotsPane(self.bridge)
         self.rule_box = QComboBox()
         self.speed = QSlider(Qt.Orientation.Horizontal)
-        self.status_labels = {name: QLabel() for name in ("step", "vocab", "tokens", "ratio", "rule")}
+        self.status_labels = {
+            name: status_label("", width)
+            for name, width in (("step", 150), ("vocab", 130), ("tokens", 150), ("ratio", 140), ("rule", 130))
+        }
         self.progress = QProgressBar()
         self.cancel_button = QPushButton("Cancel")
         # Setup

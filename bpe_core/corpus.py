@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from bpe_core.byte_alphabet import bytes_to_display
@@ -40,8 +41,9 @@ class Corpus:
     counts: tuple[int, ...]
     special_counts: tuple[int, ...] = ()
 
-    @property
+    @cached_property
     def total_words(self) -> int:
+        """Running words (the sum of the counts)."""
         return sum(self.counts)
 
     def base_symbols(self, word: str) -> list[str]:

@@ -3,8 +3,10 @@ marker muted and smaller, whitespace as visible glyphs (done by ``app.glyphs``).
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetricsF, QPainter
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from app.theme import chip_colors, muted
@@ -13,11 +15,18 @@ PAD, GAP, RADIUS = 4.0, 3.0, 4.0
 
 
 class ChipDelegate(QStyledItemDelegate):
-    """Draws the ``[(text, marker), ...]`` found under ``role`` as chips."""
+    """Draws the ``[(text, marker), ...]`` found under ``role`` as chips.
+
+    Rendered chip rows are cached as pixmaps (keyed by the tokens, size, font and palette): a
+    step changes few visible rows, and repainting the rest is then a single ``drawPixmap``.
+    """
+
+    CACHE_SIZE = 512
 
     def __init__(self, role: int, parent=None) -> None:
         super().__init__(parent)
         self._role = role
+        self._cache: OrderedDict[tuple, QPixmap] = OrderedDict()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
         tokens = index.data(self._role)
@@ -28,7 +37,30 @@ class ChipDelegate(QStyledItemDelegate):
         style = option.widget.style() if option.widget else QApplication.style()
         option.text = ""
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)
-        painter.save()
+        ratio = option.widget.devicePixelRatioF() if option.widget else 1.0
+        key = (
+            tokens,
+            option.rect.width(),
+            option.rect.height(),
+            option.font.key(),
+            option.palette.cacheKey(),
+            ratio,
+        )
+        pixmap = self._cache.get(key)
+        if pixmap is None:
+            pixmap = self._render(tokens, option, ratio)
+            self._cache[key] = pixmap
+            if len(self._cache) > self.CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        painter.drawPixmap(option.rect.topLeft(), pixmap)
+
+    def _render(self, tokens, option: QStyleOptionViewItem, ratio: float) -> QPixmap:
+        pixmap = QPixmap(QSize(int(option.rect.width() * ratio), int(option.rect.height() * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         font = QFont(option.font)
         small = QFont(font)
@@ -36,7 +68,7 @@ class ChipDelegate(QStyledItemDelegate):
         metrics, small_metrics = QFontMetricsF(font), QFontMetricsF(small)
         colors = chip_colors(option.palette)
         text_color = option.palette.color(option.palette.ColorRole.Text)
-        rect = QRectF(option.rect).adjusted(3, 3, -3, -3)
+        rect = QRectF(0, 0, option.rect.width(), option.rect.height()).adjusted(3, 3, -3, -3)
         x = rect.left()
         ellipsis_width = metrics.horizontalAdvance("…") + PAD
         for i, (text, marker) in enumerate(tokens):
@@ -69,7 +101,8 @@ class ChipDelegate(QStyledItemDelegate):
                     marker,
                 )
             x += width + GAP
-        painter.restore()
+        painter.end()
+        return pixmap
 
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         tokens = index.data(self._role)

@@ -21,6 +21,17 @@ HEADERS = ("Word", "Count", "Tokens", "Segmentation")
 TOKENS_ROLE = Qt.ItemDataRole.UserRole + 1  # [(text, marker), ...] for the chip delegate
 SORT_ROLE = Qt.ItemDataRole.UserRole  # raw sort key
 SHOWN_TOKENS = 400  # a single-sequence corpus has one enormous "word": show its start
+TARGETED_UPDATES = 300  # a step changing more words than this repaints the visible rows at once
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.BackgroundRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ToolTipRole,
+        TOKENS_ROLE,
+        SORT_ROLE,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +55,7 @@ class CorpusModel(QAbstractTableModel):
         self._highlight: frozenset[int] = frozenset()
         self._changed: frozenset[int] = frozenset()
         self._resort = QTimer(self, singleShot=True, interval=250)
+        self._positions: dict[int, int] | None = None
         # Signals
         self._resort.timeout.connect(self._reorder)
         bridge.sig_reset.connect(self._on_reset)
@@ -66,7 +78,8 @@ class CorpusModel(QAbstractTableModel):
         return None
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        # Views ask for a dozen roles per cell on every paint: answer the others at once.
+        if role not in _ROLES or not 0 <= index.row() < len(self._rows):
             return None
         w = self._rows[index.row()]
         column = index.column()
@@ -189,6 +202,7 @@ class CorpusModel(QAbstractTableModel):
         self._changed = frozenset()
         self._only = None
         self._rows = self._ordered() if not self._bridge.busy else []
+        self._positions = None
         self.endResetModel()
 
     def _on_single_change(self, *_) -> None:
@@ -197,8 +211,25 @@ class CorpusModel(QAbstractTableModel):
         old = self._changed
         self._changed = frozenset(words)
         self._cache.drop(words)
-        self._cache.drop(old)  # their highlight goes away; cheap to recompute
-        self._refresh_all()
+        if len(words) + len(old) > TARGETED_UPDATES:
+            self._refresh_all()
+            return
+        # Only the rows that changed (now or in the last step's highlight) need repainting,
+        # and usually none of them is on screen.
+        position = self._position()
+        last = len(HEADERS) - 1
+        for w in self._changed | old:
+            row = position.get(w)
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        if self._sort_column == TOKENS:
+            self._resort.start()
+
+    def _position(self) -> dict[int, int]:
+        """Word index -> row, rebuilt only when the order changes."""
+        if self._positions is None:
+            self._positions = {w: row for row, w in enumerate(self._rows)}
+        return self._positions
 
     def _on_jumped(self, *_) -> None:
         self._changed = frozenset()
@@ -235,7 +266,7 @@ class CorpusModel(QAbstractTableModel):
         old = self.persistentIndexList()
         old_words = [self._rows[i.row()] if i.row() < len(self._rows) else None for i in old]
         self._rows = self._ordered()
-        position = {w: r for r, w in enumerate(self._rows)}
+        self._positions = position = {w: r for r, w in enumerate(self._rows)}
         new = [
             self.index(position[w], i.column()) if w in position else QModelIndex()
             for i, w in zip(old, old_words, strict=True)

@@ -16,6 +16,17 @@ STEP, MERGE, COUNT, TIES, DECIDED = range(5)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by")
 STEP_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ToolTipRole,
+        STEP_ROLE,
+        SORT_ROLE,
+    }
+)
 
 
 class MergeModel(QAbstractTableModel):
@@ -45,7 +56,7 @@ class MergeModel(QAbstractTableModel):
         return None
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._history):
+        if role not in _ROLES or not 0 <= index.row() < len(self._history):
             return None
         record = self._history[index.row()]
         column = index.column()

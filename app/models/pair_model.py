@@ -20,18 +20,28 @@ from app.theme import tie_background
 
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
 HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replacements", "Words")
-PAGE = 200
+PAGE = 50  # rows ranked per fetch: a step re-ranks only the first page
 PAIR_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole
+
+
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.BackgroundRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.ToolTipRole,
+        PAIR_ROLE,
+        SORT_ROLE,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
 class PairRow:
     pair: tuple[int, int]
     count: int
-    left: str
-    right: str
-    merged: str
 
 
 class PairModel(QAbstractTableModel):
@@ -47,6 +57,7 @@ class PairModel(QAbstractTableModel):
         self._replacements: dict[tuple[int, int], tuple[int, int]] = {}
         self._lineage: tuple = ()
         self._fetch_pending = False
+        self._strings: dict[int, str] = {}  # token id -> shown string
         self._trainer = bridge.trainer
         self._bold = QFont()
         self._bold.setBold(True)
@@ -100,7 +111,7 @@ class PairModel(QAbstractTableModel):
             self.endInsertRows()
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if role not in _ROLES or not 0 <= index.row() < len(self._rows):
             return None
         row = self._rows[index.row()]
         column = index.column()
@@ -109,19 +120,19 @@ class PairModel(QAbstractTableModel):
             if column == RANK:
                 return f"{index.row() + 1:,}"
             if column == LEFT:
-                return row.left
+                return self._shown(row.pair[0])
             if column == RIGHT:
-                return row.right
+                return self._shown(row.pair[1])
             if column == MERGED:
-                return row.merged
+                return self._merged(row.pair)
             if column == COUNT:
                 return f"{row.count:,}"
             value = self._replacement_count(row) if column == REPLACEMENTS else self._word_count(row)
             return PLACEHOLDER if value is None else f"{value:,}"
         if role == SORT_ROLE:
-            return (
-                (index.row(), row.left, row.right, row.merged, row.count)[column] if column <= COUNT else None
-            )
+            if column in (LEFT, RIGHT, MERGED):
+                return self.data(index, Qt.ItemDataRole.DisplayRole)
+            return index.row() if column == RANK else row.count
         if role == PAIR_ROLE:
             return row.pair
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (RANK, COUNT, REPLACEMENTS, WORDS):
@@ -136,7 +147,8 @@ class PairModel(QAbstractTableModel):
                 note = f"\nThe {self._rule_name()} rule picks this pair next."
             if tied:
                 note += f"\nTied with {self._ties - 1:,} other pair(s) at count {self._top:,}."
-            return f"{row.left} + {row.right} → {row.merged}: {row.count:,} occurrences{note}"
+            left, right = self._shown(row.pair[0]), self._shown(row.pair[1])
+            return f"{left} + {right} → {self._merged(row.pair)}: {row.count:,} occurrences{note}"
         return None
 
     # -- what the pane asks for ------------------------------------------------------------
@@ -168,6 +180,7 @@ class PairModel(QAbstractTableModel):
             self._trainer, self._lineage = trainer, ()
             self._words.clear()
             self._replacements.clear()
+            self._strings.clear()
         self.beginResetModel()
         self._total = trainer.pair_total
         self._top = trainer.top_count()
@@ -176,6 +189,7 @@ class PairModel(QAbstractTableModel):
         if not self._same_lineage(trainer.history):
             self._words.clear()
             self._replacements.clear()
+            self._strings.clear()
         self.endResetModel()
 
     # -- helpers ---------------------------------------------------------------------------
@@ -193,22 +207,20 @@ class PairModel(QAbstractTableModel):
         return self._bridge.trainer.rule.spec
 
     def _ranked(self, n: int) -> list[PairRow]:
+        return [PairRow(stat.pair, stat.count) for stat in self._bridge.trainer.top_pairs(n)]
+
+    def _shown(self, token_id: int) -> str:
+        """A token as shown, formatted only for rows actually displayed (an id keeps its string
+        within one history; the cache is cleared with the word counts when that ends)."""
+        shown = self._strings.get(token_id)
+        if shown is None:
+            trainer = self._bridge.trainer
+            shown = self._strings[token_id] = visible(trainer.token_string(token_id), trainer.corpus.config)
+        return shown
+
+    def _merged(self, pair: tuple[int, int]) -> str:
         trainer = self._bridge.trainer
-        config = trainer.corpus.config
-        token = trainer.token_string
-        rows = []
-        for stat in trainer.top_pairs(n):
-            left, right = token(stat.pair[0]), token(stat.pair[1])
-            rows.append(
-                PairRow(
-                    stat.pair,
-                    stat.count,
-                    visible(left, config),
-                    visible(right, config),
-                    visible(left + right, config),
-                )
-            )
-        return rows
+        return visible(trainer.token_string(pair[0]) + trainer.token_string(pair[1]), trainer.corpus.config)
 
     def _replacement_count(self, row: PairRow) -> int | None:
         if row.pair[0] != row.pair[1]:

@@ -17,6 +17,16 @@ ID, TOKEN, LENGTH, FREQUENCY, CREATED = range(5)
 HEADERS = ("Id", "Token", "Length", "Frequency", "Step")
 TOKEN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ToolTipRole,
+        TOKEN_ID_ROLE,
+        SORT_ROLE,
+    }
+)
 
 
 class VocabModel(QAbstractTableModel):
@@ -57,7 +67,7 @@ class VocabModel(QAbstractTableModel):
         return None
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._ids):
+        if role not in _ROLES or not 0 <= index.row() < len(self._ids):
             return None
         token_id = self._ids[index.row()]
         column = index.column()

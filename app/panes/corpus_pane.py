@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QTableView,
     QVBoxLayout,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.delegates.chips import ChipDelegate
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS_ROLE, WORD, CorpusModel
+from app.widgets import StatusText, status_label
 
 
 class CorpusPane(QWidget):
@@ -34,8 +34,8 @@ class CorpusPane(QWidget):
         # Widgets
         self.filter_edit = QLineEdit(placeholderText="Filter words…", clearButtonEnabled=True)
         self.only_check = QCheckBox("Only words with the selection")
-        self.summary = QLabel()
-        self.selection_label = QLabel()
+        self.summary = status_label()
+        self.selection_label = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
         self.view = QTableView()
         self._filter_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
@@ -50,7 +50,6 @@ class CorpusPane(QWidget):
         self.view.setColumnWidth(WORD, 150)
         self.view.setWordWrap(False)
         self.only_check.setToolTip("Select a pair or a token in another pane to choose the words")
-        self.selection_label.setStyleSheet("color: palette(mid);")
         # Layout
         top = QHBoxLayout()
         top.addWidget(self.filter_edit, 1)

@@ -12,7 +12,6 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QTextEdit,
     QToolTip,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.glyphs import visible
 from app.theme import chip_colors
+from app.widgets import status_label
 
 DEBOUNCE_MS = 120
 PAINTED_TOKENS = 20_000  # beyond this, spans are not painted (the ids and counts still are)
@@ -50,7 +50,7 @@ class EncodePane(QWidget):
         # Widgets
         self.input = QPlainTextEdit()
         self.ids = QPlainTextEdit()
-        self.stats = QLabel()
+        self.stats = status_label()
         self.allow_special = QCheckBox("Match special tokens")
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         # Setup

@@ -4,10 +4,11 @@ row jumps there."""
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QTableView, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.models.merge_model import COUNT, MERGE, STEP, STEP_ROLE, TIES, MergeModel
+from app.widgets import status_label
 
 
 class MergesPane(QWidget):
@@ -18,7 +19,7 @@ class MergesPane(QWidget):
         self.model = MergeModel(bridge, self)
         # Widgets
         self.view = QTableView()
-        self.summary = QLabel()
+        self.summary = status_label()
         # Setup
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -7,7 +7,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.models.pair_model import LEFT, MERGED, RANK, RIGHT, PairModel
+from app.widgets import status_label
 
 
 class PairsPane(QWidget):
@@ -30,7 +30,7 @@ class PairsPane(QWidget):
         self.model = PairModel(bridge, self)
         # Widgets
         self.view = QTableView()
-        self.summary = QLabel()
+        self.summary = status_label()
         self.merge_button = QPushButton("Merge selected")
         # Setup
         self.view.setModel(self.model)

@@ -1,15 +1,33 @@
 """Plots pane (pyqtgraph): top pair count per step (ties marked), corpus tokens and vocabulary
-size per step, and the token length histogram; a cursor marks the current step. Plot items are
-created once and updated in place; undo and redo only move the cursor."""
+size per step, and the token length histogram; a cursor marks the current step.
+
+Plot items are created once and updated in place. Updates are coalesced (at most one per
+50 ms while stepping fast), series grow by appending, and axis ranges move in coarse strides,
+so pyqtgraph rarely regenerates its axes: redrawing them on every step would cost more than the
+step itself. Undo and redo move only the cursor.
+"""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.theme import is_dark
+
+COALESCE_MS = 50
+
+
+def _stride(value: float) -> float:
+    """A round upper bound for ``value`` (1, 2 or 5 times a power of ten), so ranges change rarely."""
+    if value <= 0:
+        return 1.0
+    power = 10 ** math.floor(math.log10(value))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= value)
 
 
 class PlotsPane(QWidget):
@@ -17,41 +35,60 @@ class PlotsPane(QWidget):
         super().__init__(parent)
         # Attributes
         self._bridge = bridge
-        self._history: tuple = ()
         self._trainer = None
+        self._history: tuple = ()
+        self._series: dict[str, list[float]] = {"top": [], "tokens": [], "vocab": []}
+        self._tied: list[int] = []
+        self._vocab_size = -1
+        self._lengths: list[int] = []  # token id -> length in units (0: special or marker)
+        self._lengths_of = None
+        self._lengths_token: str | None = None
+        self._timer = QTimer(self, singleShot=True, interval=COALESCE_MS)
         # Widgets
         self.graphics = pg.GraphicsLayoutWidget()
         self.top_plot = self.graphics.addPlot(row=0, col=0, title="Top pair count per step")
         self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths")
         self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens")
         self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size")
+        self.step_plots = (self.top_plot, self.tokens_plot, self.vocab_plot)
         # Setup
         self._style()
-        pen = pg.mkPen("#3b82f6", width=2)
-        self.top_curve = self.top_plot.plot(pen=pen)
-        self.tie_points = self.top_plot.plot(
-            pen=None, symbol="o", symbolSize=5, symbolBrush="#f97316", symbolPen=None, name="tie"
-        )
-        self.tokens_curve = self.tokens_plot.plot(pen=pg.mkPen("#10b981", width=2))
-        self.vocab_curve = self.vocab_plot.plot(pen=pg.mkPen("#a855f7", width=2))
+        # One-pixel pens and one path of short ticks for the ties: wide pens and scatter symbols
+        # cost several times more to draw, on every refresh.
+        self.top_curve = self.top_plot.plot(pen=pg.mkPen("#3b82f6", width=1))
+        self.tie_marks = pg.PlotCurveItem(pen=pg.mkPen("#f97316", width=1))
+        self.top_plot.addItem(self.tie_marks)
+        self.tokens_curve = self.tokens_plot.plot(pen=pg.mkPen("#10b981", width=1))
+        self.vocab_curve = self.vocab_plot.plot(pen=pg.mkPen("#a855f7", width=1))
+        for curve in (self.top_curve, self.tokens_curve, self.vocab_curve):
+            curve.setDownsampling(auto=True, method="peak")  # thousands of steps, a few hundred pixels
+            curve.setClipToView(True)
         self.histogram = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#60a5fa")
         self.length_plot.addItem(self.histogram)
         self.length_plot.setLabel("bottom", "length (units)")
+        self.length_plot.disableAutoRange()
         self.cursors = []
-        for plot in (self.top_plot, self.tokens_plot, self.vocab_plot):
+        for plot in self.step_plots:
             plot.setLabel("bottom", "step")
             plot.showGrid(x=True, y=True, alpha=0.2)
+            plot.disableAutoRange()
             cursor = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#ef4444", width=1))
             plot.addItem(cursor)
             self.cursors.append(cursor)
+        self.top_plot.setToolTip("Orange ticks: the step met a tie at the top count")
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.graphics)
         # Signals
-        bridge.sig_changed.connect(self.refresh)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
+        self._timer.timeout.connect(self.refresh)
+        bridge.sig_changed.connect(self.schedule)
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
         self.refresh()
+
+    def schedule(self) -> None:
+        if not self._timer.isActive():
+            self._timer.start()
 
     def _style(self) -> None:
         dark = is_dark(self.palette())
@@ -77,37 +114,99 @@ class PlotsPane(QWidget):
             return
         trainer = self._bridge.trainer
         history = trainer.history
-        old = self._history
-        same = trainer is self._trainer and len(history) == len(old) and (not old or history[-1] is old[-1])
-        if not same:  # new merges or a new branch: redraw the series (undo/redo leave it)
-            self._trainer, self._history = trainer, history
-            initial = trainer.initial_point
-            steps = np.arange(len(history) + 1)
-            top = np.array([initial.top_count] + [r.top_count for r in history], dtype=float)
-            tokens = np.array([initial.corpus_tokens] + [r.corpus_tokens for r in history], dtype=float)
-            vocab = np.array([initial.vocab_size] + [r.vocab_size for r in history], dtype=float)
-            tied = np.array([0] + [r.step for r in history if r.ties > 1], dtype=int)[1:]
-            self.top_curve.setData(steps, top)
-            self.tie_points.setData(tied, top[tied] if len(tied) else [])
-            self.tokens_curve.setData(steps, tokens)
-            self.vocab_curve.setData(steps, vocab)
-            # The x range is the whole history (redo-able merges included); y follows the data.
-            for plot in (self.top_plot, self.tokens_plot, self.vocab_plot):
-                plot.setXRange(0, max(1, len(history)), padding=0.02)
-                plot.enableAutoRange(axis="y")
+        if self._update_series(trainer, history):
+            self._draw_series(len(history))
         for cursor in self.cursors:
             cursor.setValue(trainer.position)
-        self._update_histogram()
+        if trainer.vocab_size != self._vocab_size:
+            self._vocab_size = trainer.vocab_size
+            self._update_histogram()
+
+    def _update_series(self, trainer, history: tuple) -> bool:
+        """Bring the series up to the history; False if nothing changed (an undo or redo)."""
+        old = self._history
+        if trainer is self._trainer and len(history) == len(old) and (not old or history[-1] is old[-1]):
+            return False
+        grown = (
+            trainer is self._trainer
+            and len(history) > len(old)
+            and (not old or history[len(old) - 1] is old[-1])
+        )
+        if not grown:  # a new corpus, or a new branch after undo: start over
+            initial = trainer.initial_point
+            self._series = {
+                "top": [initial.top_count],
+                "tokens": [initial.corpus_tokens],
+                "vocab": [initial.vocab_size],
+            }
+            self._tied = []
+            old = ()
+        series = self._series
+        for record in history[len(old) :]:
+            series["top"].append(record.top_count)
+            series["tokens"].append(record.corpus_tokens)
+            series["vocab"].append(record.vocab_size)
+            if record.ties > 1:
+                self._tied.append(record.step)
+        self._trainer, self._history = trainer, history
+        return True
+
+    def _draw_series(self, length: int) -> None:
+        steps = np.arange(length + 1)
+        top = np.asarray(self._series["top"], dtype=float)
+        self.top_curve.setData(steps, top)
+        tied = np.asarray(self._tied, dtype=int)
+        height = _stride(max(top) * 1.05) * 0.04
+        tick_x = np.repeat(tied, 2).astype(float)
+        tick_y = np.repeat(top[tied], 2) if len(tied) else np.zeros(0)
+        tick_y[0::2] -= height
+        tick_y[1::2] += height
+        self.tie_marks.setData(tick_x, tick_y, connect="pairs")
+        tokens = self._series["tokens"]
+        self.tokens_curve.setData(steps, np.asarray(tokens, dtype=float))
+        vocab = self._series["vocab"]
+        self.vocab_curve.setData(steps, np.asarray(vocab, dtype=float))
+        x_max = _stride(max(1.0, length * 1.05))
+        self._set_range(self.top_plot, (0.0, x_max), (0.0, _stride(max(top) * 1.05)))
+        self._set_range(self.tokens_plot, (0.0, x_max), (0.0, _stride(max(tokens) * 1.05)))
+        self._set_range(self.vocab_plot, (0.0, x_max), (0.0, _stride(max(vocab) * 1.05)))
+
+    @staticmethod
+    def _set_range(plot, x_range: tuple[float, float], y_range: tuple[float, float]) -> None:
+        wanted = (x_range, y_range)
+        if getattr(plot, "_bpe_range", None) != wanted:  # only when a stride is crossed
+            plot._bpe_range = wanted
+            plot.setRange(xRange=wanted[0], yRange=wanted[1], padding=0.02)
 
     def _update_histogram(self) -> None:
+        """Token lengths, kept per id: a step adds or removes tokens only at the end."""
         trainer = self._bridge.trainer
-        marker = trainer.corpus.config.end_of_word or ""
         vocab = trainer.vocab
-        lengths = []
-        for token in vocab.tokens[vocab.n_special :]:
+        lengths = self._lengths
+        if (
+            self._lengths_of is not trainer
+            or len(lengths) > len(vocab)
+            or (
+                lengths
+                and len(lengths) > vocab.n_special
+                and self._lengths_token != vocab.tokens[len(lengths) - 1]
+            )
+        ):
+            lengths.clear()
+            self._lengths_of = trainer
+        marker = trainer.corpus.config.end_of_word or ""
+        del lengths[len(vocab) :]
+        for token_id in range(len(lengths), len(vocab)):
+            token = vocab.tokens[token_id]
+            if token_id < vocab.n_special:
+                lengths.append(0)
+                continue
             if marker and token.endswith(marker):
                 token = token[: -len(marker)]
-            if token:  # the marker on its own covers no text
-                lengths.append(len(token))
-        counts = np.bincount(np.array(lengths, dtype=int))[1:] if lengths else np.zeros(0)
+            lengths.append(len(token))  # 0 for the marker on its own: it covers no text
+        self._lengths_token = vocab.tokens[len(lengths) - 1] if lengths else None
+        counts = np.bincount(np.asarray(lengths, dtype=int))[1:] if lengths else np.zeros(0)
         self.histogram.setOpts(x=np.arange(1, len(counts) + 1), height=counts, width=0.8)
+        self._set_range(
+            self.length_plot, (0.5, _stride(len(counts) + 0.5)), (0.0, _stride(max(counts, default=1) * 1.05))
+        )

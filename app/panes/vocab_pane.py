@@ -3,10 +3,9 @@ merge tree down to base symbols."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QLabel,
     QLineEdit,
     QSplitter,
     QTableView,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.glyphs import visible
 from app.models.vocab_model import ID, LENGTH, TOKEN, VocabModel
+from app.widgets import status_label
 
 
 class VocabPane(QWidget):
@@ -35,12 +35,12 @@ class VocabPane(QWidget):
         self.search = QLineEdit(placeholderText="Search tokens…", clearButtonEnabled=True)
         self.view = QTableView()
         self.tree = QTreeWidget()
-        self.summary = QLabel()
+        self.summary = status_label()
         self._search_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
         self.view.setModel(self.model)
         self.view.setSortingEnabled(True)
-        self.view.sortByColumn(ID, self.view.horizontalHeader().sortIndicatorOrder())
+        self.view.sortByColumn(ID, Qt.SortOrder.AscendingOrder)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.verticalHeader().hide()
