@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 
 from app.jobs import Cancelled, Job
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
@@ -78,6 +78,7 @@ class Bridge(QObject):
         self._trainer = trainer
         self._unsubscribe: Callable[[], None] = trainer.events.subscribe(self._on_core_event)
         self._job: Job | None = None
+        self._on_success: Callable[[Any], None] | None = None
         self._held: list[Event] = []
         self._encoder: Encoder | None = None
         self._encoder_key: tuple = ()
@@ -340,31 +341,50 @@ class Bridge(QObject):
     def _start(self, title: str, work, on_success: Callable[[Any], None] | None = None) -> None:
         job = Job(title, work, self)
         self._job = job
+        self._on_success = on_success
         self._held = []
-        job.sig_progressed.connect(lambda done, total: self.sig_progressed.emit(title, done, total))
-        job.sig_succeeded.connect(lambda result: self._finish(job, on_success, result))
-        job.sig_failed.connect(lambda message: self._fail(job, title, message))
-        job.sig_cancelled.connect(lambda: self._finish(job, None, None, "Cancelled."))
+        # Slots of this QObject (not lambdas): Qt then queues each call to the GUI thread. A
+        # lambda would run in the worker thread that emitted the signal.
+        job.sig_progressed.connect(self._on_job_progressed)
+        job.sig_succeeded.connect(self._on_job_succeeded)
+        job.sig_failed.connect(self._on_job_failed)
+        job.sig_cancelled.connect(self._on_job_cancelled)
         self.sig_busy_changed.emit(True)
         job.start()
 
-    def _end_job(self, job: Job) -> None:
-        job.wait()
+    @Slot(int, int)
+    def _on_job_progressed(self, done: int, total: int) -> None:
+        if self._job is not None:
+            self.sig_progressed.emit(self._job.title, done, total)
+
+    @Slot(object)
+    def _on_job_succeeded(self, result) -> None:
+        on_success = self._on_success
+        self._end_job()
+        if on_success is not None:
+            on_success(result)
+
+    @Slot(str)
+    def _on_job_failed(self, message: str) -> None:
+        job = self._job
+        self._end_job()
+        if job is not None and job.error_details:
+            log.error("%s failed:\n%s", job.title, job.error_details)
+        self.sig_error.emit(job.title if job is not None else "Failed", message)
+
+    @Slot()
+    def _on_job_cancelled(self) -> None:
+        self._end_job()
+        self.sig_message.emit("Cancelled.")
+
+    def _end_job(self) -> None:
+        """On the GUI thread: the job's thread has finished its work; announce what it did."""
+        job = self._job
+        if job is not None:
+            job.wait()
         self._job = None
+        self._on_success = None
         held, self._held = self._held, []
         self.sig_busy_changed.emit(False)
         for event in held:  # the engine's events from the worker, announced now on this thread
             self._announce(event)
-
-    def _finish(self, job: Job, on_success, result, message: str = "") -> None:
-        self._end_job(job)
-        if message:
-            self.sig_message.emit(message)
-        if on_success is not None:
-            on_success(result)
-
-    def _fail(self, job: Job, title: str, message: str) -> None:
-        self._end_job(job)
-        if job.error_details:
-            log.error("%s failed:\n%s", title, job.error_details)
-        self.sig_error.emit(title, message)

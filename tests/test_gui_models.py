@@ -143,3 +143,14 @@ def test_a_background_run_is_announced_once_after_it_ends(qtbot, bridge):
         bridge.run(merges=300)
     qtbot.waitUntil(lambda: bool(jumps))
     assert jumps == [(0, 300, False)]
+
+
+def test_a_background_job_ends_on_the_gui_thread(qtbot, bridge):
+    import threading
+
+    threads = []
+    bridge.sig_reset.connect(lambda: threads.append(threading.current_thread()))
+    bridge.sig_busy_changed.connect(lambda busy: threads.append(threading.current_thread()))
+    bridge.open_text("a new corpus of words of words", bridge.trainer.corpus.config, "test")
+    qtbot.waitUntil(lambda: not bridge.busy and bridge.source.name == "test", timeout=10_000)
+    assert threads and all(t is threading.main_thread() for t in threads)
