@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.bridge import Bridge
@@ -23,11 +24,12 @@ COALESCE_MS = 50
 
 
 def _stride(value: float) -> float:
-    """A round upper bound for ``value`` (1, 2 or 5 times a power of ten), so ranges change rarely."""
+    """A round upper bound for ``value`` (1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten), so
+    ranges change rarely yet never leave more than a third of a plot empty."""
     if value <= 0:
         return 1.0
     power = 10 ** math.floor(math.log10(value))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= value)
+    return next(m * power for m in (1, 1.5, 2, 3, 4, 5, 6, 8, 10) if m * power >= value)
 
 
 class PlotsPane(QWidget):
@@ -56,8 +58,7 @@ class PlotsPane(QWidget):
         # One-pixel pens and one path of short ticks for the ties: wide pens and scatter symbols
         # cost several times more to draw, on every refresh.
         self.top_curve = self.top_plot.plot(pen=pg.mkPen("#3b82f6", width=1))
-        self.tie_marks = pg.PlotCurveItem(pen=pg.mkPen("#f97316", width=1))
-        self.top_plot.addItem(self.tie_marks)
+        self.tie_marks = self.top_plot.plot(pen=pg.mkPen("#f97316", width=1))  # follows the log scale
         self.tokens_curve = self.tokens_plot.plot(pen=pg.mkPen("#10b981", width=1))
         self.vocab_curve = self.vocab_plot.plot(pen=pg.mkPen("#a855f7", width=1))
         for curve in (self.top_curve, self.tokens_curve, self.vocab_curve):
@@ -75,7 +76,10 @@ class PlotsPane(QWidget):
             cursor = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#ef4444", width=1))
             plot.addItem(cursor)
             self.cursors.append(cursor)
-        self.top_plot.setToolTip("Orange ticks: the step met a tie at the top count")
+        self._fit_axes()
+        self.top_plot.setToolTip("Orange ticks: the step met a tie at the top count (logarithmic scale)")
+        # Counts fall from hundreds of thousands to a handful: only a log scale shows the tail.
+        self.top_plot.setLogMode(y=True)
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -108,6 +112,14 @@ class PlotsPane(QWidget):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTickFont(font)
             plot.setTitle(plot.titleLabel.text, size=f"{points:.0f}pt")
+        self._fit_axes(font)
+
+    def _fit_axes(self, font=None) -> None:
+        """Room for seven-digit tick labels: pyqtgraph sizes an axis from its first labels and
+        hides wider ones later, and our ranges rarely change to make it look again."""
+        width = QFontMetrics(font or self.font()).horizontalAdvance("0000000") + 12
+        for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
+            plot.getAxis("left").setWidth(width)
 
     def refresh(self) -> None:
         if self._bridge.busy:
@@ -156,18 +168,22 @@ class PlotsPane(QWidget):
         top = np.asarray(self._series["top"], dtype=float)
         self.top_curve.setData(steps, top)
         tied = np.asarray(self._tied, dtype=int)
-        height = _stride(max(top) * 1.05) * 0.04
         tick_x = np.repeat(tied, 2).astype(float)
         tick_y = np.repeat(top[tied], 2) if len(tied) else np.zeros(0)
-        tick_y[0::2] -= height
-        tick_y[1::2] += height
+        tick_y[0::2] *= 0.8  # equal heights on the log scale
+        tick_y[1::2] *= 1.25
         self.tie_marks.setData(tick_x, tick_y, connect="pairs")
         tokens = self._series["tokens"]
         self.tokens_curve.setData(steps, np.asarray(tokens, dtype=float))
         vocab = self._series["vocab"]
         self.vocab_curve.setData(steps, np.asarray(vocab, dtype=float))
         x_max = _stride(max(1.0, length * 1.05))
-        self._set_range(self.top_plot, (0.0, x_max), (0.0, _stride(max(top) * 1.05)))
+        low = max(1.0, float(min(top)))
+        self._set_range(
+            self.top_plot,
+            (0.0, x_max),
+            (math.floor(math.log10(low)) - 0.05, math.log10(_stride(max(top) * 1.3))),
+        )
         self._set_range(self.tokens_plot, (0.0, x_max), (0.0, _stride(max(tokens) * 1.05)))
         self._set_range(self.vocab_plot, (0.0, x_max), (0.0, _stride(max(vocab) * 1.05)))
 
