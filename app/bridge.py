@@ -72,7 +72,7 @@ class Bridge(QObject):
     sig_document_changed = Signal()
     """The session's file path or unsaved-changes flag changed."""
 
-    def __init__(self, trainer: Trainer, parent: QObject | None = None) -> None:
+    def __init__(self, trainer: Trainer, source: Source | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         # Attributes
         self._trainer = trainer
@@ -85,7 +85,7 @@ class Bridge(QObject):
         self.ask_at_ties = False
         self.path: Path | None = None  # the session file, once saved or opened
         self.dirty = False
-        self.source = Source("untitled")
+        self.source = source or Source("untitled")
 
     # -- state -------------------------------------------------------------------------
 

@@ -15,12 +15,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QToolBar,
     QWidget,
 )
 
-from app.bridge import ASK, Bridge
+from app.bridge import ASK, Bridge, Source
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import SettingsDialog, Target
 from app.dialogs.tie_dialog import TieDialog
@@ -49,8 +50,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         # Attributes
-        self.bridge = Bridge(trainer, self)
-        self.bridge.source = self.bridge.source.__class__(source_name)
+        self.bridge = Bridge(trainer, Source(source_name), self)
         self.settings = settings if settings is not None else QSettings("BPE Studio", "bpe-studio")
         self.files = FileActions(self.bridge, self.settings, self)
         self.playback = Playback(self.bridge, self)
@@ -264,6 +264,8 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         for label in self.status_labels.values():
             label.setContentsMargins(6, 0, 6, 0)
+            # A fixed width: the bar's layout squeezes Ignored-policy widgets to nothing.
+            label.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
             bar.addPermanentWidget(label)
         self.progress.setMaximumWidth(220)
         self.progress.hide()

@@ -88,7 +88,7 @@ class PairIndex:
         codes = symbols_of(sep.join(self.segs))
         boundary = codes == ord(sep)
         word_of = np.cumsum(boundary)  # word index of each position (separators excluded below)
-        weight = np.asarray(self.counts, dtype=np.int64)
+        weight = self._weights
         inside = ~boundary
         symbols = np.bincount(codes[inside], weights=weight[word_of[inside]], minlength=len(self.token_freq))
         self.token_freq = symbols.astype(np.int64).tolist()

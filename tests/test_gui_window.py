@@ -10,6 +10,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app import demo
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
 from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
@@ -296,14 +297,8 @@ def test_exception_hook_logs_and_shows_a_dialog(qtbot, make_window, monkeypatch,
 def test_screenshot_mid_training_is_saved_as_an_artifact(qtbot, make_window):
     window = make_window("Shakespeare")
     window.resize(1440, 900)
-    window.bridge.run(merges=60)
-    wait_idle(qtbot, window)
-    for _ in range(5):
-        window.bridge.undo()
-    window.pairs_pane.view.selectRow(1)
-    window.encode_pane.input.setPlainText("Before we proceed any further, hear me speak.")
-    qtbot.waitUntil(lambda: window.encode_pane._encoded_text.startswith("Before"))
-    qtbot.wait(200)
+    demo.stage(window)
+    assert window.bridge.trainer.position == 55 and window.encode_pane.is_current()
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / "main_window.png"
     assert window.grab().save(str(path))

@@ -32,6 +32,59 @@ def _stride(value: float) -> float:
     return next(m * power for m in (1, 1.5, 2, 3, 4, 5, 6, 8, 10) if m * power >= value)
 
 
+def _stride_down(value: float) -> float:
+    """The round lower bound matching ``_stride``."""
+    if value <= 1:
+        return 1.0
+    power = 10 ** math.floor(math.log10(value))
+    return max(m * power for m in (1, 1.5, 2, 3, 4, 5, 6, 8) if m * power <= value)
+
+
+def _compact(value: float) -> str:
+    """200, 5k, 20k, 1.5M: short labels for a narrow axis."""
+    for factor, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= factor:
+            return f"{value / factor:g}{suffix}"
+    return f"{value:g}"
+
+
+def _compact_ticks(values, scale, spacing) -> list[str]:
+    return [_compact(v * scale) for v in values]
+
+
+def _log_ticks(low: float, high: float, size: float) -> list:
+    """Log-scale ticks at 1, 2 and 5 times powers of ten, as many as the axis has room for.
+
+    pyqtgraph's own log ticks fall back to fractional exponents when the range spans less than
+    a decade (the usual case early in training) and their labels pile up on a short plot.
+    """
+    room = max(2, int(size // 18))  # a label needs ~18 px
+    for mantissas in ((1, 2, 5), (1, 5), (1,)):
+        values = [
+            math.log10(m * 10**k)
+            for k in range(math.floor(low), math.ceil(high) + 1)
+            for m in mantissas
+            if low <= math.log10(m * 10**k) <= high
+        ]
+        if len(values) <= room:
+            return [(1.0, values)]
+    return [(1.0, values[:: math.ceil(len(values) / room)])]
+
+
+def _log_tick_strings(values, scale, spacing) -> list[str]:
+    return [_compact(round(10**v)) for v in values]
+
+
+def _label_counts(axis: pg.AxisItem, log: bool = False) -> None:
+    """Compact count labels (60k, 1.2M), so a narrow axis fits them. Set on the instance: axis
+    items built in Python and handed to a PlotItem get deleted twice at exit under PySide6."""
+    if log:
+        axis.tickValues = _log_ticks
+        axis.tickStrings = _log_tick_strings
+    else:
+        axis.tickStrings = _compact_ticks
+
+
 class PlotsPane(QWidget):
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
@@ -49,10 +102,13 @@ class PlotsPane(QWidget):
         # Widgets
         self.graphics = pg.GraphicsLayoutWidget()
         self.top_plot = self.graphics.addPlot(row=0, col=0, title="Top pair count per step")
-        self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths")
-        self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens")
-        self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size")
+        self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths (units)")
+        self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens per step")
+        self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size per step")
         self.step_plots = (self.top_plot, self.tokens_plot, self.vocab_plot)
+        _label_counts(self.top_plot.getAxis("left"), log=True)
+        _label_counts(self.tokens_plot.getAxis("left"))
+        _label_counts(self.vocab_plot.getAxis("left"))
         # Setup
         self._style()
         # One-pixel pens and one path of short ticks for the ties: wide pens and scatter symbols
@@ -66,11 +122,9 @@ class PlotsPane(QWidget):
             curve.setClipToView(True)
         self.histogram = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#60a5fa")
         self.length_plot.addItem(self.histogram)
-        self.length_plot.setLabel("bottom", "length (units)")
         self.length_plot.disableAutoRange()
         self.cursors = []
         for plot in self.step_plots:
-            plot.setLabel("bottom", "step")
             plot.showGrid(x=True, y=True, alpha=0.2)
             plot.disableAutoRange()
             cursor = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#ef4444", width=1))
@@ -115,9 +169,9 @@ class PlotsPane(QWidget):
         self._fit_axes(font)
 
     def _fit_axes(self, font=None) -> None:
-        """Room for seven-digit tick labels: pyqtgraph sizes an axis from its first labels and
+        """Room for the widest compact label: pyqtgraph sizes an axis from its first labels and
         hides wider ones later, and our ranges rarely change to make it look again."""
-        width = QFontMetrics(font or self.font()).horizontalAdvance("0000000") + 12
+        width = QFontMetrics(font or self.font()).horizontalAdvance("00.5k") + 12
         for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
             plot.getAxis("left").setWidth(width)
 
@@ -182,7 +236,7 @@ class PlotsPane(QWidget):
         self._set_range(
             self.top_plot,
             (0.0, x_max),
-            (math.floor(math.log10(low)) - 0.05, math.log10(_stride(max(top) * 1.3))),
+            (math.log10(_stride_down(low)) - 0.05, math.log10(_stride(max(top) * 1.3))),
         )
         self._set_range(self.tokens_plot, (0.0, x_max), (0.0, _stride(max(tokens) * 1.05)))
         self._set_range(self.vocab_plot, (0.0, x_max), (0.0, _stride(max(vocab) * 1.05)))
