@@ -12,7 +12,8 @@ class StatusText(QWidget):
 
     ``QLabel.setText`` calls ``updateGeometry()``, which invalidates the parent layout whatever
     the size policy: every label update re-laid out and repainted its whole pane. This widget
-    keeps a fixed size hint and only repaints itself.
+    keeps a fixed size hint and only repaints itself; it paints its own background (opaque), so
+    an update does not repaint the pane, dock and window beneath it either.
     """
 
     def __init__(
@@ -29,6 +30,7 @@ class StatusText(QWidget):
         self._muted = muted
         self._minimum_width = minimum_width
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     def text(self) -> str:
         return self._text
@@ -47,6 +49,7 @@ class StatusText(QWidget):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().window())
         group = QPalette.ColorGroup.Disabled if self._muted else QPalette.ColorGroup.Active
         painter.setPen(self.palette().color(group, QPalette.ColorRole.WindowText))
         text = self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight, self.width() - 6)

@@ -13,21 +13,22 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
 
 from app.bridge import Bridge
 from app.glyphs import show_whitespace, token_parts
+from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER, RowCache
 from app.theme import changed_background, highlight_background
 
 WORD, COUNT, TOKENS, SEGMENTATION = range(4)
 HEADERS = ("Word", "Count", "Tokens", "Segmentation")
-TOKENS_ROLE = Qt.ItemDataRole.UserRole + 1  # [(text, marker), ...] for the chip delegate
-SORT_ROLE = Qt.ItemDataRole.UserRole  # raw sort key
+TOKENS_ROLE = USER + 1  # [(text, marker), ...] for the chip delegate
+SORT_ROLE = USER  # raw sort key
 SHOWN_TOKENS = 400  # a single-sequence corpus has one enormous "word": show its start
 TARGETED_UPDATES = 300  # a step changing more words than this repaints the visible rows at once
 _ROLES = frozenset(
     {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.BackgroundRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.ToolTipRole,
+        DISPLAY,
+        BACKGROUND,
+        ALIGNMENT,
+        TOOLTIP,
         TOKENS_ROLE,
         SORT_ROLE,
     }
@@ -54,6 +55,7 @@ class CorpusModel(QAbstractTableModel):
         self._cache: RowCache[int, CorpusRow] = RowCache(self._compute, lambda: bridge.busy)
         self._highlight: frozenset[int] = frozenset()
         self._changed: frozenset[int] = frozenset()
+        self._colors = (highlight_background(), changed_background())
         self._resort = QTimer(self, singleShot=True, interval=250)
         self._positions: dict[int, int] | None = None
         # Signals
@@ -72,29 +74,29 @@ class CorpusModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
             return HEADERS[section]
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex, role=DISPLAY):
         # Views ask for a dozen roles per cell on every paint: answer the others at once.
         if role not in _ROLES or not 0 <= index.row() < len(self._rows):
             return None
         w = self._rows[index.row()]
         column = index.column()
-        if role == Qt.ItemDataRole.BackgroundRole:
+        if role == BACKGROUND:
             if w in self._highlight:
-                return highlight_background()
+                return self._colors[0]
             if w in self._changed:
-                return changed_background()
+                return self._colors[1]
             return None
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (COUNT, TOKENS):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == ALIGNMENT and column in (COUNT, TOKENS):
+            return RIGHT_ALIGNED
         row = self._cache.get(w)
         if row is None:
-            return PLACEHOLDER if role == Qt.ItemDataRole.DisplayRole else None
-        if role == Qt.ItemDataRole.DisplayRole:
+            return PLACEHOLDER if role == DISPLAY else None
+        if role == DISPLAY:
             if column == WORD:
                 return row.word
             if column == COUNT:
@@ -106,7 +108,7 @@ class CorpusModel(QAbstractTableModel):
             return row.tokens
         if role == SORT_ROLE:
             return (row.word, row.count, row.token_count, row.token_count)[column]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP:
             return self._tooltip(w, row)
         return None
 
@@ -132,6 +134,7 @@ class CorpusModel(QAbstractTableModel):
     def set_highlight(self, words, only: bool = False) -> None:
         """Mark (and with ``only``, show only) the words containing the selected pair or token."""
         self._highlight = frozenset(words)
+        self._colors = (highlight_background(), changed_background())
         self._only = self._highlight if only else None
         if only:
             self._reorder()
@@ -139,7 +142,7 @@ class CorpusModel(QAbstractTableModel):
             self.dataChanged.emit(
                 self.index(0, 0),
                 self.index(len(self._rows) - 1, len(HEADERS) - 1),
-                [Qt.ItemDataRole.BackgroundRole],
+                [BACKGROUND],
             )
 
     @property
@@ -210,6 +213,7 @@ class CorpusModel(QAbstractTableModel):
         words = change.words if change is not None else ()
         old = self._changed
         self._changed = frozenset(words)
+        self._colors = (highlight_background(), changed_background())  # follows palette changes
         self._cache.drop(words)
         if len(words) + len(old) > TARGETED_UPDATES:
             self._refresh_all()

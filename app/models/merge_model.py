@@ -5,24 +5,25 @@ The current position is marked; merges after it (redo-able) are dimmed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
+from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 from app.theme import muted
 
 STEP, MERGE, COUNT, TIES, DECIDED = range(5)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by")
-STEP_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole
+STEP_ROLE = USER + 1
+SORT_ROLE = USER
 _ROLES = frozenset(
     {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.ForegroundRole,
-        Qt.ItemDataRole.FontRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.ToolTipRole,
+        DISPLAY,
+        FOREGROUND,
+        FONT,
+        ALIGNMENT,
+        TOOLTIP,
         STEP_ROLE,
         SORT_ROLE,
     }
@@ -36,6 +37,7 @@ class MergeModel(QAbstractTableModel):
         self._bridge = bridge
         self._history: tuple = ()
         self._position = 0
+        self._muted = muted()
         self._shown: dict[int, str] = {}  # step -> "left + right → token"
         self._bold = QFont()
         self._bold.setBold(True)
@@ -50,12 +52,12 @@ class MergeModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
             return HEADERS[section]
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._history):
             return None
         record = self._history[index.row()]
@@ -63,13 +65,13 @@ class MergeModel(QAbstractTableModel):
         applied = record.step <= self._position
         if role == STEP_ROLE:
             return record.step
-        if role == Qt.ItemDataRole.ForegroundRole and not applied:
-            return muted()
-        if role == Qt.ItemDataRole.FontRole and record.step == self._position:
+        if role == FOREGROUND and not applied:
+            return self._muted
+        if role == FONT and record.step == self._position:
             return self._bold
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (STEP, COUNT, TIES):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == ALIGNMENT and column in (STEP, COUNT, TIES):
+            return RIGHT_ALIGNED
+        if role == DISPLAY:
             if column == STEP:
                 return f"▶ {record.step:,}" if record.step == self._position else f"{record.step:,}"
             if column == MERGE:
@@ -83,7 +85,7 @@ class MergeModel(QAbstractTableModel):
             return (record.step, self._merge_text(record), record.count, record.ties, record.decided_by)[
                 column
             ]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP:
             return self._tooltip(record, applied)
         return None
 
@@ -106,6 +108,7 @@ class MergeModel(QAbstractTableModel):
             self._history = history
             self.endInsertRows()
         old_position, self._position = self._position, position
+        self._muted = muted()  # once per change, not per painted cell
         if history:
             first, last = sorted((old_position, position))
             self.dataChanged.emit(

@@ -10,28 +10,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QTimer
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
+from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.theme import tie_background
 
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
 HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replacements", "Words")
 PAGE = 50  # rows ranked per fetch: a step re-ranks only the first page
-PAIR_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole
+PAIR_ROLE = USER + 1
+SORT_ROLE = USER
 
 
 _ROLES = frozenset(
     {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.BackgroundRole,
-        Qt.ItemDataRole.FontRole,
-        Qt.ItemDataRole.ToolTipRole,
+        DISPLAY,
+        ALIGNMENT,
+        BACKGROUND,
+        FONT,
+        TOOLTIP,
         PAIR_ROLE,
         SORT_ROLE,
     }
@@ -53,6 +54,7 @@ class PairModel(QAbstractTableModel):
         self._total = 0
         self._top = 0
         self._ties = 0
+        self._tie_color = tie_background()
         self._words: dict[tuple[int, int], tuple[int, int]] = {}  # pair -> (count, words containing it)
         self._replacements: dict[tuple[int, int], tuple[int, int]] = {}
         self._lineage: tuple = ()
@@ -74,10 +76,10 @@ class PairModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
             return HEADERS[section]
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+        if orientation == HORIZONTAL and role == TOOLTIP:
             return (
                 "Rank in the current tie-break rule's order",
                 "Left symbol",
@@ -110,13 +112,13 @@ class PairModel(QAbstractTableModel):
             self._rows.extend(rows)
             self.endInsertRows()
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._rows):
             return None
         row = self._rows[index.row()]
         column = index.column()
         tied = row.count == self._top and self._ties > 1
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             if column == RANK:
                 return f"{index.row() + 1:,}"
             if column == LEFT:
@@ -131,17 +133,17 @@ class PairModel(QAbstractTableModel):
             return PLACEHOLDER if value is None else f"{value:,}"
         if role == SORT_ROLE:
             if column in (LEFT, RIGHT, MERGED):
-                return self.data(index, Qt.ItemDataRole.DisplayRole)
+                return self.data(index, DISPLAY)
             return index.row() if column == RANK else row.count
         if role == PAIR_ROLE:
             return row.pair
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (RANK, COUNT, REPLACEMENTS, WORDS):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and tied:
-            return tie_background()
-        if role == Qt.ItemDataRole.FontRole and index.row() == 0:
+        if role == ALIGNMENT and column in (RANK, COUNT, REPLACEMENTS, WORDS):
+            return RIGHT_ALIGNED
+        if role == BACKGROUND and tied:
+            return self._tie_color
+        if role == FONT and index.row() == 0:
             return self._bold
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP:
             note = ""
             if index.row() == 0:
                 note = f"\nThe {self._rule_name()} rule picks this pair next."
@@ -185,6 +187,7 @@ class PairModel(QAbstractTableModel):
         self._total = trainer.pair_total
         self._top = trainer.top_count()
         self._ties = trainer.ties_at_top()
+        self._tie_color = tie_background()  # once per change, not per painted cell
         self._rows = self._ranked(min(PAGE, self._total))
         if not self._same_lineage(trainer.history):
             self._words.clear()

@@ -11,18 +11,19 @@ from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
+from app.models.roles import ALIGNMENT, DISPLAY, FONT, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 
 ID, TOKEN, LENGTH, FREQUENCY, CREATED = range(5)
 HEADERS = ("Id", "Token", "Length", "Frequency", "Step")
-TOKEN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
-SORT_ROLE = Qt.ItemDataRole.UserRole
+TOKEN_ID_ROLE = USER + 1
+SORT_ROLE = USER
 _ROLES = frozenset(
     {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.FontRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.ToolTipRole,
+        DISPLAY,
+        FONT,
+        ALIGNMENT,
+        TOOLTIP,
         TOKEN_ID_ROLE,
         SORT_ROLE,
     }
@@ -53,10 +54,10 @@ class VocabModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
             return HEADERS[section]
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+        if orientation == HORIZONTAL and role == TOOLTIP:
             return (
                 "Token id",
                 "Token (␣ space, ↵ newline; markers shown as written)",
@@ -66,21 +67,21 @@ class VocabModel(QAbstractTableModel):
             )[section]
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._ids):
             return None
         token_id = self._ids[index.row()]
         column = index.column()
         if role == TOKEN_ID_ROLE:
             return token_id
-        if role == Qt.ItemDataRole.TextAlignmentRole and column != TOKEN:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == ALIGNMENT and column != TOKEN:
+            return RIGHT_ALIGNED
         special = token_id < self._n_special
-        if role == Qt.ItemDataRole.FontRole and special:
+        if role == FONT and special:
             return self._italic
-        if role == Qt.ItemDataRole.ToolTipRole and special:
+        if role == TOOLTIP and special:
             return "Special token: never merged, matched in text only when allowed."
-        if role not in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
+        if role not in (DISPLAY, SORT_ROLE):
             return None
         if self._bridge.busy and column in (FREQUENCY,):
             return PLACEHOLDER
