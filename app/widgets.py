@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QSizePolicy, QTableView, QWidget
 
 
 class StatusText(QWidget):
@@ -58,3 +58,18 @@ class StatusText(QWidget):
 
 def status_label(text: str = "", minimum_width: int = 0) -> StatusText:
     return StatusText(text, minimum_width)
+
+
+def row_table(model, column_widths: dict[int, int]) -> QTableView:
+    """The panes' table view: whole-row single selection, no row header, no wrapping, the last
+    column stretched."""
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    for column, width in column_widths.items():
+        view.setColumnWidth(column, width)
+    return view

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 
 from app.bridge import Bridge
 from app.glyphs import show_whitespace, token_parts
-from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER, RowCache
+from app.models.table_model import TableModel
 from app.theme import changed_background, highlight_background
 
 WORD, COUNT, TOKENS, SEGMENTATION = range(4)
@@ -43,7 +44,9 @@ class CorpusRow:
     token_count: int
 
 
-class CorpusModel(QAbstractTableModel):
+class CorpusModel(TableModel):
+    HEADERS = HEADERS
+
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         # Attributes
@@ -70,14 +73,6 @@ class CorpusModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section, orientation, role=DISPLAY):
-        if orientation == HORIZONTAL and role == DISPLAY:
-            return HEADERS[section]
-        return None
 
     def data(self, index: QModelIndex, role=DISPLAY):
         # Views ask for a dozen roles per cell on every paint: answer the others at once.

@@ -5,12 +5,13 @@ The current position is marked; merges after it (redo-able) are dimmed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex
+from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
-from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.table_model import TableModel
 from app.theme import muted
 
 STEP, MERGE, COUNT, TIES, DECIDED = range(5)
@@ -30,7 +31,9 @@ _ROLES = frozenset(
 )
 
 
-class MergeModel(QAbstractTableModel):
+class MergeModel(TableModel):
+    HEADERS = HEADERS
+
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         # Attributes
@@ -48,14 +51,6 @@ class MergeModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._history)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section, orientation, role=DISPLAY):
-        if orientation == HORIZONTAL and role == DISPLAY:
-            return HEADERS[section]
-        return None
 
     def data(self, index: QModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._history):

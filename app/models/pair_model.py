@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QTimer
+from PySide6.QtCore import QModelIndex, QTimer
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
-from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
+from app.models.table_model import TableModel
 from app.theme import tie_background
 
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
@@ -45,7 +46,18 @@ class PairRow:
     count: int
 
 
-class PairModel(QAbstractTableModel):
+class PairModel(TableModel):
+    HEADERS = HEADERS
+    HEADER_TIPS = (
+        "Rank in the current tie-break rule's order",
+        "Left symbol",
+        "Right symbol",
+        "The token a merge would create",
+        "Adjacent occurrences (overlaps counted, as trainers do)",
+        "Replacements a merge would really make (non-overlapping)",
+        "Word types containing the pair",
+    )
+
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         # Attributes
@@ -72,24 +84,6 @@ class PairModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section, orientation, role=DISPLAY):
-        if orientation == HORIZONTAL and role == DISPLAY:
-            return HEADERS[section]
-        if orientation == HORIZONTAL and role == TOOLTIP:
-            return (
-                "Rank in the current tie-break rule's order",
-                "Left symbol",
-                "Right symbol",
-                "The token a merge would create",
-                "Adjacent occurrences (overlaps counted, as trainers do)",
-                "Replacements a merge would really make (non-overlapping)",
-                "Word types containing the pair",
-            )[section]
-        return None
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:
         return not parent.isValid() and len(self._rows) < self._total and not self._bridge.busy

@@ -6,13 +6,14 @@ searches are recomputed (a vocabulary is at most tens of thousands of rows).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
-from app.models.roles import ALIGNMENT, DISPLAY, FONT, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import ALIGNMENT, DISPLAY, FONT, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
+from app.models.table_model import TableModel
 
 ID, TOKEN, LENGTH, FREQUENCY, CREATED = range(5)
 HEADERS = ("Id", "Token", "Length", "Frequency", "Step")
@@ -30,7 +31,16 @@ _ROLES = frozenset(
 )
 
 
-class VocabModel(QAbstractTableModel):
+class VocabModel(TableModel):
+    HEADERS = HEADERS
+    HEADER_TIPS = (
+        "Token id",
+        "Token (␣ space, ↵ newline; markers shown as written)",
+        "Length in units (characters or bytes), markers excluded",
+        "Occurrences in the corpus as segmented now",
+        "Merge step that created it (0: base)",
+    )
+
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         # Attributes
@@ -50,22 +60,6 @@ class VocabModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._ids)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section, orientation, role=DISPLAY):
-        if orientation == HORIZONTAL and role == DISPLAY:
-            return HEADERS[section]
-        if orientation == HORIZONTAL and role == TOOLTIP:
-            return (
-                "Token id",
-                "Token (␣ space, ↵ newline; markers shown as written)",
-                "Length in units (characters or bytes), markers excluded",
-                "Occurrences in the corpus as segmented now",
-                "Merge step that created it (0: base)",
-            )[section]
-        return None
 
     def data(self, index: QModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._ids):

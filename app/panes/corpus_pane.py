@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
     QLineEdit,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -18,7 +16,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.delegates.chips import ChipDelegate
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS_ROLE, WORD, CorpusModel
-from app.widgets import StatusText, status_label
+from app.widgets import StatusText, row_table, status_label
 
 
 class CorpusPane(QWidget):
@@ -36,19 +34,12 @@ class CorpusPane(QWidget):
         self.only_check = QCheckBox("Only words with the selection")
         self.summary = status_label()
         self.selection_label = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
-        self.view = QTableView()
+        self.view = row_table(self.model, {WORD: 150})
         self._filter_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
-        self.view.setModel(self.model)
         self.view.setItemDelegateForColumn(SEGMENTATION, ChipDelegate(TOKENS_ROLE, self.view))
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(COUNT, Qt.SortOrder.DescendingOrder)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.verticalHeader().hide()
-        self.view.horizontalHeader().setStretchLastSection(True)
-        self.view.setColumnWidth(WORD, 150)
-        self.view.setWordWrap(False)
         self.only_check.setToolTip("Select a pair or a token in another pane to choose the words")
         # Layout
         top = QHBoxLayout()

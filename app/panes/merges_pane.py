@@ -4,11 +4,11 @@ row jumps there."""
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex
-from PySide6.QtWidgets import QAbstractItemView, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.models.merge_model import COUNT, MERGE, STEP, STEP_ROLE, TIES, MergeModel
-from app.widgets import status_label
+from app.widgets import row_table, status_label
 
 
 class MergesPane(QWidget):
@@ -18,17 +18,9 @@ class MergesPane(QWidget):
         self._bridge = bridge
         self.model = MergeModel(bridge, self)
         # Widgets
-        self.view = QTableView()
+        self.view = row_table(self.model, {STEP: 64, MERGE: 190, COUNT: 70, TIES: 50})
         self.summary = status_label()
         # Setup
-        self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.verticalHeader().hide()
-        self.view.horizontalHeader().setStretchLastSection(True)
-        self.view.setWordWrap(False)
-        for column, width in ((STEP, 64), (MERGE, 190), (COUNT, 70), (TIES, 50)):
-            self.view.setColumnWidth(column, width)
         self.view.setToolTip("Click a merge to jump to the state just after it")
         # Layout
         layout = QVBoxLayout(self)

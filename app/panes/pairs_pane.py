@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from app.bridge import Bridge
 from app.models.pair_model import LEFT, MERGED, RANK, RIGHT, PairModel
-from app.widgets import status_label
+from app.widgets import row_table, status_label
 
 
 class PairsPane(QWidget):
@@ -29,18 +27,10 @@ class PairsPane(QWidget):
         self._selected: tuple[int, int] | None = None
         self.model = PairModel(bridge, self)
         # Widgets
-        self.view = QTableView()
+        self.view = row_table(self.model, {RANK: 52, LEFT: 90, RIGHT: 90, MERGED: 110})
         self.summary = status_label()
         self.merge_button = QPushButton("Merge selected")
         # Setup
-        self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.verticalHeader().hide()
-        self.view.horizontalHeader().setStretchLastSection(True)
-        self.view.setWordWrap(False)
-        for column, width in ((RANK, 52), (LEFT, 90), (RIGHT, 90), (MERGED, 110)):
-            self.view.setColumnWidth(column, width)
         self.merge_button.setToolTip("Merge the selected pair now (Enter or double-click too)")
         self.merge_button.setEnabled(False)
         self.view.installEventFilter(self)

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QLineEdit,
     QSplitter,
-    QTableView,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -18,7 +16,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.glyphs import visible
 from app.models.vocab_model import ID, LENGTH, TOKEN, VocabModel
-from app.widgets import status_label
+from app.widgets import row_table, status_label
 
 
 class VocabPane(QWidget):
@@ -33,22 +31,13 @@ class VocabPane(QWidget):
         self.model = VocabModel(bridge, self)
         # Widgets
         self.search = QLineEdit(placeholderText="Search tokens…", clearButtonEnabled=True)
-        self.view = QTableView()
+        self.view = row_table(self.model, {ID: 60, TOKEN: 120, LENGTH: 60})
         self.tree = QTreeWidget()
         self.summary = status_label()
         self._search_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
-        self.view.setModel(self.model)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(ID, Qt.SortOrder.AscendingOrder)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.verticalHeader().hide()
-        self.view.horizontalHeader().setStretchLastSection(True)
-        self.view.setWordWrap(False)
-        self.view.setColumnWidth(ID, 60)
-        self.view.setColumnWidth(TOKEN, 120)
-        self.view.setColumnWidth(LENGTH, 60)
         self.tree.setHeaderLabels(["How the token was built", "Step"])
         self.tree.setColumnWidth(0, 220)
         splitter = QSplitter()

@@ -1,0 +1,24 @@
+"""What every table model shares: named columns with optional header tooltips."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex
+
+from app.models.roles import DISPLAY, HORIZONTAL, TOOLTIP
+
+
+class TableModel(QAbstractTableModel):
+    HEADERS: tuple[str, ...] = ()
+    HEADER_TIPS: tuple[str, ...] = ()  # one per column, or none
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation != HORIZONTAL:
+            return None
+        if role == DISPLAY:
+            return self.HEADERS[section]
+        if role == TOOLTIP and self.HEADER_TIPS:
+            return self.HEADER_TIPS[section]
+        return None
