@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -506,6 +506,16 @@ class MainWindow(QMainWindow):
         if paths and self.maybe_save():
             event.acceptProposedAction()
             self.open_path(paths[0])
+
+    def changeEvent(self, event: QEvent) -> None:
+        # The system switched between light and dark (or an app palette was set): recolour
+        # what does not read the palette at paint time. Chips re-render (their cache is keyed
+        # by the palette).
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self.plots_pane.restyle()
+            for model in (self.corpus_pane.model, self.pairs_pane.model, self.merges_pane.model):
+                model.restyle()
+        super().changeEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_save():

@@ -55,8 +55,9 @@ def make_window(qtbot, tmp_path, dialogs):
     """make_window(sample name part) -> a shown MainWindow with its own settings file."""
     windows = []
 
-    def make(name_part: str = "low · lower"):
-        settings = QSettings(str(tmp_path / f"settings{len(windows)}.ini"), QSettings.Format.IniFormat)
+    def make(name_part: str = "low · lower", settings_file: str | None = None):
+        settings_path = tmp_path / (settings_file or f"settings{len(windows)}.ini")
+        settings = QSettings(str(settings_path), QSettings.Format.IniFormat)
         window = MainWindow(sample_trainer(sample(name_part)), settings=settings)
         qtbot.addWidget(window)
         window.show()

@@ -257,6 +257,49 @@ def test_zoom_scales_every_pane_and_persists(qtbot, make_window):
     assert window.actions["fullscreen"].isChecked() == window.isFullScreen()
 
 
+def test_layout_geometry_zoom_folder_and_recent_files_persist(qtbot, make_window, tmp_path):
+    corpus = tmp_path / "texts" / "corpus.txt"
+    corpus.parent.mkdir()
+    corpus.write_text("low lower lowest newer newest\n", encoding="utf-8")
+    first = make_window(settings_file="shared.ini")
+    first.resize(760, 560)
+    first.docks["plots"].hide()
+    first.actions["zoom_in"].trigger()
+    zoomed = first.corpus_pane.view.font().pointSizeF()
+    first.open_path(corpus)
+    wait_idle(qtbot, first)
+    first.bridge.dirty = False
+    first.close()
+    second = make_window(settings_file="shared.ini")
+    assert (second.width(), second.height()) == (760, 560)
+    assert second.docks["plots"].isHidden() and not second.docks["pairs"].isHidden()
+    assert second.corpus_pane.view.font().pointSizeF() == pytest.approx(zoomed)
+    assert Path(second.files.folder()) == corpus.parent
+    assert second.files.recent()[0] == str(corpus)
+
+
+def test_a_dark_palette_recolours_plots_and_rows(qtbot, make_window):
+    from PySide6.QtGui import QColor, QPalette
+
+    window = make_window("aaabdaaabac")
+    light_background = window.plots_pane.graphics.backgroundBrush().color().lightness()
+    light_tie = window.pairs_pane.model._tie_color.lightness()
+    app = QApplication.instance()
+    original = app.palette()
+    dark = QPalette(original)
+    for role, colour in ((QPalette.ColorRole.Window, "#202020"), (QPalette.ColorRole.Base, "#181818")):
+        dark.setColor(role, QColor(colour))
+    dark.setColor(QPalette.ColorRole.WindowText, QColor("#e0e0e0"))
+    dark.setColor(QPalette.ColorRole.Text, QColor("#e0e0e0"))
+    try:
+        app.setPalette(dark)
+        qtbot.waitUntil(lambda: window.plots_pane.graphics.backgroundBrush().color().lightness() < 80)
+        assert light_background > 200
+        assert window.pairs_pane.model._tie_color.lightness() < light_tie
+    finally:
+        app.setPalette(original)
+
+
 def test_settings_dialog_rebuilds_the_session(qtbot, make_window, dialogs):
     window = make_window()
     window.bridge.step()

@@ -140,6 +140,14 @@ class CorpusModel(TableModel):
                 [BACKGROUND],
             )
 
+    def restyle(self) -> None:
+        """Row colours for the current palette (light or dark)."""
+        self._colors = (highlight_background(), changed_background())
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._rows) - 1, len(HEADERS) - 1), [BACKGROUND]
+            )
+
     @property
     def changed_words(self) -> frozenset[int]:
         return self._changed

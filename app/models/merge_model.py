@@ -84,6 +84,14 @@ class MergeModel(TableModel):
             return self._tooltip(record, applied)
         return None
 
+    def restyle(self) -> None:
+        """The dimmed text for the current palette (light or dark)."""
+        self._muted = muted()
+        if self._history:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._history) - 1, len(HEADERS) - 1), [FOREGROUND]
+            )
+
     def refresh(self) -> None:
         if self._bridge.busy:
             return

@@ -167,6 +167,14 @@ class PairModel(TableModel):
     def ties(self) -> int:
         return self._ties
 
+    def restyle(self) -> None:
+        """The tie shading for the current palette (light or dark)."""
+        self._tie_color = tie_background()
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._rows) - 1, len(HEADERS) - 1), [BACKGROUND]
+            )
+
     def refresh(self) -> None:
         """Back to the first page of the current ranking (after every change)."""
         if self._bridge.busy:

@@ -99,6 +99,8 @@ class PlotsPane(QWidget):
         self._lengths_of = None
         self._lengths_token: str | None = None
         self._timer = QTimer(self, singleShot=True, interval=COALESCE_MS)
+        self._title_size = "10pt"
+        self._text_color = "#333333"
         # Widgets
         self.graphics = pg.GraphicsLayoutWidget()
         self.top_plot = self.graphics.addPlot(row=0, col=0, title="Top pair count per step")
@@ -110,7 +112,7 @@ class PlotsPane(QWidget):
         _label_counts(self.tokens_plot.getAxis("left"))
         _label_counts(self.vocab_plot.getAxis("left"))
         # Setup
-        self._style()
+        self.restyle()
         # One-pixel pens and one path of short ticks for the ties: wide pens and scatter symbols
         # cost several times more to draw, on every refresh.
         self.top_curve = self.top_plot.plot(pen=pg.mkPen("#3b82f6", width=1))
@@ -148,12 +150,14 @@ class PlotsPane(QWidget):
         if not self._timer.isActive():
             self._timer.start()
 
-    def _style(self) -> None:
-        dark = is_dark(self.palette())
+    def restyle(self) -> None:
+        """Colours for the current palette (light or dark)."""
+        # The application's palette: when it changes, this widget's own may not have followed yet.
+        dark = is_dark()
         self.graphics.setBackground("#1e1e1e" if dark else "w")
-        color = "#d4d4d4" if dark else "#333333"
+        color = self._text_color = "#d4d4d4" if dark else "#333333"
         for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
-            plot.setTitle(plot.titleLabel.text, color=color, size="10pt")
+            plot.setTitle(plot.titleLabel.text, color=color, size=self._title_size)
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTextPen(color)
                 plot.getAxis(axis).setPen(color)
@@ -162,10 +166,11 @@ class PlotsPane(QWidget):
         """Follow the window's zoom."""
         font = self.font()
         font.setPointSizeF(points)
+        self._title_size = f"{points:.0f}pt"
         for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTickFont(font)
-            plot.setTitle(plot.titleLabel.text, size=f"{points:.0f}pt")
+            plot.setTitle(plot.titleLabel.text, color=self._text_color, size=f"{points:.0f}pt")
         self._fit_axes(font)
 
     def _fit_axes(self, font=None) -> None:
