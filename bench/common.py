@@ -23,6 +23,16 @@ PEERS = str(Path(__file__).resolve().parent / "peers.py")
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 
+def ours_train(corpus, *options: str) -> list[str]:
+    """The command line of our trainer (the real CLI, as a user runs it)."""
+    return [PYTHON, "-m", "app", "train", str(corpus), *options]
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted samples (nearest rank)."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def compile_sources() -> None:
     """Byte-compile our packages once, as ``pip install`` does: this machine sets
     PYTHONDONTWRITEBYTECODE, which would otherwise make every timed start recompile them."""

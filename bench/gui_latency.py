@@ -21,7 +21,7 @@ from itertools import pairwise
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from common import CORPORA, PYTHON, REPO, compile_sources, table
+from common import CORPORA, PYTHON, REPO, compile_sources, percentile, table
 
 sys.path.insert(0, str(REPO))
 
@@ -35,12 +35,9 @@ from app.main_window import MainWindow
 def percentiles(samples: list[float]) -> list[str]:
     ordered = sorted(samples)
 
-    def pick(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
     return [
         f"{statistics.median(ordered) * 1000:.1f}",
-        f"{pick(0.99) * 1000:.1f}",
+        f"{percentile(ordered, 0.99) * 1000:.1f}",
         f"{ordered[-1] * 1000:.0f}",
     ]
 

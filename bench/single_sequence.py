@@ -13,7 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from common import CORPORA, PEERS, PYTHON, compile_sources, paired, table
+from common import CORPORA, PEERS, PYTHON, compile_sources, ours_train, paired, table
 
 OURS = ["--pretokenize", "none", "--unit", "byte", "--end-of-word", "none", "--json"]
 
@@ -33,21 +33,7 @@ def main() -> None:
         for rule in ("first-seen", "hf"):
             result = paired(
                 args.runs,
-                (
-                    [
-                        PYTHON,
-                        "-m",
-                        "app",
-                        "train",
-                        corpus,
-                        *OURS,
-                        "--merges",
-                        str(args.merges),
-                        "--tie-break",
-                        rule,
-                    ],
-                    ours_out,
-                ),
+                (ours_train(corpus, *OURS, "--merges", str(args.merges), "--tie-break", rule), ours_out),
                 (hf, None),
             )
             ours_merges = [m["pair"] for m in json.loads(ours_out.read_text())["merges"]]

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CORPORA, PEERS, PYTHON, REPO, measure, table
+from common import CORPORA, PEERS, PYTHON, REPO, measure, percentile, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, load_corpus
@@ -25,12 +25,9 @@ from bpe_core import PipelineConfig, Trainer, load_corpus
 def percentiles(samples: list[float]) -> list[str]:
     ordered = sorted(samples)
 
-    def pick(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
     return [
-        f"{pick(0.5) * 1000:.2f}",
-        f"{pick(0.99) * 1000:.2f}",
+        f"{percentile(ordered, 0.5) * 1000:.2f}",
+        f"{percentile(ordered, 0.99) * 1000:.2f}",
         f"{ordered[-1] * 1000:.1f}",
         f"{sum(1 for s in ordered if s > 0.005)}",
     ]

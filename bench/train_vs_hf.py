@@ -13,7 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from common import CORPORA, PEERS, PYTHON, Paired, compile_sources, measure, paired, table
+from common import CORPORA, PEERS, PYTHON, Paired, compile_sources, measure, ours_train, paired, table
 
 from bpe_core import PipelineConfig, Trainer, load_corpus
 
@@ -89,20 +89,7 @@ def main() -> None:
             vocab = base_vocab(corpus, config) + args.merges
             result = paired(
                 args.runs,
-                (
-                    [
-                        PYTHON,
-                        "-m",
-                        "app",
-                        "train",
-                        str(corpus),
-                        "--vocab-size",
-                        str(vocab),
-                        "--json",
-                        *options,
-                    ],
-                    ours_out,
-                ),
+                (ours_train(corpus, "--vocab-size", str(vocab), "--json", *options), ours_out),
                 ([PYTHON, PEERS, "hf-train", mode, str(corpus), str(vocab), str(hf_out)], None),
             )
             same = "n/a (HF ids vary)"
@@ -116,7 +103,7 @@ def main() -> None:
         suffix_vocab = base_vocab(corpus, PipelineConfig(attach_marker=True)) + args.merges
         result = paired(
             args.runs,
-            ([PYTHON, "-m", "app", "train", str(corpus), "--merges", str(args.merges), "--json"], ours_out),
+            (ours_train(corpus, "--merges", str(args.merges), "--json"), ours_out),
             ([PYTHON, PEERS, "hf-train", "suffix", str(corpus), str(suffix_vocab), str(hf_out)], None),
         )
         rows.append(row("our defaults: separate </w>, first-seen (vs HF suffix)", result, "n/a"))

@@ -129,24 +129,16 @@ class CorpusModel(TableModel):
     def set_highlight(self, words, only: bool = False) -> None:
         """Mark (and with ``only``, show only) the words containing the selected pair or token."""
         self._highlight = frozenset(words)
-        self._colors = (highlight_background(), changed_background())
         self._only = self._highlight if only else None
         if only:
             self._reorder()
-        elif self._rows:
-            self.dataChanged.emit(
-                self.index(0, 0),
-                self.index(len(self._rows) - 1, len(HEADERS) - 1),
-                [BACKGROUND],
-            )
+        else:
+            self.repaint_all([BACKGROUND])
 
     def restyle(self) -> None:
         """Row colours for the current palette (light or dark)."""
         self._colors = (highlight_background(), changed_background())
-        if self._rows:
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(len(self._rows) - 1, len(HEADERS) - 1), [BACKGROUND]
-            )
+        self.repaint_all([BACKGROUND])
 
     @property
     def changed_words(self) -> frozenset[int]:
@@ -216,7 +208,6 @@ class CorpusModel(TableModel):
         words = change.words if change is not None else ()
         old = self._changed
         self._changed = frozenset(words)
-        self._colors = (highlight_background(), changed_background())  # follows palette changes
         self._cache.drop(words)
         if len(words) + len(old) > TARGETED_UPDATES:
             self._refresh_all()
@@ -244,8 +235,7 @@ class CorpusModel(TableModel):
         self._refresh_all()
 
     def _refresh_all(self) -> None:
-        if self._rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(HEADERS) - 1))
+        self.repaint_all()
         if self._sort_column == TOKENS:
             self._resort.start()  # token counts changed: re-sort once stepping pauses
 

@@ -87,10 +87,7 @@ class MergeModel(TableModel):
     def restyle(self) -> None:
         """The dimmed text for the current palette (light or dark)."""
         self._muted = muted()
-        if self._history:
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(len(self._history) - 1, len(HEADERS) - 1), [FOREGROUND]
-            )
+        self.repaint_all([FOREGROUND])
 
     def refresh(self) -> None:
         if self._bridge.busy:
@@ -111,7 +108,6 @@ class MergeModel(TableModel):
             self._history = history
             self.endInsertRows()
         old_position, self._position = self._position, position
-        self._muted = muted()  # once per change, not per painted cell
         if history:
             first, last = sorted((old_position, position))
             self.dataChanged.emit(

@@ -170,10 +170,7 @@ class PairModel(TableModel):
     def restyle(self) -> None:
         """The tie shading for the current palette (light or dark)."""
         self._tie_color = tie_background()
-        if self._rows:
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(len(self._rows) - 1, len(HEADERS) - 1), [BACKGROUND]
-            )
+        self.repaint_all([BACKGROUND])
 
     def refresh(self) -> None:
         """Back to the first page of the current ranking (after every change)."""
@@ -189,7 +186,6 @@ class PairModel(TableModel):
         self._total = trainer.pair_total
         self._top = trainer.top_count()
         self._ties = trainer.ties_at_top()
-        self._tie_color = tie_background()  # once per change, not per painted cell
         self._rows = self._ranked(min(PAGE, self._total))
         if not self._same_lineage(trainer.history):
             self._words.clear()

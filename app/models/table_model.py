@@ -1,4 +1,5 @@
-"""What every table model shares: named columns with optional header tooltips."""
+"""What every table model shares: named columns with optional header tooltips, and a repaint
+of every row."""
 
 from __future__ import annotations
 
@@ -22,3 +23,9 @@ class TableModel(QAbstractTableModel):
         if role == TOOLTIP and self.HEADER_TIPS:
             return self.HEADER_TIPS[section]
         return None
+
+    def repaint_all(self, roles: list | None = None) -> None:
+        """Tell the views every cell changed (only ``roles``, if given)."""
+        rows = self.rowCount()
+        if rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, len(self.HEADERS) - 1), roles or [])
