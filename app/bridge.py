@@ -1,16 +1,21 @@
 """The one adapter between the engine and Qt: core events become signals, commands are slots.
 
 Short commands (a step, an undo, a short jump) run synchronously on the GUI thread. Long ones
-(runs, far jumps, loading a corpus or a session) run as a :class:`~app.jobs.Job`; meanwhile the
-bridge is *busy*, views must not read the trainer (models answer from their caches), and the
-engine's events are held back and re-announced once the job is over. Loading builds a new
-trainer off the GUI thread and swaps it in at the end, so the current session is untouched
-until the new one is complete, and untouched for good if loading fails or is cancelled.
+(runs, far jumps, opening a file) run as a :class:`~app.jobs.Job`; meanwhile the bridge is
+*busy*, views must not read the trainer (models answer from their caches), and the engine's
+events are held back and announced once the job is over.
+
+Opening builds a new trainer off the GUI thread and swaps it in at the end, so the current
+session is untouched until the new one is complete, and untouched for good if opening fails or
+is cancelled. Opening while a job runs cancels that job and queues the new request (a newer
+request replaces a queued one): whatever is swapped in carries its own name and path, so the
+title, the path and the content always belong together.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,30 +23,44 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.jobs import Cancelled, Job
+from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoder import Encoder
+from bpe_core.errors import Cancelled
 from bpe_core.events import CorpusReplaced, Event, HistoryReset, Jumped, MergeApplied, MergeUndone
-from bpe_core.session import load_session, save_session
+from bpe_core.history import USER
+from bpe_core.session import load_session, save_session, sniff_session, trainer_from_session
 
 log = logging.getLogger(__name__)
 Pair = tuple[int, int]
 ASK = "ask"  # the tie rule selector's "Ask me"
+TIE_LIST = 50  # tied pairs listed when asking the user (the rules' picks are always among all)
+SYNC_JUMP = 50  # jumps of more merges than this run in the background
+COUNTS_SUFFIXES = (".tsv", ".counts")
 
 
 @dataclass(frozen=True)
 class Source:
     """Where the corpus came from, so new settings can re-run the pipeline on the original:
     a file (``path``), a text (``text``: pasted or a sample), or neither (a saved session, whose
-    words are all that is left)."""
+    words are all that is left). ``sample`` marks a built-in sample, re-created in one click."""
 
     name: str
     path: Path | None = None
     text: str | None = None
     input_kind: str = "text"
+    sample: bool = False
 
 
-SYNC_JUMP = 50  # jumps of more merges than this run in the background
+@dataclass(frozen=True)
+class _Request:
+    """A background job, started now or queued behind the one running."""
+
+    title: str
+    work: Work
+    on_success: Callable[[Any], None] | None = None
+    opens: Path | None = None  # the file it opens (reported through ``sig_opened``)
+    replaces_session: bool = False
 
 
 class Bridge(QObject):
@@ -60,17 +79,19 @@ class Bridge(QObject):
     sig_changed = Signal()
     """Emitted after any of the above: the state the status bar and plots show changed."""
     sig_busy_changed = Signal(bool)
-    """A background job started (True) or ended (False)."""
+    """A background job started or was queued (True), or the last one ended (False)."""
     sig_progressed = Signal(str, int, int)
     """A background job progressed: (title, done, total)."""
     sig_message = Signal(str)
-    """A short outcome for the status bar ("Stopped: ...")."""
+    """A short outcome for the status bar ("Opened …", "Cancelled", "Stopped: …")."""
     sig_error = Signal(str, str)
     """Something failed: (title, one-sentence message) for a dialog."""
     sig_tie_reached = Signal(list)
     """Ask-me mode met a tie before a step: the tied candidates, best first."""
     sig_document_changed = Signal()
     """The session's file path or unsaved-changes flag changed."""
+    sig_opened = Signal(object, bool)
+    """Opening a file ended: (path, whether it opened). Not emitted when it was cancelled."""
 
     def __init__(self, trainer: Trainer, source: Source | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -78,14 +99,20 @@ class Bridge(QObject):
         self._trainer = trainer
         self._unsubscribe: Callable[[], None] = trainer.events.subscribe(self._on_core_event)
         self._job: Job | None = None
-        self._on_success: Callable[[Any], None] | None = None
+        self._request: _Request | None = None  # the running job's
+        self._queued: _Request | None = None
         self._held: list[Event] = []
         self._encoder: Encoder | None = None
         self._encoder_key: tuple = ()
+        self._clean_state = self._state()
+        self._discard_confirmed: tuple | None = None
+        self._interrupted_run: dict[str, int | None] | None = None
         self.ask_at_ties = False
         self.path: Path | None = None  # the session file, once saved or opened
         self.dirty = False
         self.source = source or Source("untitled")
+        self.confirm_discard: Callable[[int], bool] | None = None
+        """Asked before a step discards more than one redo-able merge: (how many) -> go ahead?"""
 
     # -- state -------------------------------------------------------------------------
 
@@ -98,20 +125,47 @@ class Bridge(QObject):
         return self._job is not None
 
     @property
-    def job_title(self) -> str:
-        return self._job.title if self._job is not None else ""
+    def opening(self) -> bool:
+        """Whether the running or queued job opens a file or a text (replacing the session)."""
+        return any(r is not None and r.replaces_session for r in (self._request, self._queued))
 
-    def encoder(self) -> Encoder:
-        """An encoder over the whole history (encode with ``upto=position``), cached."""
-        history = self._trainer.history
-        key = (id(self._trainer), len(history), history[-1] if history else None)
+    @property
+    def job_title(self) -> str:
+        request = self._queued or self._request
+        return request.title if request is not None else ""
+
+    def encoder(self) -> Encoder | None:
+        """An encoder over the whole history (encode with ``upto=position``), cached. While a job
+        runs the trainer may not be read: the last one built is returned (or None)."""
+        if self.busy:
+            return self._encoder
+        trainer = self._trainer
+        n = trainer.history_length
+        key = (id(trainer), n, trainer.record(n) if n else None)
         if self._encoder is None or key != self._encoder_key:
-            self._encoder = Encoder.from_trainer(self._trainer, full_history=True)
+            self._encoder = Encoder.from_trainer(trainer, full_history=True)
             self._encoder_key = key
         return self._encoder
 
     def tie_rule_spec(self) -> str:
         return ASK if self.ask_at_ties else self._trainer.rule.spec
+
+    def has_unsaved_work(self) -> bool:
+        """Whether replacing or closing the session would lose work worth asking about. A
+        sample whose merges were all decided by a rule is re-created in one click: only merges
+        chosen by hand make it work."""
+        trainer = self._trainer
+        if self.busy or not self.dirty or not trainer.history_length:
+            return False
+        if self.source.sample and self.path is None:
+            return any(record.decided_by == USER for record in trainer.history)
+        return True
+
+    def _state(self) -> tuple:
+        """What saving records, compared to tell whether there are unsaved changes."""
+        trainer = self._trainer
+        n = trainer.history_length
+        return (id(trainer), n, id(trainer.record(n)) if n else None, trainer.position, trainer.training)
 
     # -- core events -> signals ------------------------------------------------------------
 
@@ -135,7 +189,7 @@ class Bridge(QObject):
         self._touch()
 
     def _touch(self) -> None:
-        self.dirty = True
+        self.dirty = self._state() != self._clean_state
         self.sig_changed.emit()
         self.sig_document_changed.emit()
 
@@ -146,18 +200,21 @@ class Bridge(QObject):
         if self.busy:
             return False
         trainer = self._trainer
-        if trainer.stop_reason() is not None:
-            self.sig_message.emit(f"No step: {trainer.stop_reason().value}.")
+        reason = trainer.stop_reason()
+        if reason is not None:
+            self.sig_message.emit(f"No step: {reason.value}.")
+            return False
+        if not self._may_discard_redo():
             return False
         if self.ask_at_ties and trainer.ties_at_top() > 1:
-            self.sig_tie_reached.emit(trainer.tied_candidates(limit=50))
+            self.sig_tie_reached.emit(trainer.tied_candidates(limit=TIE_LIST))
             return False
         trainer.step()
         return True
 
     def step_pair(self, pair: Pair, decided_by: str | None = None) -> bool:
         """Merge a chosen pair (any pair present), recording who decided."""
-        if self.busy:
+        if self.busy or not self._may_discard_redo():
             return False
         try:
             self._trainer.step(pair, decided_by=decided_by)
@@ -180,18 +237,26 @@ class Bridge(QObject):
 
     def goto(self, step: int) -> None:
         """Jump to just after merge ``step``; far jumps run in the background."""
-        if self.busy or step == self._trainer.position:
-            return
-        if abs(step - self._trainer.position) <= SYNC_JUMP:
-            self._trainer.goto(step)
-            return
         trainer = self._trainer
-        self._start(
-            f"Jumping to step {step:,}", lambda progress, cancelled: trainer.goto(step, progress, cancelled)
-        )
+        if self.busy or step == trainer.position or not 0 <= step <= trainer.history_length:
+            return
+        if abs(step - trainer.position) <= SYNC_JUMP:
+            trainer.goto(step)
+            return
+
+        def work(progress, cancelled) -> bool:
+            trainer.goto(step, progress, cancelled)
+            return trainer.position == step
+
+        def finished(arrived: bool) -> None:
+            if not arrived:
+                self.sig_message.emit("Cancelled")
+
+        self._start(_Request(f"Jumping to step {step:,}", work, finished))
 
     def reset(self) -> None:
         if not self.busy:
+            self._interrupted_run = None
             self._trainer.reset()
 
     def set_tie_rule(self, spec: str) -> None:
@@ -210,14 +275,33 @@ class Bridge(QObject):
             self._trainer.set_min_frequency(value)
 
     def save(self, path: str | Path) -> bool:
+        if self.busy:
+            return False
         try:
             save_session(self._trainer, path)
         except Exception as error:  # SessionError, or anything else: the user must hear of it
             self.sig_error.emit("Could not save", str(error))
             return False
         self.path = Path(path)
+        self._clean_state = self._state()
         self.dirty = False
         self.sig_document_changed.emit()
+        self.sig_message.emit(f"Saved to {self.path}")
+        return True
+
+    def _may_discard_redo(self) -> bool:
+        """Before a step cuts the history: ask when more than one redo-able merge would go. The
+        answer holds until the state changes (a tie dialog after the question does not ask again)."""
+        trainer = self._trainer
+        redo = trainer.history_length - trainer.position
+        if redo <= 1 or self.confirm_discard is None:
+            return True
+        state = self._state()
+        if self._discard_confirmed == state:
+            return True
+        if not self.confirm_discard(redo):
+            return False
+        self._discard_confirmed = state
         return True
 
     # -- commands: background --------------------------------------------------------------
@@ -225,10 +309,13 @@ class Bridge(QObject):
     def run(
         self, merges: int | None = None, vocab_size: int | None = None, min_frequency: int | None = None
     ) -> None:
-        """Merge until a target; in Ask-me mode the run stops at the next tie and asks."""
-        if self.busy:
+        """Merge until a target; in Ask-me mode the run stops at each tie, asks, and goes on
+        (see :meth:`continue_run`)."""
+        if self.busy or not self._may_discard_redo():
             return
         trainer, ask = self._trainer, self.ask_at_ties
+        start = trainer.position
+        self._interrupted_run = None
 
         def work(progress, cancelled):
             return trainer.run(
@@ -240,25 +327,66 @@ class Bridge(QObject):
                 stop_at_tie=ask,
             )
 
-        self._start("Running merges", work, self._on_run_finished)
+        def finished(reason: StopReason) -> None:
+            if reason is StopReason.CANCELLED:
+                self.sig_message.emit("Cancelled")
+                return
+            self.sig_message.emit(f"Stopped: {reason.value}.")
+            if reason is StopReason.TIE:
+                done = self._trainer.position - start
+                left = None if merges is None else merges - done
+                self._interrupted_run = {
+                    "merges": left,
+                    "vocab_size": vocab_size,
+                    "min_frequency": min_frequency,
+                }
+                self.sig_tie_reached.emit(self._trainer.tied_candidates(limit=TIE_LIST))
 
-    def _on_run_finished(self, reason: StopReason) -> None:
-        self.sig_message.emit(f"Stopped: {reason.value}.")
-        if reason is StopReason.TIE:
-            self.sig_tie_reached.emit(self._trainer.tied_candidates(limit=50))
+        self._start(_Request("Running merges", work, finished))
 
-    def open_corpus(
+    def continue_run(self) -> bool:
+        """After the user decided a tie that stopped a run: go on to the run's target."""
+        target, self._interrupted_run = self._interrupted_run, None
+        if target is None or self.busy:
+            return False
+        if target["merges"] is not None:
+            target["merges"] -= 1  # the user's decision was one of them
+            if target["merges"] <= 0:
+                return False
+        self.run(**target)
+        return True
+
+    def forget_interrupted_run(self) -> None:
+        self._interrupted_run = None
+
+    def open_file(
         self,
         path: str | Path,
-        config: PipelineConfig,
-        input_kind: str = "text",
-        training: TrainingConfig | None = None,
+        config: PipelineConfig | None = None,
+        kind: str | None = None,
+        on_opened: Callable[[], None] | None = None,
     ) -> None:
-        """Load a corpus file into a new session (the current one stays until it succeeds)."""
+        """Open a session or a corpus file as a new session (the current one stays until it
+        succeeds). ``kind`` forces ``session``, ``text`` or ``counts``; by default a session is
+        recognised by parsing it, and a corpus by its suffix (``.tsv``: word counts)."""
         path = Path(path)
-        self._open(
-            Source(path.name, path=path, input_kind=input_kind), config, training or self._trainer.training
-        )
+        config = config or PipelineConfig()
+        training = self._trainer.training
+
+        def work(progress, cancelled):
+            report = _cancellable(progress, cancelled)
+            data = sniff_session(path) if kind in (None, "session") else None
+            if data is not None:
+                return trainer_from_session(data, path, report), Source(path.name), path
+            if kind == "session":
+                return load_session(path, report), Source(path.name), path  # reports what is wrong
+            input_kind = kind or ("counts" if path.suffix.lower() in COUNTS_SUFFIXES else "text")
+            corpus = load_corpus(path, config, input_kind, report)
+            if cancelled():
+                raise Cancelled
+            return Trainer(corpus, training), Source(path.name, path=path, input_kind=input_kind), None
+
+        self._open(f"Opening {path.name}", work, on_opened, opens=path)
 
     def open_text(
         self,
@@ -267,29 +395,29 @@ class Bridge(QObject):
         name: str = "pasted text",
         input_kind: str = "text",
         training: TrainingConfig | None = None,
+        on_opened: Callable[[], None] | None = None,
+        sample: bool = False,
     ) -> None:
         """A new session on ``text``: pasted text, or a built-in sample (text or counts)."""
-        self._open(Source(name, text=text, input_kind=input_kind), config, training or self._trainer.training)
+        source = Source(name, text=text, input_kind=input_kind, sample=sample)
+        self._open_source(source, config, training or self._trainer.training, on_opened=on_opened)
 
     def rebuild(self, config: PipelineConfig, training: TrainingConfig) -> None:
         """A new session on the same source with new settings (from the settings dialog)."""
-        self._open(self.source, config, training, session_path=self.path)
+        self._open_source(self.source, config, training, session_path=self.path)
 
-    def _open(
+    def _open_source(
         self,
         source: Source,
         config: PipelineConfig,
         training: TrainingConfig,
         session_path: Path | None = None,
+        on_opened: Callable[[], None] | None = None,
     ) -> None:
         pieces = None if source.path or source.text is not None else self._trainer.corpus
 
         def work(progress, cancelled):
-            def report(done, total):
-                if cancelled():
-                    raise Cancelled
-                progress(done, total)
-
+            report = _cancellable(progress, cancelled)
             if source.path is not None:
                 corpus = load_corpus(source.path, config, source.input_kind, report)
             elif source.text is not None and source.input_kind == "counts":
@@ -298,22 +426,20 @@ class Bridge(QObject):
                 corpus = Corpus.from_text(source.text, config, report)
             else:  # a loaded session keeps only its pieces: re-run the pipeline on each
                 corpus = Corpus.from_texts(zip(pieces.words, pieces.counts, strict=True), config)
-            return Trainer(corpus, training)
+            if cancelled():
+                raise Cancelled
+            return Trainer(corpus, training), source, session_path
 
-        self._start(
-            f"Opening {source.name}",
-            work,
-            lambda trainer: self.replace_trainer(trainer, source, session_path),
-        )
+        self._open(f"Opening {source.name}", work, on_opened, opens=source.path)
 
-    def load(self, path: str | Path) -> None:
-        """Open a saved session (replayed off the GUI thread)."""
-        path = Path(path)
-        self._start(
-            f"Opening {path.name}",
-            lambda progress, cancelled: load_session(path, progress),
-            lambda trainer: self.replace_trainer(trainer, Source(path.name), path),
-        )
+    def _open(self, title: str, work: Work, on_opened: Callable[[], None] | None, opens: Path | None) -> None:
+        def install(result) -> None:
+            trainer, source, session_path = result
+            self.replace_trainer(trainer, source, session_path)
+            if on_opened is not None:
+                on_opened()
+
+        self._start(_Request(title, work, install, opens=opens, replaces_session=True))
 
     def replace_trainer(self, trainer: Trainer, source: Source, session_path: Path | None = None) -> None:
         """Swap in a new trainer (a loaded corpus or session): every view rebinds."""
@@ -321,8 +447,11 @@ class Bridge(QObject):
         self._trainer = trainer
         self._unsubscribe = trainer.events.subscribe(self._on_core_event)
         self._encoder = None
+        self._interrupted_run = None
+        self._discard_confirmed = None
         self.source = source
         self.path = session_path
+        self._clean_state = self._state()
         self.sig_reset.emit()
         self.sig_settings_changed.emit()
         self.sig_changed.emit()
@@ -330,61 +459,90 @@ class Bridge(QObject):
         self.sig_document_changed.emit()
 
     def cancel(self) -> None:
+        """Cancel the running job, and forget a queued one."""
+        self._queued = None
         if self._job is not None:
             self._job.cancel()
 
+    def shutdown(self, timeout_ms: int = 10_000) -> None:
+        """Cancel everything and wait for the job's thread (closing the window, tests)."""
+        self.cancel()
+        job = self._job
+        if job is not None:
+            job.wait(timeout_ms)
+            self._on_job_finished()
+
     def wait(self, timeout_ms: int = 60_000) -> bool:
-        """Block until the current job ends (for tests and shutdown)."""
+        """Block until the running job's thread ends (benchmarks and tests; the GUI never
+        blocks). Its outcome is announced by the event loop, as usual."""
         job = self._job
         return True if job is None else job.wait(timeout_ms)
 
-    def _start(self, title: str, work, on_success: Callable[[Any], None] | None = None) -> None:
-        job = Job(title, work, self)
-        self._job = job
-        self._on_success = on_success
-        self._held = []
+    # -- jobs ------------------------------------------------------------------------------
+
+    def _start(self, request: _Request) -> None:
+        if self._job is not None:  # only opening queues: it cancels what runs and goes next
+            if request.replaces_session:
+                self._queued = request
+                self._job.cancel()
+                self.sig_busy_changed.emit(True)
+            return
+        job = Job(request.title, request.work, discard_on_cancel=request.replaces_session)
+        self._job, self._request, self._held = job, request, []
         # Slots of this QObject (not lambdas): Qt then queues each call to the GUI thread. A
         # lambda would run in the worker thread that emitted the signal.
         job.sig_progressed.connect(self._on_job_progressed)
-        job.sig_succeeded.connect(self._on_job_succeeded)
-        job.sig_failed.connect(self._on_job_failed)
-        job.sig_cancelled.connect(self._on_job_cancelled)
+        job.finished.connect(self._on_job_finished)
         self.sig_busy_changed.emit(True)
         job.start()
 
     @Slot(int, int)
     def _on_job_progressed(self, done: int, total: int) -> None:
-        if self._job is not None:
+        if self._job is not None and self._queued is None:
             self.sig_progressed.emit(self._job.title, done, total)
 
-    @Slot(object)
-    def _on_job_succeeded(self, result) -> None:
-        on_success = self._on_success
-        self._end_job()
-        if on_success is not None:
-            on_success(result)
-
-    @Slot(str)
-    def _on_job_failed(self, message: str) -> None:
-        job = self._job
-        self._end_job()
-        if job is not None and job.error_details:
-            log.error("%s failed:\n%s", job.title, job.error_details)
-        self.sig_error.emit(job.title if job is not None else "Failed", message)
-
     @Slot()
-    def _on_job_cancelled(self) -> None:
-        self._end_job()
-        self.sig_message.emit("Cancelled.")
-
-    def _end_job(self) -> None:
-        """On the GUI thread: the job's thread has finished its work; announce what it did."""
-        job = self._job
-        if job is not None:
-            job.wait()
-        self._job = None
-        self._on_success = None
+    def _on_job_finished(self) -> None:
+        """On the GUI thread, once the job's thread is over: announce what it did."""
+        job, request = self._job, self._request
+        if job is None or request is None or not job.isFinished():
+            return  # a late signal of a job already handled (shutdown)
+        self._job = self._request = None
+        queued, self._queued = self._queued, None
         held, self._held = self._held, []
-        self.sig_busy_changed.emit(False)
+        outcome, result, message = job.outcome, job.result, job.message
+        seconds = time.monotonic() - job.started_at
+        job.release()
+        job.deleteLater()
+        if queued is None:
+            self.sig_busy_changed.emit(False)
         for event in held:  # the engine's events from the worker, announced now on this thread
             self._announce(event)
+        if outcome is Outcome.SUCCEEDED:
+            if request.on_success is not None:
+                request.on_success(result)
+            if request.opens is not None:
+                self.sig_opened.emit(request.opens, True)
+            if request.replaces_session:
+                self.sig_message.emit(f"Opened {self.source.name} in {seconds:.1f} s")
+        elif outcome is Outcome.FAILED:
+            if job.error_details:
+                log.error("%s failed:\n%s", job.title, job.error_details)
+            if request.opens is not None:
+                self.sig_opened.emit(request.opens, False)
+            self.sig_error.emit(job.title, message)
+        elif queued is None:
+            self.sig_message.emit("Cancelled")
+        if queued is not None:
+            self._start(queued)
+
+
+def _cancellable(progress: Callable[[int, int], None], cancelled: Callable[[], bool]):
+    """A progress callback that stops the work (raising ``Cancelled``) once cancel is asked."""
+
+    def report(done: int, total: int) -> None:
+        if cancelled():
+            raise Cancelled
+        progress(done, total)
+
+    return report

@@ -1,11 +1,12 @@
 """Opening and saving from the window: corpus files (text or word counts), pasted text,
-sessions, recent files, and what a dropped file is."""
+sessions, recent files, and asking to save before work is replaced."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
@@ -14,63 +15,99 @@ from bpe_core import PipelineConfig
 RECENT_KEY = "files/recent"
 FOLDER_KEY = "files/last_folder"
 MAX_RECENT = 8
-CORPUS_FILTERS = "Text (*.txt *.text *.md);;Word counts, word<TAB>count (*.tsv *.counts);;All files (*)"
-SESSION_FILTER = "BPE Studio sessions (*.json)"
+CORPUS_FILTERS = (
+    "Text or session (*.txt *.text *.md *.json);;Word counts, word<TAB>count (*.tsv *.counts);;All files (*)"
+)
+SESSION_FILTER = "BPE Studio sessions (*.json);;All files (*)"
 
 
-def kind_of(path: Path) -> str:
-    """``session``, ``counts`` or ``text``, from the file's extension and first bytes."""
-    if path.suffix.lower() == ".json":
-        try:
-            with path.open("rb") as stream:
-                head = stream.read(200)
-        except OSError:
-            return "session"  # let the loader report the problem
-        return "session" if b"bpe-studio-session" in head else "text"
-    return "counts" if path.suffix.lower() in (".tsv", ".counts") else "text"
-
-
-class FileActions:
+class FileActions(QObject):
     """File operations on behalf of the main window (which passes itself as ``parent``)."""
 
     def __init__(self, bridge: Bridge, settings: QSettings, parent: QWidget) -> None:
+        super().__init__(parent)
         self._bridge = bridge
         self._settings = settings
-        self._parent = parent
+        self._window = parent
+        self._deferred: Callable[[], None] | None = None
+        bridge.sig_opened.connect(self._on_opened)
+        bridge.sig_busy_changed.connect(self._on_busy)
 
     # -- opening -----------------------------------------------------------------------------
 
-    def open_path(self, path: str | Path, config: PipelineConfig | None = None) -> None:
-        """Open a corpus or a session file (command line, drop, recent files)."""
-        path = Path(path)
-        self.remember(path)
-        kind = kind_of(path)
-        if kind == "session":
-            self._bridge.load(path)
-        else:
-            self._bridge.open_corpus(path, config or PipelineConfig(), kind)
+    def request_open(self, start: Callable[[], None]) -> None:
+        """Open something in place of the session, asking to save unsaved work first.
+
+        While a file is being opened, ``start`` replaces that request (the session shown is
+        still the one already asked about). A run or a jump is cancelled first, and the request
+        carried out once it has stopped, since its merges may need saving.
+        """
+        bridge = self._bridge
+        if bridge.busy and not bridge.opening:
+            self._deferred = start
+            bridge.cancel()
+            return
+        if not bridge.busy and not self.maybe_save():
+            return
+        start()
+
+    def _on_busy(self, busy: bool) -> None:
+        if not busy and self._deferred is not None:
+            start, self._deferred = self._deferred, None
+            # After the job's outcome is announced (the unsaved-changes state depends on it).
+            QTimer.singleShot(0, lambda: self.request_open(start))
+
+    def open_path(self, path: str | Path, kind: str | None = None) -> None:
+        """Open a session or a corpus file (command line, drop, recent files, dialogs)."""
+        self.request_open(lambda: self._bridge.open_file(path, kind=kind))
 
     def ask_open_corpus(self) -> None:
-        path, chosen = QFileDialog.getOpenFileName(self._parent, "Open corpus", self.folder(), CORPUS_FILTERS)
+        path, chosen = QFileDialog.getOpenFileName(self._window, "Open corpus", self.folder(), CORPUS_FILTERS)
         if path:
-            kind = "counts" if chosen.startswith("Word counts") else kind_of(Path(path))
-            self.remember(Path(path))
-            self._bridge.open_corpus(path, PipelineConfig(), "session" if kind == "session" else kind)
+            self.open_path(path, "counts" if chosen.startswith("Word counts") else None)
 
     def ask_open_session(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self._parent, "Open session", self.folder(), SESSION_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self._window, "Open session", self.folder(), SESSION_FILTER)
         if path:
-            self.remember(Path(path))
-            self._bridge.load(path)
+            self.open_path(path, "session")
 
     def ask_paste(self) -> None:
-        text, ok = QInputDialog.getMultiLineText(self._parent, "Paste text as corpus", "Text:")
+        text, ok = QInputDialog.getMultiLineText(self._window, "Paste text as corpus", "Text:")
         if ok and text.strip():
-            self._bridge.open_text(text, PipelineConfig(), "pasted text")
+            self.request_open(lambda: self._bridge.open_text(text, PipelineConfig(), "pasted text"))
         elif ok:
-            QMessageBox.warning(self._parent, "Empty corpus", "The pasted text has no words.")
+            QMessageBox.warning(self._window, "Empty corpus", "The pasted text has no words.")
+
+    def open_recent(self, path: str) -> None:
+        if not Path(path).exists():
+            self.forget(path)
+            QMessageBox.warning(self._window, "File not found", f"The file {path!r} no longer exists.")
+            return
+        self.open_path(path)
+
+    def _on_opened(self, path: Path, ok: bool) -> None:
+        if ok:
+            self.remember(path)
+        else:
+            self.forget(path)
 
     # -- saving ------------------------------------------------------------------------------
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved work; False means the user cancelled."""
+        if not self._bridge.has_unsaved_work():
+            return True
+        answer = QMessageBox.question(
+            self._window,
+            "Unsaved changes",
+            "Save the current session first?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
 
     def save(self) -> bool:
         if self._bridge.path is None:
@@ -79,13 +116,15 @@ class FileActions:
 
     def save_as(self) -> bool:
         suggested = str(Path(self.folder()) / (Path(self._bridge.source.name).stem + ".json"))
-        path, _ = QFileDialog.getSaveFileName(self._parent, "Save session", suggested, SESSION_FILTER)
+        path, _ = QFileDialog.getSaveFileName(self._window, "Save session", suggested, SESSION_FILTER)
         if not path:
             return False
         if not path.endswith(".json"):
             path += ".json"
+        if not self._bridge.save(path):
+            return False
         self.remember(Path(path))
-        return self._bridge.save(path)
+        return True
 
     # -- recent files and folders ------------------------------------------------------------
 
@@ -99,7 +138,12 @@ class FileActions:
         return [v for v in value if isinstance(v, str)]
 
     def remember(self, path: Path) -> None:
-        path = path.resolve()
+        path = Path(path).resolve()
         self._settings.setValue(FOLDER_KEY, str(path.parent))
         recent = [str(path)] + [p for p in self.recent() if p != str(path)]
         self._settings.setValue(RECENT_KEY, recent[:MAX_RECENT])
+
+    def forget(self, path: str | Path) -> None:
+        """Drop a file from the recent list (it failed to open or no longer exists)."""
+        gone = {str(path), str(Path(path).resolve())}
+        self._settings.setValue(RECENT_KEY, [p for p in self.recent() if p not in gone])

@@ -11,8 +11,9 @@ from pathlib import Path
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # before pyqtgraph: never pick PyQt6
 
 from PySide6.QtCore import QStandardPaths
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
+from app.guard import reporter
 from app.main_window import MainWindow
 from app.samples import DEFAULT_SAMPLE, Sample
 from bpe_core import Corpus, Trainer
@@ -38,38 +39,32 @@ def log_path() -> Path:
     return folder / "bpe-studio.log"
 
 
-def install_exception_hook(parent_getter=lambda: None) -> None:
-    """No uncaught exception reaches the user silently: log it, then show a dialog."""
+def install_exception_hook() -> None:
+    """No uncaught exception passes silently or stops the window: each is logged (to
+    :func:`log_path`) and reported once per place through the window's error reporter."""
     try:
         logging.basicConfig(
             filename=log_path(), level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
     except OSError:
         logging.basicConfig(level=logging.INFO)
+    sys.excepthook = report_uncaught
 
-    def hook(kind, value, tb) -> None:
-        details = "".join(traceback.format_exception(kind, value, tb))
-        log.error("Uncaught exception:\n%s", details)
-        if QApplication.instance() is not None:
-            box = QMessageBox(
-                QMessageBox.Icon.Critical,
-                "Unexpected error",
-                f"Something went wrong: {value}\n\nThe session was left as it was; details are in "
-                f"{log_path()}.",
-                parent=parent_getter(),
-            )
-            box.setDetailedText(details)
-            box.exec()
 
-    sys.excepthook = hook
+def report_uncaught(kind, value, tb) -> None:
+    """``sys.excepthook``: slots and timers that raise end up here (Qt carries on after)."""
+    details = "".join(traceback.format_exception(kind, value, tb))
+    frames = traceback.extract_tb(tb)
+    where = frames[-1].name if frames else "an event handler"
+    reporter().report(where, value, details)
 
 
 def run(args: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("BPE Studio")
     app.setOrganizationName("BPE Studio")
+    install_exception_hook()
     window = MainWindow(sample_trainer(), source_name=DEFAULT_SAMPLE.name)
-    install_exception_hook(lambda: window)
     window.show()
     if args:
         window.open_path(args[0])

@@ -1,8 +1,10 @@
 """Background jobs: long engine work (runs, far jumps, loading) off the GUI thread.
 
 A job runs one Python callable in a ``QThread``. The callable receives ``progress(done, total)``
-and ``cancelled()``; progress reaches the GUI throttled, and the result (or a failure message)
-arrives through queued signals, so receivers always run on the GUI thread.
+and ``cancelled()``; progress reaches the GUI throttled. The outcome is kept on the job and read
+when Qt's ``finished`` signal arrives (queued, on the GUI thread): by then the thread is over,
+so reading it never waits. A finished job lets go of its work and result (``release``), so an
+old trainer is never kept alive by a job object Qt has not deleted yet.
 """
 
 from __future__ import annotations
@@ -11,44 +13,58 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from bpe_core.errors import BpeError
+from app.guard import guard_overrides
+from bpe_core.errors import BpeError, Cancelled
 
 Work = Callable[[Callable[[int, int], None], Callable[[], bool]], Any]
 
 
-class Cancelled(Exception):
-    """Raised inside a job's work to stop it early (e.g. loading a corpus)."""
+class Outcome(Enum):
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
+@guard_overrides
 class Job(QThread):
-    """One unit of background work with progress and cancel."""
+    """One unit of background work with progress and cancel.
+
+    With ``discard_on_cancel`` (loading), a Cancel that arrives while the work is finishing
+    still counts: the result is dropped, so the current session stays. Without it (runs,
+    jumps), cancelled work ends early but consistently and its result counts.
+    """
 
     sig_progressed = Signal(int, int)
     """Emitted with (done, total), at most every 50 ms."""
-    sig_succeeded = Signal(object)
-    """Emitted with the work's return value."""
-    sig_failed = Signal(str)
-    """Emitted with one sentence for the user when the work raised."""
-    sig_cancelled = Signal()
-    """Emitted when the work stopped because cancel was requested."""
 
-    def __init__(self, title: str, work: Work, parent=None) -> None:
-        super().__init__(parent)
+    def __init__(self, title: str, work: Work, discard_on_cancel: bool = False) -> None:
+        super().__init__()
         self.title = title
-        self._work = work
+        self.started_at = time.monotonic()
+        self.outcome: Outcome | None = None
+        self.result: Any = None
+        self.message = ""  # one sentence for the user when the work failed
+        self.error_details = ""
+        self._work: Work | None = work
+        self._discard_on_cancel = discard_on_cancel
         self._cancel = threading.Event()
         self._last_report = 0.0
-        self.error_details = ""
 
     def cancel(self) -> None:
         self._cancel.set()
 
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
+
+    def release(self) -> None:
+        """Drop the work and its result (after the outcome has been handled)."""
+        self._work = None
+        self.result = None
 
     def _progress(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -57,16 +73,23 @@ class Job(QThread):
             self.sig_progressed.emit(done, total)
 
     def run(self) -> None:  # Qt override, runs in the worker thread
+        work, self._work = self._work, None
+        if work is None:
+            return
         try:
-            result = self._work(self._progress, self.is_cancelled)
+            result = work(self._progress, self.is_cancelled)
         except Cancelled:
-            self.sig_cancelled.emit()
+            self.outcome = Outcome.CANCELLED
         except BpeError as error:
-            self.sig_failed.emit(str(error))
+            self.outcome, self.message = Outcome.FAILED, str(error)
         except MemoryError:
-            self.sig_failed.emit("There is not enough memory for this corpus.")
+            self.outcome, self.message = Outcome.FAILED, "There is not enough memory for this corpus."
         except Exception as error:  # reported to the user with details; never lost silently
             self.error_details = traceback.format_exc()
-            self.sig_failed.emit(f"Unexpected error: {error}.")
+            self.outcome, self.message = Outcome.FAILED, f"Unexpected error: {error}."
         else:
-            self.sig_succeeded.emit(result)  # a run that was cancelled still ends consistently
+            if self._discard_on_cancel and self.is_cancelled():
+                self.outcome = Outcome.CANCELLED
+            else:
+                self.outcome, self.result = Outcome.SUCCEEDED, result
+        del work  # the closure may hold a whole trainer: let it go here, off the GUI thread

@@ -5,28 +5,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QDockWidget,
+    QInputDialog,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
-    QPushButton,
-    QSizePolicy,
+    QPlainTextEdit,
     QSlider,
     QToolBar,
     QWidget,
 )
 
 from app.bridge import ASK, Bridge, Source
+from app.dialogs.confirm import ask_with_opt_out
 from app.dialogs.run_dialog import RunDialog
-from app.dialogs.settings_dialog import SettingsDialog, Target
+from app.dialogs.settings_dialog import Preferences, SettingsDialog, Target
 from app.dialogs.tie_dialog import TieDialog
 from app.files import FileActions
-from app.glyphs import visible
+from app.guard import guard_overrides, reporter
 from app.panes.corpus_pane import CorpusPane
 from app.panes.encode_pane import EncodePane
 from app.panes.merges_pane import MergesPane
@@ -35,13 +39,17 @@ from app.panes.plots_pane import PlotsPane
 from app.panes.vocab_pane import VocabPane
 from app.playback import Playback
 from app.samples import SAMPLES, Sample
-from app.widgets import status_label
+from app.status_bar import StatusFields
 from bpe_core import Trainer
 from bpe_core.tiebreak import RULE_NAMES
 
 STATE_VERSION = 1
+DEFAULT_SIZE = QSize(1440, 900)
+CONFIRM_DISCARD_KEY = "confirm/discard_redo"
+TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
 
 
+@guard_overrides
 class MainWindow(QMainWindow):
     """BPE Studio's window, built around ``trainer`` (injected, so tests get fresh ones)."""
 
@@ -50,14 +58,15 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         # Attributes
-        self.bridge = Bridge(trainer, Source(source_name), self)
+        self.bridge = Bridge(trainer, Source(source_name, sample=True), self)
         self.settings = settings if settings is not None else QSettings("BPE Studio", "bpe-studio")
         self.files = FileActions(self.bridge, self.settings, self)
         self.playback = Playback(self.bridge, self)
         self.target = Target()
         self._zoom_points = 0.0
         self._base_points = self.font().pointSizeF()
-        self.actions: dict[str, QAction] = {}
+        self._last_table: QAbstractItemView | None = None
+        self.commands: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
         # Widgets
         self.corpus_pane = CorpusPane(self.bridge)
@@ -66,14 +75,15 @@ class MainWindow(QMainWindow):
         self.merges_pane = MergesPane(self.bridge)
         self.encode_pane = EncodePane(self.bridge)
         self.plots_pane = PlotsPane(self.bridge)
+        self.tables = (
+            self.corpus_pane.view,
+            self.pairs_pane.view,
+            self.vocab_pane.view,
+            self.merges_pane.view,
+        )
         self.rule_box = QComboBox()
         self.speed = QSlider(Qt.Orientation.Horizontal)
-        self.status_labels = {
-            name: status_label("", width)
-            for name, width in (("step", 150), ("vocab", 130), ("tokens", 150), ("ratio", 140), ("rule", 130))
-        }
-        self.progress = QProgressBar()
-        self.cancel_button = QPushButton("Cancel")
+        self.status = StatusFields(self.statusBar(), self.bridge)
         # Setup
         self.setWindowTitle("BPE Studio")
         self.setAcceptDrops(True)
@@ -86,30 +96,32 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self._make_toolbar()
         self._make_menus()
-        self._make_status_bar()
-        self.resize(1440, 900)
+        self.resize(self._fitting_size())
+        self.bridge.confirm_discard = self._confirm_discard
         # Signals
         bridge = self.bridge
-        bridge.sig_changed.connect(self._update_status)
         bridge.sig_changed.connect(self._update_actions)
         bridge.sig_settings_changed.connect(self._sync_rule_box)
-        bridge.sig_busy_changed.connect(self._on_busy)
-        bridge.sig_progressed.connect(self._on_progress)
+        bridge.sig_busy_changed.connect(lambda _: self._update_actions())
         bridge.sig_error.connect(self._show_error)
-        bridge.sig_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        bridge.sig_tie_reached.connect(self.ask_tie)
+        # Queued: the dialog opens once the step, run or job that met the tie has finished.
+        bridge.sig_tie_reached.connect(self.ask_tie, Qt.ConnectionType.QueuedConnection)
         bridge.sig_document_changed.connect(self._update_title)
         self.pairs_pane.sig_pair_selected.connect(self._on_pair_selected)
         self.vocab_pane.sig_token_selected.connect(self._on_token_selected)
         self.playback.sig_playing_changed.connect(self._on_playing)
-        self.cancel_button.clicked.connect(bridge.cancel)
         self.rule_box.activated.connect(lambda _: bridge.set_tie_rule(self.rule_box.currentData()))
         self.speed.valueChanged.connect(self.playback.set_speed)
+        QApplication.instance().focusChanged.connect(self._on_focus_changed)
+        reporter().sig_reported.connect(self._on_internal_error)
         self._restore()
+        self._apply_zoom()
         self._sync_rule_box()
-        self._update_status()
+        self.status.update()
         self._update_actions()
         self._update_title()
+        # Keys act at once in a fresh window: Space and → step, not type into the filter.
+        self.corpus_pane.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- construction ------------------------------------------------------------------------
 
@@ -150,7 +162,7 @@ class MainWindow(QMainWindow):
         action.setCheckable(checkable)
         action.triggered.connect(slot)
         self.addAction(action)
-        self.actions[name] = action
+        self.commands[name] = action
         return action
 
     def _make_actions(self) -> None:
@@ -176,6 +188,7 @@ class MainWindow(QMainWindow):
             "Step automatically at the chosen speed",
             checkable=True,
         )
+        self._action("goto", "Go to step…", self.ask_goto, ("Ctrl+G",), "Jump to a step by its number")
         self._action(
             "reset", "Reset", self.confirm_reset, ("Ctrl+Shift+R",), "Back to step 0, forgetting the history"
         )
@@ -193,14 +206,16 @@ class MainWindow(QMainWindow):
         self._action("zoom_reset", "Actual size", lambda: self.zoom(0), ("Ctrl+0",))
         self._action("fullscreen", "Full screen", self.toggle_fullscreen, ("F11",), checkable=True)
         self._action("shortcuts", "Keyboard shortcuts", self.show_shortcuts, ("F1",))
-        self._action("cancel", "Cancel", bridge.cancel, ("Escape",), "Cancel the running job")
+        self._action(
+            "cancel", "Cancel", self.on_escape, ("Escape",), "Cancel the running job; leave a text field"
+        )
 
     def _make_toolbar(self) -> None:
-        bar = QToolBar("Training", self)
+        bar = self.toolbar = QToolBar("Training", self)
         bar.setObjectName("toolbar_training")
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         for name in ("step", "undo", "redo", "run", "play"):
-            bar.addAction(self.actions[name])
+            bar.addAction(self.commands[name])
         self.speed.setRange(1, 30)
         self.speed.setValue(4)
         self.speed.setMaximumWidth(110)
@@ -208,7 +223,7 @@ class MainWindow(QMainWindow):
         bar.addWidget(QLabel(" speed "))
         bar.addWidget(self.speed)
         bar.addSeparator()
-        bar.addAction(self.actions["reset"])
+        bar.addAction(self.commands["reset"])
         bar.addSeparator()
         bar.addWidget(QLabel(" Ties: "))
         for name in RULE_NAMES:
@@ -217,30 +232,30 @@ class MainWindow(QMainWindow):
         self.rule_box.setToolTip("How a tie at the top count is decided")
         bar.addWidget(self.rule_box)
         bar.addSeparator()
-        bar.addAction(self.actions["settings"])
+        bar.addAction(self.commands["settings"])
         self.addToolBar(bar)
 
     def _make_menus(self) -> None:
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
         for name in ("open_corpus", "paste", "open_session"):
-            file_menu.addAction(self.actions[name])
+            file_menu.addAction(self.commands[name])
         self.recent_menu = file_menu.addMenu("Recent files")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file_menu.addSeparator()
         for name in ("save", "save_as"):
-            file_menu.addAction(self.actions[name])
+            file_menu.addAction(self.commands[name])
         file_menu.addSeparator()
-        file_menu.addAction(self.actions["quit"])
-        samples = menu.addMenu("Sa&mples")
+        file_menu.addAction(self.commands["quit"])
+        self.samples_menu = samples = menu.addMenu("Sa&mples")
         for sample in SAMPLES:
             action = samples.addAction(sample.name)
             action.setToolTip(sample.description)
             action.triggered.connect(lambda _=False, s=sample: self.open_sample(s))
         samples.setToolTipsVisible(True)
         train = menu.addMenu("&Train")
-        for name in ("step", "undo", "redo", "run", "run_target", "play", "reset"):
-            train.addAction(self.actions[name])
+        for name in ("step", "undo", "redo", "run", "run_target", "play", "goto", "reset"):
+            train.addAction(self.commands[name])
         train.addSeparator()
         rules = train.addMenu("Tie rule")
         self.rule_actions = QActionGroup(self)
@@ -250,37 +265,42 @@ class MainWindow(QMainWindow):
             action.setData(name)
             self.rule_actions.addAction(action)
             action.triggered.connect(lambda _=False, n=name: self.bridge.set_tie_rule(n))
-        train.addAction(self.actions["settings"])
+        train.addAction(self.commands["settings"])
         view = menu.addMenu("&View")
         for name in ("zoom_in", "zoom_out", "zoom_reset", "fullscreen"):
-            view.addAction(self.actions[name])
+            view.addAction(self.commands[name])
         view.addSeparator()
         for dock in self.docks.values():
             view.addAction(dock.toggleViewAction())
         help_menu = menu.addMenu("&Help")
-        help_menu.addAction(self.actions["shortcuts"])
+        help_menu.addAction(self.commands["shortcuts"])
 
-    def _make_status_bar(self) -> None:
-        bar = self.statusBar()
-        for label in self.status_labels.values():
-            label.setContentsMargins(6, 0, 6, 0)
-            # A fixed width: the bar's layout squeezes Ignored-policy widgets to nothing.
-            label.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-            bar.addPermanentWidget(label)
-        self.progress.setMaximumWidth(220)
-        self.progress.hide()
-        self.cancel_button.hide()
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
+    def _fitting_size(self) -> QSize:
+        """The default size, or less where the screen is smaller (never opened off-screen)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return DEFAULT_SIZE
+        room = screen.availableGeometry().size()
+        return DEFAULT_SIZE.boundedTo(room)
 
     # -- commands ----------------------------------------------------------------------------
 
     def open_sample(self, sample: Sample) -> None:
-        if not self.maybe_save():
-            return
-        self.bridge.open_text(sample.text(), sample.config, sample.name, sample.input_kind, sample.training)
-        if sample.target_vocab:
-            self.target = Target("vocab_size", sample.target_vocab)
+        def opened() -> None:
+            self.target = Target("vocab_size", sample.target_vocab) if sample.target_vocab else Target()
+            self.encode_pane.input.setPlainText(sample.test_text)
+
+        self.files.request_open(
+            lambda: self.bridge.open_text(
+                sample.text(),
+                sample.config,
+                sample.name,
+                sample.input_kind,
+                sample.training,
+                on_opened=opened,
+                sample=True,
+            )
+        )
 
     def open_path(self, path: str | Path) -> None:
         self.files.open_path(path)
@@ -299,30 +319,43 @@ class MainWindow(QMainWindow):
         else:
             self.bridge.run()
 
+    def ask_goto(self) -> None:
+        trainer = self.bridge.trainer
+        last = trainer.history_length
+        if self.bridge.busy or not last:
+            return
+        step, ok = QInputDialog.getInt(
+            self, "Go to step", f"Step (0 to {last:,}):", trainer.position, 0, last
+        )
+        if ok:
+            self.bridge.goto(step)
+
     def confirm_reset(self) -> None:
         trainer = self.bridge.trainer
-        if not trainer.history:
+        if not trainer.history_length:
             return
         answer = QMessageBox.question(
-            self, "Reset", f"Forget all {len(trainer.history):,} merges and go back to step 0?"
+            self, "Reset", f"Forget all {trainer.history_length:,} merges and go back to step 0?"
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.bridge.reset()
 
     def open_settings(self) -> None:
         trainer = self.bridge.trainer
-        dialog = SettingsDialog(trainer.corpus.config, trainer.training, self.target, self)
+        preferences = Preferences(confirm_discard=self._asks_before_discarding())
+        dialog = SettingsDialog(trainer.corpus.config, trainer.training, self.target, preferences, self)
         if not dialog.exec():
             return
-        config, training, self.target = dialog.values()
+        config, training, self.target, preferences = dialog.values()
+        self.settings.setValue(CONFIRM_DISCARD_KEY, preferences.confirm_discard)
         if config != trainer.corpus.config:
             if (
-                trainer.history
+                trainer.history_length
                 and QMessageBox.question(
                     self,
                     "Rebuild the session?",
                     "New pipeline settings rebuild the session from its source; the "
-                    f"{len(trainer.history):,} merges so far will be lost. Continue?",
+                    f"{trainer.history_length:,} merges so far will be lost. Continue?",
                 )
                 != QMessageBox.StandardButton.Yes
             ):
@@ -334,22 +367,36 @@ class MainWindow(QMainWindow):
         if training.min_frequency != trainer.training.min_frequency:
             self.bridge.set_min_frequency(training.min_frequency)
 
-    def ask_tie(self, candidates: list) -> None:
-        dialog = TieDialog(self.bridge.trainer, candidates, self)
-        if dialog.exec() and dialog.choice is not None:
-            pair, decided_by = dialog.choice
-            self.bridge.step_pair(pair, decided_by)
+    def ask_tie(self, _candidates: list | None = None) -> None:
+        """A step, Play or Run met a tie in Ask-me mode: let the user decide, then go on."""
+        bridge, playback = self.bridge, self.playback
+        trainer = bridge.trainer
+        if bridge.busy or trainer.ties_at_top() < 2:  # the state moved on meanwhile
+            return
+        dialog = TieDialog(trainer, trainer.tied_candidates(limit=50), self)
+        decided = dialog.exec() and dialog.choice is not None
+        if decided and bridge.step_pair(*dialog.choice):
+            if not bridge.continue_run() and playback.interrupted_by_tie:
+                playback.play()
+        else:
+            bridge.forget_interrupted_run()
+        playback.interrupted_by_tie = False
 
     def zoom(self, direction: int) -> None:
         """Scale every pane's font (for a projector); 0 returns to the normal size."""
         self._zoom_points = 0.0 if direction == 0 else max(-4.0, min(24.0, self._zoom_points + 2 * direction))
+        self._apply_zoom()
+
+    def _apply_zoom(self) -> None:
         size = self._base_points + self._zoom_points
         font = self.font()
         font.setPointSizeF(size)
-        self.setFont(font)
-        row = int(self.fontMetrics().height() * 1.7)
-        for pane in (self.corpus_pane, self.pairs_pane, self.vocab_pane, self.merges_pane):
-            pane.view.verticalHeader().setDefaultSectionSize(row)
+        self.setFont(font)  # tables refit their rows and columns (RowTable.changeEvent)
+        metrics = self.fontMetrics()
+        self.status.fit(metrics)
+        # Play and Pause take the same room: the toolbar never shifts when one becomes the other.
+        play = self.toolbar.widgetForAction(self.commands["play"])
+        play.setMinimumWidth(max(metrics.horizontalAdvance(t) for t in ("Play", "Pause")) + 16)
         self.plots_pane.set_font_size(size * 0.9)
 
     def toggle_fullscreen(self) -> None:
@@ -357,45 +404,53 @@ class MainWindow(QMainWindow):
             self.showNormal()
         else:
             self.showFullScreen()
-        self.actions["fullscreen"].setChecked(self.isFullScreen())
+        self.commands["fullscreen"].setChecked(self.isFullScreen())
 
     def show_shortcuts(self) -> None:
         lines = [
             f"{a.text().replace('&', '').rstrip('.…')}: "
             + ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in a.shortcuts())
-            for a in self.actions.values()
+            for a in self.commands.values()
             if a.shortcuts()
         ]
         QMessageBox.information(self, "Keyboard shortcuts", "\n".join(lines))
 
+    def on_escape(self) -> None:
+        """Esc cancels the running job, and in a text field hands the keys back to the tables."""
+        if self.bridge.busy:
+            self.bridge.cancel()
+        if isinstance(QApplication.focusWidget(), TEXT_FIELDS):
+            table = self._last_table or self.corpus_pane.view
+            if table.isVisible():
+                table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def maybe_save(self) -> bool:
-        """Ask about unsaved merges; False means the user cancelled."""
-        if not self.bridge.dirty or not self.bridge.trainer.history:
-            return True
-        answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            "Save the current session first?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.files.save()
-        return answer == QMessageBox.StandardButton.Discard
+        return self.files.maybe_save()
 
     # -- reactions ---------------------------------------------------------------------------
 
-    def _shown(self, token_id: int) -> str:
-        trainer = self.bridge.trainer
-        return visible(trainer.token_string(token_id), trainer.corpus.config)
+    def _asks_before_discarding(self) -> bool:
+        return str(self.settings.value(CONFIRM_DISCARD_KEY, True)).lower() not in ("false", "0")
+
+    def _confirm_discard(self, redo: int) -> bool:
+        if not self._asks_before_discarding():
+            return True
+        go_ahead, stop_asking = ask_with_opt_out(
+            self,
+            "Discard the redo history?",
+            f"This step starts a new history from here: the {redo:,} merges you can redo now will be lost.",
+            "Discard and step",
+        )
+        if stop_asking:
+            self.settings.setValue(CONFIRM_DISCARD_KEY, False)
+        return go_ahead
 
     def _on_pair_selected(self, pair) -> None:
         """Highlight, in the corpus, the words containing the pair selected in the pairs pane."""
         if pair is None or self.bridge.busy:
             self.corpus_pane.show_selection("", ())
             return
-        label = f"{self._shown(pair[0])} + {self._shown(pair[1])}"
+        label = self.pairs_pane.model.pair_label(pair)
         self.corpus_pane.show_selection(label, self.bridge.trainer.words_with_pair(pair))
 
     def _on_token_selected(self, token) -> None:
@@ -404,29 +459,34 @@ class MainWindow(QMainWindow):
         if token is None or self.bridge.busy:
             self.corpus_pane.show_selection("", ())
             return
-        self.corpus_pane.show_selection(self._shown(token), self.bridge.trainer.words_with_token(token))
+        label = self.vocab_pane.model.token_label(token)
+        self.corpus_pane.show_selection(label, self.bridge.trainer.words_with_token(token))
 
-    def _on_busy(self, busy: bool) -> None:
-        self.progress.setVisible(busy)
-        self.cancel_button.setVisible(busy)
-        self.progress.setRange(0, 0)
-        if busy:
-            self.statusBar().showMessage(self.bridge.job_title + "…")
-        self._update_actions()
-
-    def _on_progress(self, title: str, done: int, total: int) -> None:
-        if total:
-            self.progress.setRange(0, total)
-            self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"{title}: %p%" if total else title)
+    def _on_focus_changed(self, _old, new) -> None:
+        if isinstance(new, QAbstractItemView) and new in self.tables:
+            self._last_table = new
 
     def _on_playing(self, playing: bool) -> None:
-        action = self.actions["play"]
+        action = self.commands["play"]
         action.setChecked(playing)
         action.setText("Pause" if playing else "Play")
 
     def _show_error(self, title: str, message: str) -> None:
         QMessageBox.warning(self, title, message)
+
+    def _on_internal_error(self, where: str, summary: str) -> None:
+        """A Qt override failed (and was contained): say so once per place, without blocking."""
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Internal error",
+            f"Something went wrong in {where} ({summary}). BPE Studio carried on and the session "
+            "is intact; the details are in the log.",
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setWindowModality(Qt.WindowModality.NonModal)  # the window stays usable
+        box.show()
 
     def _sync_rule_box(self) -> None:
         spec = self.bridge.tie_rule_spec()
@@ -438,62 +498,29 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         busy = self.bridge.busy
         trainer = self.bridge.trainer
-        for name in (
-            "step",
-            "run",
-            "run_target",
-            "reset",
-            "settings",
-            "open_corpus",
-            "paste",
-            "open_session",
-            "save",
-            "save_as",
-            "play",
-        ):
-            self.actions[name].setEnabled(not busy)
+        # Opening stays possible while busy: it cancels the job, or replaces a pending load.
+        for name in ("step", "run", "run_target", "goto", "reset", "settings", "save", "save_as", "play"):
+            self.commands[name].setEnabled(not busy)
         if not busy:
-            self.actions["undo"].setEnabled(trainer.can_undo)
-            self.actions["redo"].setEnabled(trainer.can_redo)
-            self.actions["play"].setEnabled(trainer.stop_reason() is None or self.playback.playing)
+            self.commands["undo"].setEnabled(trainer.can_undo)
+            self.commands["redo"].setEnabled(trainer.can_redo)
+            self.commands["goto"].setEnabled(trainer.history_length > 0)
+            self.commands["play"].setEnabled(trainer.stop_reason() is None or self.playback.playing)
         else:
-            self.actions["undo"].setEnabled(False)
-            self.actions["redo"].setEnabled(False)
-        self.actions["cancel"].setEnabled(busy)
+            self.commands["undo"].setEnabled(False)
+            self.commands["redo"].setEnabled(False)
         self.rule_box.setEnabled(not busy)
-
-    def _update_status(self) -> None:
-        if self.bridge.busy:
-            return
-        trainer = self.bridge.trainer
-        labels = self.status_labels
-        labels["step"].setText(f"Step {trainer.position:,} of {len(trainer.history):,}")
-        labels["vocab"].setText(f"Vocabulary {trainer.vocab_size:,}")
-        labels["tokens"].setText(f"{trainer.corpus_tokens:,} tokens")
-        initial = trainer.initial_point.corpus_tokens
-        labels["ratio"].setText(f"compression {initial / max(1, trainer.corpus_tokens):.2f}×")
-        spec = self.bridge.tie_rule_spec()
-        labels["rule"].setText(f"ties: {'ask me' if spec == ASK else spec}")
 
     def _update_title(self) -> None:
         name = self.bridge.path.name if self.bridge.path else self.bridge.source.name
-        self.setWindowTitle(
-            f"{name}{' *' if self.bridge.dirty and self.bridge.trainer.history else ''} — BPE Studio"
-        )
+        self.setWindowTitle(f"{name}{' *' if self.bridge.has_unsaved_work() else ''} — BPE Studio")
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.files.recent():
             action = self.recent_menu.addAction(path)
-            action.triggered.connect(lambda _=False, p=path: self._open_recent(p))
+            action.triggered.connect(lambda _=False, p=path: self.files.open_recent(p))
         self.recent_menu.setEnabled(bool(self.files.recent()))
-
-    def _open_recent(self, path: str) -> None:
-        if not Path(path).exists():
-            self._show_error("File not found", f"The file {path!r} no longer exists.")
-            return
-        if self.maybe_save():
-            self.open_path(path)
 
     # -- window events -----------------------------------------------------------------------
 
@@ -503,7 +530,7 @@ class MainWindow(QMainWindow):
 
     def dropEvent(self, event: QDropEvent) -> None:
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        if paths and self.maybe_save():
+        if paths:
             event.acceptProposedAction()
             self.open_path(paths[0])
 
@@ -518,12 +545,12 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.playback.pause()
+        self.bridge.shutdown()  # a run stops where it is: its merges are asked about below
         if not self.maybe_save():
             event.ignore()
             return
-        self.playback.pause()
-        self.bridge.cancel()
-        self.bridge.wait(10_000)
+        self.encode_pane.shutdown()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState(STATE_VERSION))
         self.settings.setValue("window/zoom", self._zoom_points)
@@ -537,9 +564,6 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state, STATE_VERSION)
         try:
-            zoom = float(self.settings.value("window/zoom", 0.0))
+            self._zoom_points = float(self.settings.value("window/zoom", 0.0))
         except (TypeError, ValueError):
-            zoom = 0.0
-        if zoom:
-            self._zoom_points = zoom - 2
-            self.zoom(1)
+            self._zoom_points = 0.0

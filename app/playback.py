@@ -15,11 +15,12 @@ class Playback(QObject):
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         self._bridge = bridge
+        self.interrupted_by_tie = False  # paused at a tie in Ask-me mode: resumes once decided
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
         self.set_speed(4)
         bridge.sig_busy_changed.connect(lambda busy: self.pause() if busy else None)
-        bridge.sig_tie_reached.connect(lambda _: self.pause())
+        bridge.sig_tie_reached.connect(self._on_tie)
 
     @property
     def playing(self) -> bool:
@@ -43,6 +44,11 @@ class Playback(QObject):
         if self.playing:
             self._timer.stop()
             self.sig_playing_changed.emit(False)
+
+    def _on_tie(self, _candidates) -> None:
+        if self.playing:
+            self.interrupted_by_tie = True
+            self.pause()
 
     def _tick(self) -> None:
         if not self._bridge.step():

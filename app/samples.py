@@ -18,7 +18,8 @@ class Sample:
     config: PipelineConfig = field(default_factory=PipelineConfig)
     training: TrainingConfig = field(default_factory=TrainingConfig)
     input_kind: str = "text"
-    target_vocab: int | None = None
+    target_vocab: int | None = None  # the sample's own "Run to target"; None: run until no pair qualifies
+    test_text: str = ""  # what the Encode pane shows for it
 
     @property
     def path(self) -> Path:
@@ -36,36 +37,42 @@ SAMPLES = (
         "low_lower_newest_widest.tsv",
         "Word counts with </w> as its own symbol; ten merges give es, est, est</w>, lo, low, …",
         input_kind="counts",
+        test_text="the lowest newer widest",
     ),
     Sample(
         "old · older · finest · lowest (seed 002)",
         "old_older_finest_lowest.tsv",
         "Word counts with </w>: e s (13), es t (13), est </w> (13), o l (10), ol d (10).",
         input_kind="counts",
+        test_text="the oldest finest holder",
     ),
     Sample(
         "FRED FED TED BREAD (seed 000)",
         "fred.txt",
         "_ ends each word; D _ (9) then E D_ (6); ten merges until no pair occurs twice.",
         PipelineConfig(end_of_word="_"),
+        test_text="FRED EATS BREAD",
     ),
     Sample(
         "aaabdaaabac as one sequence (seed 002)",
         "aaabdaaabac.txt",
         "The classic compression example: aa, then a tie between aa·a and a·b (try the tie rules).",
         PipelineConfig(pretokenize="none", end_of_word=None),
+        test_text="aaabdaaabac",
     ),
     Sample(
         "hug pug pun bun hugs (seed 004)",
         "hug_pug_pun_bun_hugs.txt",
         "Base vocabulary b g h n p s u.",
         NO_MARKER,
+        test_text="hugs bun pugs",
     ),
     Sample(
         "FloydHub sentence (seed 001)",
         "floydhub.txt",
         "Lowercased words, no end-of-word marker.",
         PipelineConfig(lowercase=True, end_of_word=None),
+        test_text="Train deep learning models in the cloud",
     ),
     Sample(
         "Five sentences with <|endoftext|> (seed 004)",
@@ -73,9 +80,13 @@ SAMPLES = (
         "Lowercased, no marker, one special token; train to a vocabulary of 50.",
         PipelineConfig(lowercase=True, end_of_word=None, special_tokens=("<|endoftext|>",)),
         target_vocab=50,
+        test_text="Hi my name is Jino<|endoftext|>I am trained",
     ),
     Sample(
-        "Shakespeare, 60 kB (public domain)", "shakespeare.txt", "A larger text: whitespace words with </w>."
+        "Shakespeare, 60 kB (public domain)",
+        "shakespeare.txt",
+        "A larger text: whitespace words with </w>.",
+        test_text="Before we proceed any further, hear me speak.",
     ),
 )
 DEFAULT_SAMPLE = SAMPLES[0]

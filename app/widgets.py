@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QSizePolicy, QTableView, QWidget
 
+from app.guard import guard_overrides
 
+
+@guard_overrides
 class StatusText(QWidget):
     """A one-line text that changes on every step without re-laying out its pane.
 
@@ -60,16 +63,40 @@ def status_label(text: str = "", minimum_width: int = 0) -> StatusText:
     return StatusText(text, minimum_width)
 
 
-def row_table(model, column_widths: dict[int, int]) -> QTableView:
+@guard_overrides
+class RowTable(QTableView):
     """The panes' table view: whole-row single selection, no row header, no wrapping, the last
-    column stretched."""
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.verticalHeader().hide()
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    for column, width in column_widths.items():
-        view.setColumnWidth(column, width)
-    return view
+    column stretched. Columns are as wide as a sample of their widest content (or their
+    header) in the current font, so they follow the zoom and never clip a number."""
+
+    def __init__(self, model, column_samples: dict[int, str]) -> None:
+        super().__init__()
+        self.column_samples = column_samples
+        self.setModel(model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.verticalHeader().hide()
+        self.horizontalHeader().setStretchLastSection(True)
+        self.setWordWrap(False)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Row height and column widths for the current font (start-up and every zoom)."""
+        metrics = self.fontMetrics()
+        header = self.horizontalHeader()
+        header_metrics = header.fontMetrics()
+        model = self.model()
+        self.verticalHeader().setDefaultSectionSize(round(metrics.height() * 1.7))
+        for column, sample in self.column_samples.items():
+            title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
+            width = max(metrics.horizontalAdvance(sample), header_metrics.horizontalAdvance(title) + 14)
+            self.setColumnWidth(column, width + 16)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # the window zoomed
+            self.fit_columns()
+        super().changeEvent(event)
+
+
+def row_table(model, column_samples: dict[int, str]) -> RowTable:
+    return RowTable(model, column_samples)

@@ -19,14 +19,17 @@ Example
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bpe_core.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
 from bpe_core.config import PipelineConfig
 from bpe_core.corpus import base_symbols
-from bpe_core.errors import BpeError
+from bpe_core.errors import BpeError, Cancelled
 from bpe_core.normalize import normalize, normalize_aligned
 from bpe_core.pretokenize import spans as piece_spans
 
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
     from bpe_core.trainer import Trainer
 
 UNKNOWN_ID = -1
+CACHED_POSITIONS = 4  # per-step word caches kept (the window moves back and forth around one step)
 # Symbol used for units missing from the vocabulary: no merge involves it.
 _UNKNOWN_SYMBOL = chr(0x10FFFF)
 
@@ -119,7 +123,9 @@ class Encoder:
             if n_special
             else None
         )
-        self._cache: dict[int, dict[str, _Word]] = {}
+        # Encoded words per merge count ``upto``; only the most recently used few are kept.
+        self._cache: OrderedDict[int, dict[str, _Word]] = OrderedDict()
+        self._cache_lock = threading.Lock()
 
     @classmethod
     def from_trainer(cls, trainer: Trainer, full_history: bool = False) -> Encoder:
@@ -164,10 +170,18 @@ class Encoder:
 
     # -- encoding --------------------------------------------------------------------------
 
-    def encode(self, text: str, *, upto: int | None = None, allow_special: bool = False) -> Encoding:
+    def encode(
+        self,
+        text: str,
+        *,
+        upto: int | None = None,
+        allow_special: bool = False,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Encoding:
         """Encode ``text`` with the first ``upto`` merges (all by default). Never fails.
 
-        Special tokens in ``text`` are matched only with ``allow_special``.
+        Special tokens in ``text`` are matched only with ``allow_special``. ``cancelled`` is
+        asked between pieces; once it answers true, :class:`~bpe_core.errors.Cancelled` is raised.
         """
         upto = len(self.merges) if upto is None else max(0, min(upto, len(self.merges)))
         out = Encoding([], [], [], [])
@@ -175,13 +189,13 @@ class Encoder:
         start = 0
         if pattern is not None:
             for match in pattern.finditer(text):
-                self._encode_plain(text[start : match.start()], start, upto, out)
+                self._encode_plain(text[start : match.start()], start, upto, out, cancelled)
                 token_id = self._ids[match.group()]
                 out.ids.append(token_id)
                 out.spans.append(match.span())
                 out.unknown.append(False)
                 start = match.end()
-        self._encode_plain(text[start:], start, upto, out)
+        self._encode_plain(text[start:], start, upto, out, cancelled)
         if any(out.unknown):
             out.tokens = [
                 self.tokens[i] if i >= 0 else text[s:e] for i, (s, e) in zip(out.ids, out.spans, strict=True)
@@ -190,17 +204,21 @@ class Encoder:
             out.tokens = list(map(self.tokens.__getitem__, out.ids))
         return out
 
-    def _encode_plain(self, text: str, offset: int, upto: int, out: Encoding) -> None:
+    def _encode_plain(
+        self, text: str, offset: int, upto: int, out: Encoding, cancelled: Callable[[], bool] | None
+    ) -> None:
         if not text:
             return
         normalized, starts = normalize_aligned(text, self.config)
-        cache = self._cache.setdefault(upto, {})
+        cache = self._words_at(upto)
         ids, spans, unknown = out.ids, out.spans, out.unknown
         size = len(normalized)
         for begin, end in piece_spans(normalized, self.config.pretokenize):
             piece = normalized[begin:end]
             word = cache.get(piece)
             if word is None:
+                if cancelled is not None and cancelled():  # only new words cost time
+                    raise Cancelled
                 word = cache[piece] = self._encode_word(piece, upto)
             ids.extend(word.ids)
             unknown.extend(word.unknown)
@@ -215,6 +233,17 @@ class Encoder:
                         starts[e - 1] + 1 if e > s else source_start, starts[e] if e < size else len(text)
                     )
                     spans.append((offset + source_start, offset + source_end))
+
+    def _words_at(self, upto: int) -> dict[str, _Word]:
+        with self._cache_lock:  # the window encodes on two threads (short texts, long ones)
+            cache = self._cache.get(upto)
+            if cache is None:
+                cache = self._cache[upto] = {}
+                while len(self._cache) > CACHED_POSITIONS:
+                    self._cache.popitem(last=False)
+            else:
+                self._cache.move_to_end(upto)
+            return cache
 
     def _encode_word(self, piece: str, upto: int) -> _Word:
         symbols, known = self._symbols(piece)

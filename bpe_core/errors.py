@@ -19,3 +19,7 @@ class SessionError(BpeError):
 
 class MergeError(BpeError):
     """A requested merge or history move is not possible in the current state."""
+
+
+class Cancelled(Exception):
+    """Long work (loading, encoding a long text) stopped because its caller asked it to."""

@@ -4,11 +4,18 @@ The engine's structures (word lists, heap entries, segmentations) contain no ref
 freeing them never needs the cyclic collector, yet it periodically re-scans every one of those
 hundreds of thousands of live containers: 10-15% of training time, and the occasional full scan
 is a latency spike in the middle of a step. Reference counting still frees everything at once.
+
+The collector is one switch for the whole process. A pause therefore only happens on the main
+thread: a worker thread (a background job of the window) pausing it would pause it for the GUI
+thread too, which keeps allocating meanwhile, and two overlapping pauses would re-enable it in
+the wrong order. Nested pauses count, so the collector comes back exactly when the outermost
+one ends, and only if it was on before.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
@@ -17,16 +24,26 @@ from typing import ParamSpec, TypeVar
 P = ParamSpec("P")
 R = TypeVar("R")
 
+_depth = 0  # nested pauses on the main thread
+_resume = False  # whether the outermost pause found the collector enabled
+
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Disable the cyclic collector for the block, restoring its previous state after."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    """Disable the cyclic collector for the block (main thread only; elsewhere a no-op)."""
+    global _depth, _resume
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if _depth == 0:
+        _resume = gc.isenabled()
+        gc.disable()
+    _depth += 1
     try:
         yield
     finally:
-        if was_enabled:
+        _depth -= 1
+        if _depth == 0 and _resume:
             gc.enable()
 
 

@@ -121,29 +121,66 @@ def write_atomic(path: Path, text: str) -> None:
 def read_session(path: str | Path) -> dict[str, Any]:
     """Parse and validate a session file's structure (not yet its consistency with the corpus)."""
     path = Path(path)
+    return parse_session(_read(path), path)
+
+
+def _read(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SessionError(f"The session file {str(path)!r} does not exist.") from None
     except UnicodeDecodeError:
         raise SessionError(f"The session file {str(path)!r} is not UTF-8 text.") from None
     except OSError as error:
         raise SessionError(f"The session file {str(path)!r} cannot be read ({error.strerror}).") from None
+
+
+def parse_session(text: str, path: Path) -> dict[str, Any]:
+    """Validate the text of a session file (``path`` names it in messages)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise SessionError(
             f"The session file {str(path)!r} is not valid JSON (line {error.lineno}, column {error.colno})."
         ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SessionError(f"The file {str(path)!r} is JSON but not a BPE Studio session.")
     try:
         return _validated(data)
     except SessionError as error:
         raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
 
 
-def _validated(data: Any) -> dict[str, Any]:
+def sniff_session(path: str | Path) -> dict[str, Any] | None:
+    """A file's validated session data, or ``None`` if it is not a session (a text corpus).
+
+    Sessions are recognised by parsing, whatever their name: a file that parses as a JSON
+    object of ours is one. A ``.json`` file is expected to be a session, so one that is not
+    raises :class:`SessionError` with one sentence instead of opening as text.
+    """
+    path = Path(path)
+    if path.suffix.lower() == ".json":
+        return read_session(path)
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return None  # the corpus reader reports it
+    if not head.startswith(b"{"):
+        return None
+    try:
+        data = json.loads(_read(path))
+    except (SessionError, json.JSONDecodeError):
+        return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SessionError("it is not a BPE Studio session.")
+        return None
+    try:
+        return _validated(data)
+    except SessionError as error:
+        raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
+
+
+def _validated(data: dict[str, Any]) -> dict[str, Any]:
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SessionError("its version is missing or malformed.")
@@ -222,8 +259,15 @@ def _is_count(value: Any) -> bool:
 
 
 def load_session(path: str | Path, progress: Progress | None = None) -> Trainer:
-    """Rebuild the trainer exactly: corpus, every merge (checked against the corpus), position."""
-    data = read_session(path)
+    """Rebuild the trainer exactly: corpus, every merge (checked against the corpus), position.
+
+    ``progress(done, total)`` is called after each merge replayed; it may raise to stop.
+    """
+    return trainer_from_session(read_session(path), path, progress)
+
+
+def trainer_from_session(data: dict[str, Any], path: str | Path, progress: Progress | None = None) -> Trainer:
+    """The trainer of validated session data (from :func:`read_session` or :func:`sniff_session`)."""
     try:
         return _trainer_from(data, progress)
     except BpeError as error:

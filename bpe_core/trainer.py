@@ -160,6 +160,11 @@ class Trainer:
         """Every recorded merge, including redo-able ones after :attr:`position`."""
         return tuple(self._records)
 
+    @property
+    def history_length(self) -> int:
+        """Number of recorded merges, redo-able ones included (cheaper than ``len(history)``)."""
+        return len(self._records)
+
     def record(self, step: int) -> MergeRecord:
         """The record of merge ``step`` (1-based)."""
         return self._records[step - 1]
@@ -432,8 +437,20 @@ class Trainer:
         word = self._index.first_word(key)
         return word, self._index.segs[word].find(key)
 
-    def rule_choices(self, pairs: list[Pair]) -> dict[str, Pair]:
-        """Which of ``pairs`` each named rule would pick (for deciding a tie by hand)."""
+    def tied_pairs(self) -> list[Pair]:
+        """Every pair tied at the top count now, in no particular order (a full scan)."""
+        top = self._queue.top_count()
+        if not top:
+            return []
+        return [_pair(k) for k, c in self._index.pair_count.items() if c == top]
+
+    def rule_choices(self, pairs: list[Pair] | None = None) -> dict[str, Pair]:
+        """Which pair each named rule would pick: among ``pairs``, or by default among *all*
+        pairs tied at the top count (what a step under that rule would merge now)."""
+        if pairs is None:
+            pairs = self.tied_pairs()
+        if not pairs:
+            return {}
         tokens = self.vocab.tokens
         choices: dict[str, Pair] = {}
         for name in RULE_NAMES:
@@ -457,6 +474,18 @@ class Trainer:
 
     def pair_string(self, pair: Pair) -> str:
         return f"({self.vocab.tokens[pair[0]]!r}, {self.vocab.tokens[pair[1]]!r})"
+
+    def token_length(self, token_id: int) -> int:
+        """Units (characters, or bytes in byte mode) of text the token stands for: the end-of-word
+        marker covers none; a special token counts its own text."""
+        token = self.vocab.tokens[token_id]
+        config = self.corpus.config
+        if token_id < self.vocab.n_special:
+            return len(token.encode("utf-8")) if config.unit == "byte" else len(token)
+        marker = config.end_of_word
+        if marker and token.endswith(marker):
+            return len(token) - len(marker)
+        return len(token)
 
     def token_frequency(self, token_id: int) -> int:
         """Occurrences of the token in the current segmentation of the corpus."""

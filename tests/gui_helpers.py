@@ -4,6 +4,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
+from app import guard
 from app.gui import sample_trainer
 from app.main_window import MainWindow
 from app.samples import SAMPLES
@@ -18,6 +19,11 @@ class Dialogs:
         self.open_path = ""
         self.save_path = ""
         self.text = ""
+        self.discard = True  # the answer to "discard the redo history?"
+
+    def _confirm(self, parent, title, text, go_ahead):
+        self.shown.append(("confirm", title, text))
+        return self.discard, False
 
     def _record(self, kind):
         def show(parent, title, text, *args, **kwargs):
@@ -42,6 +48,7 @@ def dialogs(monkeypatch) -> Dialogs:
     monkeypatch.setattr(
         QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (recorded.save_path, ""))
     )
+    monkeypatch.setattr("app.main_window.ask_with_opt_out", recorded._confirm)
     monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: (recorded.text, True)))
     return recorded
 
@@ -54,6 +61,7 @@ def sample(name_part: str):
 def make_window(qtbot, tmp_path, dialogs):
     """make_window(sample name part) -> a shown MainWindow with its own settings file."""
     windows = []
+    guard._reporter = None  # each test's windows hear only their own internal errors
 
     def make(name_part: str = "low · lower", settings_file: str | None = None):
         settings_path = tmp_path / (settings_file or f"settings{len(windows)}.ini")
@@ -68,9 +76,33 @@ def make_window(qtbot, tmp_path, dialogs):
     yield make
     for window in windows:
         window.bridge.cancel()
-        window.bridge.wait()
+        window.bridge.shutdown()
 
 
 def wait_idle(qtbot, window, timeout=60_000) -> None:
     """Until the bridge's background job (if any) has finished and been announced."""
     qtbot.waitUntil(lambda: not window.bridge.busy, timeout=timeout)
+
+
+class ModalAnswerer:
+    """Answers every modal dialog of a given class as it appears (a repeating timer), as a
+    user would: ``answer(dialog)`` clicks something in it."""
+
+    def __init__(self, kind, answer) -> None:
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication
+
+        self.seen: list = []
+
+        def poll() -> None:
+            dialog = QApplication.activeModalWidget()
+            if isinstance(dialog, kind) and dialog.isVisible() and dialog not in self.seen:
+                self.seen.append(dialog)
+                answer(dialog)
+
+        self._timer = QTimer(interval=20)
+        self._timer.timeout.connect(poll)
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()

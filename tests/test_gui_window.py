@@ -14,9 +14,8 @@ from app import demo
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
 from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
-from bpe_core import StopReason
 from bpe_core.encoder import Encoder
-from tests.gui_helpers import sample, wait_idle
+from tests.gui_helpers import ModalAnswerer, sample, wait_idle
 from tests.helpers import recount
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -42,8 +41,8 @@ def assert_panes_agree_with_core(window) -> None:
     expected_encoding = Encoder.from_trainer(trainer).encode(encode.input.toPlainText())
     assert encode.encoding.ids == expected_encoding.ids and encode.encoding.spans == expected_encoding.spans
     assert all(cursor.value() == trainer.position for cursor in window.plots_pane.cursors)
-    assert window.status_labels["step"].text() == f"Step {trainer.position:,} of {len(trainer.history):,}"
-    assert window.status_labels["vocab"].text() == f"Vocabulary {trainer.vocab_size:,}"
+    assert window.status.labels["step"].text() == f"Step {trainer.position:,} of {len(trainer.history):,}"
+    assert window.status.labels["vocab"].text() == f"Vocabulary {trainer.vocab_size:,}"
     pair_counts, _, total = recount(trainer)
     assert trainer.pair_counts() == dict(pair_counts) and trainer.corpus_tokens == total
 
@@ -66,7 +65,7 @@ def test_open_sample_step_undo_merge_a_tied_pair_by_hand(qtbot, make_window):
     window.corpus_pane.view.setFocus()
     qtbot.keyClick(window.corpus_pane.view, Qt.Key.Key_Space)  # Step
     qtbot.keyClick(window.corpus_pane.view, Qt.Key.Key_Right)  # Step
-    window.actions["step"].trigger()
+    window.commands["step"].trigger()
     trainer = window.bridge.trainer
     assert trainer.position == 3
     qtbot.keyClick(window.corpus_pane.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Undo
@@ -107,32 +106,32 @@ def test_typing_in_the_encode_pane_updates_the_spans(qtbot, make_window):
 def test_ask_me_stops_at_a_tie_and_records_the_choice(qtbot, make_window):
     window = make_window()
     window.bridge.set_tie_rule(ASK)
-    assert window.status_labels["rule"].text() == "ties: ask me"
+    assert window.status.labels["rule"].text() == "ties: ask me"
     decisions = []
 
-    def answer(choose_rule: str | None):
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, TieDialog)
+    def pick_third(dialog):
         decisions.append(
             [dialog.list.topLevelItem(i).text(2) for i in range(dialog.list.topLevelItemCount())]
         )
-        if choose_rule:
-            dialog.rule_buttons[choose_rule].click()
-        else:
-            dialog.list.setCurrentItem(dialog.list.topLevelItem(2))
-            dialog.merge_button.click()
+        dialog.list.setCurrentItem(dialog.list.topLevelItem(2))
+        dialog.merge_button.click()
 
-    QTimer.singleShot(50, lambda: answer(None))
-    window.actions["step"].trigger()  # e s, s t and t </w> tie at 9
+    answerer = ModalAnswerer(TieDialog, pick_third)
+    window.commands["step"].trigger()  # e s, s t and t </w> tie at 9
     qtbot.waitUntil(lambda: window.bridge.trainer.position == 1)
+    answerer.stop()
     record = window.bridge.trainer.record(1)
     assert record.decided_by == "user" and window.bridge.trainer.pair_string(record.pair) == "('t', '</w>')"
     assert decisions[0][0] == "first-seen, hf, lexicographic" and decisions[0][2] == "subword-nmt"
-    # A run in Ask-me mode stops at the next tie and asks; let a rule decide this time.
-    QTimer.singleShot(300, lambda: answer("hf"))
+    # A run in Ask-me mode stops at every tie and asks; after each answer it goes on to its
+    # target (here: let hf decide each time).
+    answerer = ModalAnswerer(TieDialog, lambda dialog: dialog.rule_buttons["hf"].click())
     window.bridge.run(merges=5)
-    qtbot.waitUntil(lambda: window.bridge.trainer.position >= 2 and not window.bridge.busy, timeout=10_000)
-    assert window.bridge.trainer.record(2).decided_by == "hf"
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 6 and not window.bridge.busy, timeout=10_000)
+    answerer.stop()
+    history = window.bridge.trainer.history
+    assert len(answerer.seen) >= 2 and history[1].decided_by == "hf"
+    assert [r.decided_by for r in history if r.ties > 1][1:] == ["hf"] * (len(answerer.seen))
 
 
 def test_run_to_target_and_cancel_leave_a_consistent_state(qtbot, make_window):
@@ -149,13 +148,13 @@ def test_run_to_target_and_cancel_leave_a_consistent_state(qtbot, make_window):
     window.bridge.sig_message.connect(messages.append)
     with qtbot.waitSignal(window.bridge.sig_progressed, timeout=10_000):
         window.bridge.run(min_frequency=1)  # thousands of merges: cancelled part way
-        assert window.bridge.busy and window.progress.isVisible()
-        assert not window.actions["step"].isEnabled()
-    window.cancel_button.click()
+        assert window.bridge.busy and window.status.progress.isVisible()
+        assert not window.commands["step"].isEnabled()
+    window.status.cancel_button.click()
     wait_idle(qtbot, window)
     trainer = window.bridge.trainer
     assert trainer.position == len(trainer.history) and trainer.position > 0
-    assert any(StopReason.CANCELLED.value in m for m in messages) or trainer.stop_reason() is not None
+    assert "Cancelled" in messages or trainer.stop_reason() is not None
     assert_panes_agree_with_core(window)
 
 
@@ -202,16 +201,14 @@ def test_bad_input_gets_a_dialog_and_leaves_the_session_untouched(
         path.write_text('{"format": "bpe-studio-session", "version": 1, "merges": 3}')
     elif case == "bad counts":
         path.write_text("low 5\n")
-    if case == "vanished":
-        window.files.remember(path)
-        window._open_recent(str(path))
-    else:
-        window.open_path(path)
-        wait_idle(qtbot, window)
+    window.files.remember(path)  # it opened once; now it is broken, or gone
+    window.files.open_recent(str(path))
+    wait_idle(qtbot, window)
     assert len(dialogs.shown) == 1
     kind, _, message = dialogs.shown[0]
     assert kind == "warning" and message.endswith(".") and "\n" not in message
     assert window.bridge.trainer is trainer and (trainer.position, tuple(trainer.vocab.tokens)) == before
+    assert str(path.resolve()) not in window.files.recent()  # a file that fails leaves the list
 
 
 def test_dropping_a_file_opens_it(qtbot, make_window, tmp_path):
@@ -235,7 +232,13 @@ def test_dropping_a_file_opens_it(qtbot, make_window, tmp_path):
 
 def test_unsaved_changes_prompt_on_close(qtbot, make_window, dialogs):
     window = make_window()
-    window.bridge.step()
+    window.bridge.step()  # a sample trained by its rule is re-created in one click: no question
+    window.open_sample(sample("FRED"))
+    wait_idle(qtbot, window)
+    assert not dialogs.shown
+    trainer = window.bridge.trainer
+    window.bridge.step_pair(trainer.top_pairs(3)[2].pair)  # a merge chosen by hand is work
+    assert window.windowTitle().endswith("* — BPE Studio")
     dialogs.answer = QMessageBox.StandardButton.Cancel
     assert not window.close()
     assert dialogs.shown[-1][0] == "question"
@@ -247,14 +250,14 @@ def test_unsaved_changes_prompt_on_close(qtbot, make_window, dialogs):
 def test_zoom_scales_every_pane_and_persists(qtbot, make_window):
     window = make_window()
     size = window.corpus_pane.view.font().pointSizeF()
-    window.actions["zoom_in"].trigger()
-    window.actions["zoom_in"].trigger()
+    window.commands["zoom_in"].trigger()
+    window.commands["zoom_in"].trigger()
     assert window.corpus_pane.view.font().pointSizeF() == pytest.approx(size + 4)
     assert window.pairs_pane.view.font().pointSizeF() == pytest.approx(size + 4)
-    window.actions["zoom_reset"].trigger()
+    window.commands["zoom_reset"].trigger()
     assert window.corpus_pane.view.font().pointSizeF() == pytest.approx(size)
-    window.actions["fullscreen"].trigger()
-    assert window.actions["fullscreen"].isChecked() == window.isFullScreen()
+    window.commands["fullscreen"].trigger()
+    assert window.commands["fullscreen"].isChecked() == window.isFullScreen()
 
 
 def test_layout_geometry_zoom_folder_and_recent_files_persist(qtbot, make_window, tmp_path):
@@ -264,7 +267,7 @@ def test_layout_geometry_zoom_folder_and_recent_files_persist(qtbot, make_window
     first = make_window(settings_file="shared.ini")
     first.resize(760, 560)
     first.docks["plots"].hide()
-    first.actions["zoom_in"].trigger()
+    first.commands["zoom_in"].trigger()
     zoomed = first.corpus_pane.view.font().pointSizeF()
     first.open_path(corpus)
     wait_idle(qtbot, first)
@@ -318,23 +321,29 @@ def test_settings_dialog_rebuilds_the_session(qtbot, make_window, dialogs):
     assert trainer.corpus.words == ("low", "lower", "newest", "widest")
 
 
-def test_exception_hook_logs_and_shows_a_dialog(qtbot, make_window, monkeypatch, tmp_path):
+def test_an_uncaught_exception_is_logged_and_reported_once_without_blocking(qtbot, make_window, caplog):
     from app import gui
 
-    shown = []
-    monkeypatch.setattr(gui, "log_path", lambda: tmp_path / "bpe.log")
-    monkeypatch.setattr(QMessageBox, "exec", lambda self: shown.append(self.text()) or 0)
     window = make_window()
-    saved = sys.excepthook
-    try:
-        gui.install_exception_hook(lambda: window)
+    for _ in range(3):  # the same place failing again is logged, not shown again
         try:
             raise RuntimeError("boom")
         except RuntimeError:
-            sys.excepthook(*sys.exc_info())
-    finally:
-        sys.excepthook = saved
-    assert shown and "boom" in shown[0]
+            gui.report_uncaught(*sys.exc_info())
+    qtbot.waitUntil(lambda: bool(_internal_error_boxes(window)))
+    boxes = _internal_error_boxes(window)
+    assert len(boxes) == 1 and "boom" in boxes[0].text() and not boxes[0].isModal()
+    assert window.commands["step"].isEnabled()
+    assert sum("boom" in record.getMessage() for record in caplog.records) == 3
+    boxes[0].close()
+
+
+def _internal_error_boxes(window) -> list:
+    return [
+        box
+        for box in window.findChildren(QMessageBox)
+        if box.windowTitle() == "Internal error" and box.isVisible()
+    ]
 
 
 def test_screenshot_mid_training_is_saved_as_an_artifact(qtbot, make_window):
@@ -348,8 +357,11 @@ def test_screenshot_mid_training_is_saved_as_an_artifact(qtbot, make_window):
     assert path.stat().st_size > 20_000
 
 
-def test_the_real_entry_point_starts_and_closes():
-    env = {**os.environ, "BPE_STUDIO_SMOKE_TEST": "800", "QT_QPA_PLATFORM": "offscreen"}
+def test_the_real_entry_point_starts_and_closes(tmp_path):
+    home = {  # the real entry point writes settings and a log: never into the user's home
+        name: str(tmp_path / name) for name in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")
+    }
+    env = {**os.environ, **home, "BPE_STUDIO_SMOKE_TEST": "800", "QT_QPA_PLATFORM": "offscreen"}
     result = subprocess.run(
         [sys.executable, "-m", "app"], env=env, capture_output=True, text=True, timeout=120
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from app.guard import guard_overrides
 from bpe_core import ConfigError, PipelineConfig, TrainingConfig
 from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS
 from bpe_core.tiebreak import DESCRIPTIONS, RULE_NAMES, parse_rule
@@ -39,8 +41,23 @@ class Target:
     value: int = 1000
 
 
+@dataclass(frozen=True)
+class Preferences:
+    """How the window behaves (kept in the user's settings, not in sessions)."""
+
+    confirm_discard: bool = True  # ask before a step discards more than one redo-able merge
+
+
+@guard_overrides
 class SettingsDialog(QDialog):
-    def __init__(self, config: PipelineConfig, training: TrainingConfig, target: Target, parent=None) -> None:
+    def __init__(
+        self,
+        config: PipelineConfig,
+        training: TrainingConfig,
+        target: Target,
+        preferences: Preferences | None = None,
+        parent=None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         # Widgets
@@ -60,11 +77,12 @@ class SettingsDialog(QDialog):
         self.rule = QComboBox()
         for name in RULE_NAMES:
             self.rule.addItem(name)
-            self.rule.setItemData(self.rule.count() - 1, DESCRIPTIONS[name], 3)  # tooltip role
+            self.rule.setItemData(self.rule.count() - 1, DESCRIPTIONS[name], Qt.ItemDataRole.ToolTipRole)
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1)
         self.target_kind = QComboBox()
         self.target_kind.addItems(TARGET_LABELS)
         self.target_value = QSpinBox(minimum=1, maximum=10**7)
+        self.confirm_discard = QCheckBox("Ask before a step discards merges that could be redone")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c0392b;")
         buttons = QDialogButtonBox(
@@ -84,6 +102,7 @@ class SettingsDialog(QDialog):
         self.seed.setValue(rule.seed)
         self.target_kind.setCurrentIndex(TARGETS.index(target.kind))
         self.target_value.setValue(target.value)
+        self.confirm_discard.setChecked((preferences or Preferences()).confirm_discard)
         # Layout
         pipeline = QGroupBox("Pipeline (changing it rebuilds the session)")
         form = QFormLayout(pipeline)
@@ -106,6 +125,7 @@ class SettingsDialog(QDialog):
         row.addWidget(self.target_kind, 1)
         row.addWidget(self.target_value)
         form.addRow("Run to target", row)
+        form.addRow("", self.confirm_discard)
         layout = QVBoxLayout(self)
         layout.addWidget(pipeline)
         layout.addWidget(training_box)
@@ -119,7 +139,7 @@ class SettingsDialog(QDialog):
         self.seed.setEnabled(rule.name == "random")
         self.target_value.setEnabled(target.kind != "none")
 
-    def values(self) -> tuple[PipelineConfig, TrainingConfig, Target]:
+    def values(self) -> tuple[PipelineConfig, TrainingConfig, Target, Preferences]:
         """The chosen settings; raises ConfigError with one sentence if they are invalid."""
         marker = self.marker.text()
         specials = tuple(line for line in self.specials.toPlainText().splitlines() if line)
@@ -137,7 +157,8 @@ class SettingsDialog(QDialog):
         training = TrainingConfig(min_frequency=self.min_frequency.value(), tie_break=spec)
         if config.end_of_word is not None and config.end_of_word in config.special_tokens:
             raise ConfigError("The end-of-word marker cannot also be a special token.")
-        return config, training, Target(TARGETS[self.target_kind.currentIndex()], self.target_value.value())
+        target = Target(TARGETS[self.target_kind.currentIndex()], self.target_value.value())
+        return config, training, target, Preferences(self.confirm_discard.isChecked())
 
     def accept(self) -> None:
         try:

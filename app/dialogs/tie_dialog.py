@@ -14,20 +14,28 @@ from PySide6.QtWidgets import (
 )
 
 from app.glyphs import visible
+from app.guard import guard_overrides
 from bpe_core import Trainer
 from bpe_core.history import USER
 
 Pair = tuple[int, int]
 
 
+@guard_overrides
 class TieDialog(QDialog):
+    """``candidates``: the first tied pairs in the current rule's order. Each rule's pick is
+    computed among *all* tied pairs, and listed too if it is not among them."""
+
     def __init__(self, trainer: Trainer, candidates: list[Pair], parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("A tie: choose the next merge")
         # Attributes
         self.choice: tuple[Pair, str] | None = None
-        self._candidates = candidates
-        self._choices = trainer.rule_choices(candidates)
+        self._choices = trainer.rule_choices()
+        first = len(candidates)
+        self._candidates = list(candidates)
+        self._candidates += [p for p in dict.fromkeys(self._choices.values()) if p not in self._candidates]
+        candidates = self._candidates
         config = trainer.corpus.config
         token = trainer.token_string
         ties = trainer.ties_at_top()
@@ -35,8 +43,9 @@ class TieDialog(QDialog):
         intro = QLabel(
             f"{ties:,} pairs share the top count {trainer.top_count():,}."
             + (
-                f" The first {len(candidates)} in the current rule's order are listed."
-                if ties > len(candidates)
+                f" Listed: the first {first} in the current rule's order, and each rule's pick "
+                f"among all {ties:,}."
+                if ties > first
                 else ""
             )
         )

@@ -13,6 +13,7 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer
 
 from app.bridge import Bridge
 from app.glyphs import show_whitespace, token_parts
+from app.guard import guard_overrides
 from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER, RowCache
 from app.models.table_model import TableModel
@@ -44,6 +45,7 @@ class CorpusRow:
     token_count: int
 
 
+@guard_overrides
 class CorpusModel(TableModel):
     HEADERS = HEADERS
 
@@ -128,9 +130,10 @@ class CorpusModel(TableModel):
 
     def set_highlight(self, words, only: bool = False) -> None:
         """Mark (and with ``only``, show only) the words containing the selected pair or token."""
+        was_filtered = self._only is not None
         self._highlight = frozenset(words)
         self._only = self._highlight if only else None
-        if only:
+        if only or was_filtered:  # the rows shown change: all of them, or only the selection's
             self._reorder()
         else:
             self.repaint_all([BACKGROUND])
@@ -158,8 +161,10 @@ class CorpusModel(TableModel):
         )
 
     def _tooltip(self, w: int, row: CorpusRow) -> str:
-        change = self._bridge.trainer.last_change if w in self._changed else None
         after = " ".join(text + marker for text, marker in row.tokens)
+        if w not in self._changed or self._bridge.busy:
+            return f"{row.word}: {row.count:,}× — {after}"
+        change = self._bridge.trainer.last_change
         if change is None:
             return f"{row.word}: {row.count:,}× — {after}"
         before = " ".join(text + marker for text, marker in self._before(w, change))

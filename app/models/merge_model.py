@@ -10,7 +10,9 @@ from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
+from app.guard import guard_overrides
 from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
 
@@ -31,6 +33,7 @@ _ROLES = frozenset(
 )
 
 
+@guard_overrides
 class MergeModel(TableModel):
     HEADERS = HEADERS
 
@@ -80,7 +83,7 @@ class MergeModel(TableModel):
             return (record.step, self._merge_text(record), record.count, record.ties, record.decided_by)[
                 column
             ]
-        if role == TOOLTIP:
+        if role == TOOLTIP and not self._bridge.busy:
             return self._tooltip(record, applied)
         return None
 
@@ -119,9 +122,24 @@ class MergeModel(TableModel):
     def position(self) -> int:
         return self._position
 
+    def find(self, text: str, after: int = -1) -> int | None:
+        """The first row after ``after`` (wrapping around) whose merge contains ``text``."""
+        needle = text.casefold()
+        rows = len(self._history)
+        if not needle or not rows or self._bridge.busy:
+            return None
+        for offset in range(1, rows + 1):
+            row = (after + offset) % rows
+            if needle in self._merge_text(self._history[row]).casefold():
+                return row
+        return None
+
     def _merge_text(self, record) -> str:
+        """``left + right → token`` as shown; a placeholder if not cached while a job runs."""
         text = self._shown.get(record.step)
         if text is None:
+            if self._bridge.busy:
+                return PLACEHOLDER
             trainer = self._bridge.trainer
             config = trainer.corpus.config
             left, right = (self._token(t) for t in record.pair)

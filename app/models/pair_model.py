@@ -15,6 +15,7 @@ from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
+from app.guard import guard_overrides
 from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
@@ -46,6 +47,7 @@ class PairRow:
     count: int
 
 
+@guard_overrides
 class PairModel(TableModel):
     HEADERS = HEADERS
     HEADER_TIPS = (
@@ -72,6 +74,8 @@ class PairModel(TableModel):
         self._lineage: tuple = ()
         self._fetch_pending = False
         self._strings: dict[int, str] = {}  # token id -> shown string
+        self._merged_strings: dict[tuple[int, int], str] = {}
+        self._rule = bridge.trainer.rule.spec
         self._trainer = bridge.trainer
         self._bold = QFont()
         self._bold.setBold(True)
@@ -140,14 +144,17 @@ class PairModel(TableModel):
         if role == TOOLTIP:
             note = ""
             if index.row() == 0:
-                note = f"\nThe {self._rule_name()} rule picks this pair next."
+                note = f"\nThe {self._rule} rule picks this pair next."
             if tied:
                 note += f"\nTied with {self._ties - 1:,} other pair(s) at count {self._top:,}."
-            left, right = self._shown(row.pair[0]), self._shown(row.pair[1])
-            return f"{left} + {right} → {self._merged(row.pair)}: {row.count:,} occurrences{note}"
+            return f"{self.pair_label(row.pair)} → {self._merged(row.pair)}: {row.count:,} occurrences{note}"
         return None
 
     # -- what the pane asks for ------------------------------------------------------------
+
+    def pair_label(self, pair: tuple[int, int]) -> str:
+        """``left + right`` as shown."""
+        return f"{self._shown(pair[0])} + {self._shown(pair[1])}"
 
     def pair_at(self, row: int) -> tuple[int, int] | None:
         return self._rows[row].pair if 0 <= row < len(self._rows) else None
@@ -179,19 +186,20 @@ class PairModel(TableModel):
         trainer = self._bridge.trainer
         if trainer is not self._trainer:  # a new corpus or session
             self._trainer, self._lineage = trainer, ()
-            self._words.clear()
-            self._replacements.clear()
-            self._strings.clear()
+            self._forget()
         self.beginResetModel()
         self._total = trainer.pair_total
         self._top = trainer.top_count()
         self._ties = trainer.ties_at_top()
+        self._rule = trainer.rule.spec
         self._rows = self._ranked(min(PAGE, self._total))
         if not self._same_lineage(trainer.history):
-            self._words.clear()
-            self._replacements.clear()
-            self._strings.clear()
+            self._forget()
         self.endResetModel()
+
+    def _forget(self) -> None:
+        for cache in (self._words, self._replacements, self._strings, self._merged_strings):
+            cache.clear()
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -204,24 +212,32 @@ class PairModel(TableModel):
             return False
         return all(record.new_token for record in history[len(old) :])
 
-    def _rule_name(self) -> str:
-        return self._bridge.trainer.rule.spec
-
     def _ranked(self, n: int) -> list[PairRow]:
         return [PairRow(stat.pair, stat.count) for stat in self._bridge.trainer.top_pairs(n)]
 
     def _shown(self, token_id: int) -> str:
         """A token as shown, formatted only for rows actually displayed (an id keeps its string
-        within one history; the cache is cleared with the word counts when that ends)."""
+        within one history; the cache is cleared with the word counts when that ends). While a
+        job runs the trainer is not read: what is not cached yet shows as a placeholder."""
         shown = self._strings.get(token_id)
         if shown is None:
+            if self._bridge.busy:
+                return PLACEHOLDER
             trainer = self._bridge.trainer
             shown = self._strings[token_id] = visible(trainer.token_string(token_id), trainer.corpus.config)
         return shown
 
     def _merged(self, pair: tuple[int, int]) -> str:
-        trainer = self._bridge.trainer
-        return visible(trainer.token_string(pair[0]) + trainer.token_string(pair[1]), trainer.corpus.config)
+        merged = self._merged_strings.get(pair)
+        if merged is None:
+            if self._bridge.busy:
+                return PLACEHOLDER
+            trainer = self._bridge.trainer
+            tokens = trainer.token_string
+            merged = self._merged_strings[pair] = visible(
+                tokens(pair[0]) + tokens(pair[1]), trainer.corpus.config
+            )
+        return merged
 
     def _replacement_count(self, row: PairRow) -> int | None:
         if row.pair[0] != row.pair[1]:

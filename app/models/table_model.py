@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex
 
+from app.guard import guard_overrides
 from app.models.roles import DISPLAY, HORIZONTAL, TOOLTIP
 
 
+@guard_overrides
 class TableModel(QAbstractTableModel):
     HEADERS: tuple[str, ...] = ()
     HEADER_TIPS: tuple[str, ...] = ()  # one per column, or none

@@ -1,7 +1,9 @@
 """The vocabulary table: id, token (with visible glyphs), length, frequency now, step created.
 
 Default order is by id, where a step only appends or removes the newest row; other orders and
-searches are recomputed (a vocabulary is at most tens of thousands of rows).
+searches are recomputed (a vocabulary is at most tens of thousands of rows). What does not
+change while a token exists (its text, length and step) is cached per id; the frequency
+changes with every step and shows a placeholder while a background job runs.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
 from app.glyphs import visible
+from app.guard import guard_overrides
 from app.models.roles import ALIGNMENT, DISPLAY, FONT, RIGHT_ALIGNED, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
@@ -31,6 +34,7 @@ _ROLES = frozenset(
 )
 
 
+@guard_overrides
 class VocabModel(TableModel):
     HEADERS = HEADERS
     HEADER_TIPS = (
@@ -49,12 +53,12 @@ class VocabModel(TableModel):
         self._size = 0
         self._filter = ""
         self._sort_column, self._sort_order = ID, Qt.SortOrder.AscendingOrder
-        self._shown: dict[int, str] = {}  # id -> visible token (ids never change meaning within a history)
+        self._fixed: dict[int, tuple[str, int, int]] = {}  # id -> (visible token, length, step)
         self._italic = QFont()
         self._italic.setItalic(True)
         # Signals
         bridge.sig_changed.connect(self.refresh)
-        bridge.sig_reset.connect(self._shown.clear)
+        bridge.sig_reset.connect(self._fixed.clear)
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
         self.refresh()
 
@@ -77,18 +81,23 @@ class VocabModel(TableModel):
             return "Special token: never merged, matched in text only when allowed."
         if role not in (DISPLAY, SORT_ROLE):
             return None
-        if self._bridge.busy and column in (FREQUENCY,):
-            return PLACEHOLDER
         value = self._value(token_id, column)
+        if value is None:
+            return PLACEHOLDER
         if role == SORT_ROLE or column == TOKEN:
             return value
         return f"{value:,}"
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         self._sort_column, self._sort_order = column, order
-        self._recompute(reset=True)
+        self._recompute()
 
     # -- what the pane asks for ------------------------------------------------------------
+
+    def token_label(self, token_id: int) -> str:
+        """The token as shown."""
+        fixed = self._fixed_values(token_id)
+        return PLACEHOLDER if fixed is None else fixed[0]
 
     def token_at(self, row: int) -> int | None:
         return self._ids[row] if 0 <= row < len(self._ids) else None
@@ -101,7 +110,7 @@ class VocabModel(TableModel):
 
     def set_filter(self, text: str) -> None:
         self._filter = text.casefold()
-        self._recompute(reset=True)
+        self._recompute()
 
     def refresh(self) -> None:
         if self._bridge.busy:
@@ -120,43 +129,40 @@ class VocabModel(TableModel):
                 self.beginRemoveRows(QModelIndex(), size, self._size - 1)
                 del self._ids[size:]
                 for token_id in range(size, self._size):
-                    self._shown.pop(token_id, None)
+                    self._fixed.pop(token_id, None)  # the id will name another token
                 self._size = size
                 self.endRemoveRows()
             elif size != self._size or len(self._ids) != size:
-                self._recompute(reset=True)
+                self._recompute()
             if self._ids:
                 self.dataChanged.emit(self.index(0, FREQUENCY), self.index(len(self._ids) - 1, FREQUENCY))
             return
-        self._recompute(reset=True)
+        self._recompute()
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _visible(self, token_id: int) -> str:
-        shown = self._shown.get(token_id)
-        if shown is None:
+    def _fixed_values(self, token_id: int) -> tuple[str, int, int] | None:
+        """(visible token, length, step created), cached; None if not cached while busy."""
+        fixed = self._fixed.get(token_id)
+        if fixed is None and not self._bridge.busy:
             trainer = self._bridge.trainer
-            shown = self._shown[token_id] = visible(trainer.token_string(token_id), trainer.corpus.config)
-        return shown
+            shown = visible(trainer.token_string(token_id), trainer.corpus.config)
+            fixed = (shown, trainer.token_length(token_id), trainer.token_created_at(token_id))
+            self._fixed[token_id] = fixed
+        return fixed
 
     def _value(self, token_id: int, column: int):
-        trainer = self._bridge.trainer
+        """The cell's raw value, or None when it cannot be known now (a job is running)."""
         if column == ID:
             return token_id
-        if column == TOKEN:
-            return self._visible(token_id)
-        if column == LENGTH:
-            config = trainer.corpus.config
-            token = trainer.token_string(token_id)
-            marker = config.end_of_word or ""
-            if marker and token.endswith(marker) and token_id >= self._n_special:
-                token = token[: -len(marker)]
-            return len(token)
         if column == FREQUENCY:
-            return trainer.token_frequency(token_id)
-        return trainer.token_created_at(token_id)
+            return None if self._bridge.busy else self._bridge.trainer.token_frequency(token_id)
+        fixed = self._fixed_values(token_id)
+        if fixed is None:
+            return None
+        return fixed[0] if column == TOKEN else fixed[1] if column == LENGTH else fixed[2]
 
-    def _recompute(self, reset: bool) -> None:
+    def _recompute(self) -> None:
         if self._bridge.busy:
             return
         trainer = self._bridge.trainer
@@ -164,14 +170,13 @@ class VocabModel(TableModel):
         self._size = trainer.vocab_size
         ids = range(self._size)
         if self._filter:
-            ids = [i for i in ids if self._filter in self._visible(i).casefold()]
+            ids = [i for i in ids if self._filter in self.token_label(i).casefold()]
         column = self._sort_column
         ordered = sorted(
             ids,
             key=lambda i: self._value(i, column),
             reverse=self._sort_order == Qt.SortOrder.DescendingOrder,
         )
-        if reset:
-            self.beginResetModel()
-            self._ids = ordered
-            self.endResetModel()
+        self.beginResetModel()
+        self._ids = ordered
+        self.endResetModel()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.delegates.chips import ChipDelegate
-from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS_ROLE, WORD, CorpusModel
+from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
 from app.widgets import StatusText, row_table, status_label
 
 
@@ -34,7 +34,7 @@ class CorpusPane(QWidget):
         self.only_check = QCheckBox("Only words with the selection")
         self.summary = status_label()
         self.selection_label = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
-        self.view = row_table(self.model, {WORD: 150})
+        self.view = row_table(self.model, {WORD: "m" * 14, COUNT: "9,999,999", TOKENS: "9,999"})
         self._filter_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
         self.view.setItemDelegateForColumn(SEGMENTATION, ChipDelegate(TOKENS_ROLE, self.view))

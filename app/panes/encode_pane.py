@@ -4,7 +4,6 @@ text, ids listed; hovering a span shows its id, token and merge trace."""
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
@@ -20,7 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.encode_worker import EncodeWorker
 from app.glyphs import visible
+from app.guard import guard_overrides
 from app.theme import chip_colors
 from app.widgets import status_label
 
@@ -30,16 +31,18 @@ BACKGROUND_CHARS = 50_000  # longer texts are encoded off the GUI thread
 SHOWN_IDS = 5_000
 
 
+@guard_overrides
 class EncodePane(QWidget):
     sig_encoded = Signal()
     """A new encoding is shown."""
-    _sig_result = Signal(int, object)  # (generation, encoding) from the background encoder
 
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         # Attributes
         self._bridge = bridge
         self._encoding = None
+        self._encoder = None  # the encoder that made ``_encoding`` (tooltips trace with it)
+        self._worker = EncodeWorker(self)
         self._encoded_text = ""
         self._starts: list[int] = []
         self._qt: list[int] | None = None  # character index -> Qt (UTF-16) position, if they differ
@@ -74,7 +77,7 @@ class EncodePane(QWidget):
         self.input.textChanged.connect(self.schedule)
         self.allow_special.toggled.connect(lambda _: self.schedule())
         self._timer.timeout.connect(self.encode_now)
-        self._sig_result.connect(self._on_result)
+        self._worker.sig_done.connect(self._on_result)
         bridge.sig_changed.connect(self.schedule)
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
         self.schedule()
@@ -93,12 +96,12 @@ class EncodePane(QWidget):
 
     def _state(self) -> tuple:
         trainer = self._bridge.trainer
-        history = trainer.history
+        n = trainer.history_length
         return (
             id(trainer),
             trainer.position,
-            len(history),
-            history[-1] if history else None,
+            n,
+            trainer.record(n) if n else None,
             self.allow_special.isChecked(),
         )
 
@@ -120,22 +123,25 @@ class EncodePane(QWidget):
         self._pending_state = self._state()
         self._generation += 1
         generation = self._generation
+
+        def task(cancelled=None):
+            return text, encoder, encoder.encode(text, upto=upto, allow_special=allow, cancelled=cancelled)
+
         if len(text) <= BACKGROUND_CHARS:
-            self._on_result(generation, (text, encoder.encode(text, upto=upto, allow_special=allow)))
+            self._on_result(generation, task())
             return
         self.stats.setText("Encoding…")
-        worker = threading.Thread(
-            target=lambda: self._sig_result.emit(
-                generation, (text, encoder.encode(text, upto=upto, allow_special=allow))
-            ),
-            daemon=True,
-        )
-        worker.start()
+        self._worker.submit(generation, task)
+
+    def shutdown(self) -> None:
+        """Stop the background encoder (closing the window)."""
+        self._timer.stop()
+        self._worker.stop()
 
     def _on_result(self, generation: int, result) -> None:
         if generation != self._generation:
             return  # the text or the step changed meanwhile
-        self._encoded_text, self._encoding = result
+        self._encoded_text, self._encoder, self._encoding = result
         self._encoded_state = self._pending_state
         self._starts = [start for start, _ in self._encoding.spans]
         self._qt = utf16_offsets(self._encoded_text)
@@ -191,18 +197,18 @@ class EncodePane(QWidget):
         return None
 
     def tooltip_for(self, index: int) -> str:
-        encoding = self._encoding
-        trainer = self._bridge.trainer
-        config = trainer.corpus.config
+        """The token's id, and how its word was merged: from the encoder and step that produced
+        the shown encoding, never from the trainer (which a background job may be changing)."""
+        encoding, encoder = self._encoding, self._encoder
+        config = encoder.config
         token_id, token = encoding.ids[index], encoding.tokens[index]
         if encoding.unknown[index]:
             return f"{visible(token, config)!s}: never seen in training (unknown)"
         lines = [f"id {token_id} · {visible(token, config)}"]
         start, _ = encoding.spans[index]
-        encoder = self._bridge.encoder()
         piece = encoder.piece_of(self._encoded_text, start)
-        if piece is not None and not self._bridge.busy:
-            initial, steps = encoder.trace(piece, upto=trainer.position)
+        if piece is not None:
+            initial, steps = encoder.trace(piece, upto=self._encoded_state[1])
             name = lambda t: "?" if t < 0 else visible(encoder.tokens[t], config)  # noqa: E731
             lines.append(f"“{visible(piece, config)}” starts as: {' '.join(map(name, initial))}")
             for step in steps[:24]:

@@ -1,16 +1,19 @@
-"""Merges pane: the history, the current position marked, redo-able merges dimmed; clicking a
-row jumps there."""
+"""Merges pane: the history, the current position marked ▶ (and kept in view, with the keyboard
+highlight on it), redo-able merges dimmed; clicking a row or pressing Enter on it jumps there; a
+search box finds merges by their text."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
+from app.guard import guard_overrides
 from app.models.merge_model import COUNT, MERGE, STEP, STEP_ROLE, TIES, MergeModel
-from app.widgets import row_table, status_label
+from app.widgets import StatusText, row_table, status_label
 
 
+@guard_overrides
 class MergesPane(QWidget):
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
@@ -18,31 +21,80 @@ class MergesPane(QWidget):
         self._bridge = bridge
         self.model = MergeModel(bridge, self)
         # Widgets
-        self.view = row_table(self.model, {STEP: 64, MERGE: 190, COUNT: 70, TIES: 50})
+        self.search = QLineEdit(placeholderText="Find a merge (Enter: next)…", clearButtonEnabled=True)
+        self.found = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
+        self.view = row_table(
+            self.model, {STEP: "▶ 99,999", MERGE: "mmmm + mmmm → mmmmmmmm", COUNT: "9,999,999", TIES: "9,999"}
+        )
         self.summary = status_label()
+        self._follow = QTimer(self, singleShot=True, interval=0)
         # Setup
-        self.view.setToolTip("Click a merge to jump to the state just after it")
+        self.view.setToolTip("Click a merge, or press Enter on it, to jump to the state just after it")
+        self.view.installEventFilter(self)
+        self.found.setMinimumWidth(90)
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(self.found)
+        layout.addLayout(top)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.summary)
         # Signals
-        self.view.clicked.connect(self._on_clicked)
-        bridge.sig_changed.connect(self._follow_position)
+        self.view.clicked.connect(self._jump_to)
+        self.search.textChanged.connect(lambda _: self.find_next(from_start=True))
+        self.search.returnPressed.connect(self.find_next)
+        # After the model has laid out its new rows (a reset or insertion is not drawn yet).
+        self._follow.timeout.connect(self._follow_position)
+        bridge.sig_changed.connect(self._follow.start)
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._follow.start())
 
-    def _on_clicked(self, index: QModelIndex) -> None:
-        step = index.data(STEP_ROLE)
+    def find_next(self, from_start: bool = False) -> None:
+        text = self.search.text()
+        current = -1 if from_start else self.view.currentIndex().row()
+        row = self.model.find(text, current)
+        if row is None:
+            self.found.setText("no match" if text else "")
+            return
+        self.view.setCurrentIndex(self.model.index(row, MERGE))
+        self.view.scrollTo(self.model.index(row, 0))
+        self.found.setText(f"step {row + 1:,}")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.view
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            self._jump_to(self.view.currentIndex())
+            return True
+        return super().eventFilter(watched, event)
+
+    def _jump_to(self, index: QModelIndex) -> None:
+        step = index.data(STEP_ROLE) if index.isValid() else None
         if step is not None:
             self._bridge.goto(step)
 
     def _follow_position(self) -> None:
+        """Keep ▶ in view with the keyboard highlight on it (unless a search has moved it)."""
         if self._bridge.busy:
             return
         position = self.model.position
         history = self.model.rowCount()
         if position:
-            self.view.scrollTo(self.model.index(position - 1, 0))
+            index = self.model.index(position - 1, STEP)
+            if not self.search.text():
+                self.view.selectionModel().setCurrentIndex(
+                    index,
+                    self.view.selectionModel().SelectionFlag.ClearAndSelect
+                    | self.view.selectionModel().SelectionFlag.Rows,
+                )
+            self.view.scrollTo(index)
+        else:
+            self.view.selectionModel().clearCurrentIndex()
+            self.view.clearSelection()
+            self.view.scrollToTop()
         undone = history - position
         self.summary.setText(
             f"Step {position:,} of {history:,}" + (f" · {undone:,} to redo" if undone else "")

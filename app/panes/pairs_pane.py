@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
-from app.models.pair_model import LEFT, MERGED, RANK, RIGHT, PairModel
+from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, PairModel
 from app.widgets import row_table, status_label
 
 
@@ -27,7 +27,17 @@ class PairsPane(QWidget):
         self._selected: tuple[int, int] | None = None
         self.model = PairModel(bridge, self)
         # Widgets
-        self.view = row_table(self.model, {RANK: 52, LEFT: 90, RIGHT: 90, MERGED: 110})
+        self.view = row_table(
+            self.model,
+            {
+                RANK: "99,999",
+                LEFT: "m" * 7,
+                RIGHT: "m" * 7,
+                MERGED: "m" * 10,
+                COUNT: "9,999,999",
+                REPLACEMENTS: "9,999,999",
+            },
+        )
         self.summary = status_label()
         self.merge_button = QPushButton("Merge selected")
         # Setup

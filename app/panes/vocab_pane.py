@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.glyphs import visible
-from app.models.vocab_model import ID, LENGTH, TOKEN, VocabModel
+from app.models.vocab_model import FREQUENCY, ID, LENGTH, TOKEN, VocabModel
 from app.widgets import row_table, status_label
 
 
@@ -31,7 +31,9 @@ class VocabPane(QWidget):
         self.model = VocabModel(bridge, self)
         # Widgets
         self.search = QLineEdit(placeholderText="Search tokens…", clearButtonEnabled=True)
-        self.view = row_table(self.model, {ID: 60, TOKEN: 120, LENGTH: 60})
+        self.view = row_table(
+            self.model, {ID: "99,999", TOKEN: "m" * 12, LENGTH: "999", FREQUENCY: "9,999,999"}
+        )
         self.tree = QTreeWidget()
         self.summary = status_label()
         self._search_timer = QTimer(self, singleShot=True, interval=150)
