@@ -103,7 +103,7 @@ class Bridge(QObject):
         self._queued: _Request | None = None
         self._held: list[Event] = []
         self._encoder: Encoder | None = None
-        self._encoder_key: tuple = ()
+        self._encoder_key: tuple = ()  # (trainer.revision,) it was built for
         self._clean_state = self._state()
         self._discard_confirmed: tuple | None = None
         self._interrupted_run: dict[str, int | None] | None = None
@@ -140,8 +140,7 @@ class Bridge(QObject):
         if self.busy:
             return self._encoder
         trainer = self._trainer
-        n = trainer.history_length
-        key = (id(trainer), n, trainer.record(n) if n else None)
+        key = (trainer.revision,)
         if self._encoder is None or key != self._encoder_key:
             self._encoder = Encoder.from_trainer(trainer, full_history=True)
             self._encoder_key = key
@@ -164,8 +163,7 @@ class Bridge(QObject):
     def _state(self) -> tuple:
         """What saving records, compared to tell whether there are unsaved changes."""
         trainer = self._trainer
-        n = trainer.history_length
-        return (id(trainer), n, id(trainer.record(n)) if n else None, trainer.position, trainer.training)
+        return (trainer.revision, trainer.position, trainer.training)
 
     # -- core events -> signals ------------------------------------------------------------
 

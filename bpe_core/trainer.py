@@ -14,6 +14,7 @@ Example
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -39,6 +40,9 @@ from bpe_core.vocab import Vocabulary
 
 Pair = tuple[int, int]
 Progress = Callable[[int, int], None]
+# Every change of any trainer's recorded history (not of its position) gets a new number, so
+# "is this still the history I cached?" is one integer comparison, even across trainers.
+_REVISIONS = itertools.count(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +121,7 @@ class Trainer:
             self._index.token_freq[i] = n
         self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
         self._records: list[MergeRecord] = []
+        self.revision = next(_REVISIONS)
         self._effects: list[MergeEffect] = []
         self._last_change: LastChange | None = None
         self._initial = SeriesPoint(
@@ -159,6 +164,10 @@ class Trainer:
     def history(self) -> tuple[MergeRecord, ...]:
         """Every recorded merge, including redo-able ones after :attr:`position`."""
         return tuple(self._records)
+
+    revision: int
+    """Changes whenever the recorded history does (a merge recorded, redo history discarded, a
+    reset); undo and redo keep it. Unique across trainers."""
 
     @property
     def history_length(self) -> int:
@@ -301,7 +310,9 @@ class Trainer:
     # -- internals -------------------------------------------------------------------------
 
     def _truncate(self) -> None:
-        del self._records[self.position :]
+        if self.position < len(self._records):
+            del self._records[self.position :]
+            self.revision = next(_REVISIONS)
 
     def _ties(self, top: int) -> int:
         return self._index.count_hist.get(top, 0) if top else 0
@@ -343,6 +354,7 @@ class Trainer:
             corpus_tokens=index.total_tokens,
         )
         self._records.append(record)
+        self.revision = next(_REVISIONS)
         self._effects.append(effect)
         return record
 

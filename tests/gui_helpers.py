@@ -1,13 +1,18 @@
 """Fixtures for the GUI tests: fresh windows with private settings, and recorded dialogs."""
 
+import time
+
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
 from app import guard
 from app.gui import sample_trainer
 from app.main_window import MainWindow
+from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
 from app.samples import SAMPLES
+from bpe_core.encoder import Encoder
+from tests.helpers import recount
 
 
 class Dialogs:
@@ -80,8 +85,13 @@ def make_window(qtbot, tmp_path, dialogs):
 
 
 def wait_idle(qtbot, window, timeout=60_000) -> None:
-    """Until the bridge's background job (if any) has finished and been announced."""
-    qtbot.waitUntil(lambda: not window.bridge.busy, timeout=timeout)
+    """Until no background job runs, nor starts from what the last one queued (a run resumed
+    after an Ask-me answer), and its outcome has been announced."""
+    while True:
+        qtbot.waitUntil(lambda: not window.bridge.busy, timeout=timeout)
+        QApplication.processEvents()
+        if not window.bridge.busy:
+            return
 
 
 class ModalAnswerer:
@@ -89,9 +99,6 @@ class ModalAnswerer:
     user would: ``answer(dialog)`` clicks something in it."""
 
     def __init__(self, kind, answer) -> None:
-        from PySide6.QtCore import QTimer
-        from PySide6.QtWidgets import QApplication
-
         self.seen: list = []
 
         def poll() -> None:
@@ -106,3 +113,36 @@ class ModalAnswerer:
 
     def stop(self) -> None:
         self._timer.stop()
+
+
+def assert_panes_agree_with_core(window) -> None:
+    trainer = window.bridge.trainer
+    corpus = window.corpus_pane.model
+    assert corpus.rowCount() == trainer.word_count
+    for row in range(min(corpus.rowCount(), 50)):
+        w = corpus.word_index(row)
+        shown = corpus.index(row, SEGMENTATION).data(TOKENS_ROLE)
+        expected = [trainer.token_string(t) for t in trainer.segmentation(w)]
+        assert ["".join(part) for part in shown] == expected
+    pairs = window.pairs_pane.model
+    ranked = trainer.top_pairs(pairs.rowCount())
+    assert [pairs.pair_at(r) for r in range(pairs.rowCount())] == [p.pair for p in ranked]
+    assert window.vocab_pane.model.rowCount() == trainer.vocab_size
+    merges = window.merges_pane.model
+    assert merges.rowCount() == len(trainer.history) and merges.position == trainer.position
+    encode = window.encode_pane
+    qt_wait_until(encode.is_current)
+    expected_encoding = Encoder.from_trainer(trainer).encode(encode.input.toPlainText())
+    assert encode.encoding.ids == expected_encoding.ids and encode.encoding.spans == expected_encoding.spans
+    assert all(cursor.value() == trainer.position for cursor in window.plots_pane.cursors)
+    assert window.status.labels["step"].text() == f"Step {trainer.position:,} of {len(trainer.history):,}"
+    assert window.status.labels["vocab"].text() == f"Vocabulary {trainer.vocab_size:,}"
+    pair_counts, _, total = recount(trainer)
+    assert trainer.pair_counts() == dict(pair_counts) and trainer.corpus_tokens == total
+
+
+def qt_wait_until(condition, timeout_ms=5000) -> None:
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not condition():
+        QApplication.processEvents()
+        assert time.monotonic() < deadline, "condition not met in time"

@@ -13,47 +13,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app import demo
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
-from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
-from bpe_core.encoder import Encoder
-from tests.gui_helpers import ModalAnswerer, sample, wait_idle
-from tests.helpers import recount
+from tests.gui_helpers import ModalAnswerer, assert_panes_agree_with_core, sample, wait_idle
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-
-
-def assert_panes_agree_with_core(window) -> None:
-    trainer = window.bridge.trainer
-    corpus = window.corpus_pane.model
-    assert corpus.rowCount() == trainer.word_count
-    for row in range(min(corpus.rowCount(), 50)):
-        w = corpus.word_index(row)
-        shown = corpus.index(row, SEGMENTATION).data(TOKENS_ROLE)
-        expected = [trainer.token_string(t) for t in trainer.segmentation(w)]
-        assert ["".join(part) for part in shown] == expected
-    pairs = window.pairs_pane.model
-    ranked = trainer.top_pairs(pairs.rowCount())
-    assert [pairs.pair_at(r) for r in range(pairs.rowCount())] == [p.pair for p in ranked]
-    assert window.vocab_pane.model.rowCount() == trainer.vocab_size
-    merges = window.merges_pane.model
-    assert merges.rowCount() == len(trainer.history) and merges.position == trainer.position
-    encode = window.encode_pane
-    qt_wait_until(encode.is_current)
-    expected_encoding = Encoder.from_trainer(trainer).encode(encode.input.toPlainText())
-    assert encode.encoding.ids == expected_encoding.ids and encode.encoding.spans == expected_encoding.spans
-    assert all(cursor.value() == trainer.position for cursor in window.plots_pane.cursors)
-    assert window.status.labels["step"].text() == f"Step {trainer.position:,} of {len(trainer.history):,}"
-    assert window.status.labels["vocab"].text() == f"Vocabulary {trainer.vocab_size:,}"
-    pair_counts, _, total = recount(trainer)
-    assert trainer.pair_counts() == dict(pair_counts) and trainer.corpus_tokens == total
-
-
-def qt_wait_until(condition, timeout_ms=5000) -> None:
-    import time
-
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not condition():
-        QApplication.processEvents()
-        assert time.monotonic() < deadline, "condition not met in time"
 
 
 def test_open_sample_step_undo_merge_a_tied_pair_by_hand(qtbot, make_window):

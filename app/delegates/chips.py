@@ -9,11 +9,13 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from app.guard import guard_overrides
 from app.theme import chip_colors, muted
 
 PAD, GAP, RADIUS = 4.0, 3.0, 4.0
 
 
+@guard_overrides
 class ChipDelegate(QStyledItemDelegate):
     """Draws the ``[(text, marker), ...]`` found under ``role`` as chips.
 

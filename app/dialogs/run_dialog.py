@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QRadioButton, QSpinBox, QVBoxLayout
 
+from app.guard import guard_overrides
 
+
+@guard_overrides
 class RunDialog(QDialog):
     def __init__(self, vocab_size: int, min_frequency: int, merges: int = 100, parent=None) -> None:
         super().__init__(parent)

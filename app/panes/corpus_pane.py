@@ -15,10 +15,12 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.delegates.chips import ChipDelegate
+from app.guard import guard_overrides
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
 from app.widgets import StatusText, row_table, status_label
 
 
+@guard_overrides
 class CorpusPane(QWidget):
     sig_word_selected = Signal(int)
     """A word type was selected: its index."""

@@ -96,14 +96,7 @@ class EncodePane(QWidget):
 
     def _state(self) -> tuple:
         trainer = self._bridge.trainer
-        n = trainer.history_length
-        return (
-            id(trainer),
-            trainer.position,
-            n,
-            trainer.record(n) if n else None,
-            self.allow_special.isChecked(),
-        )
+        return (trainer.revision, trainer.position, self.allow_special.isChecked())
 
     def schedule(self) -> None:
         self._timer.start()
@@ -208,7 +201,7 @@ class EncodePane(QWidget):
         start, _ = encoding.spans[index]
         piece = encoder.piece_of(self._encoded_text, start)
         if piece is not None:
-            initial, steps = encoder.trace(piece, upto=self._encoded_state[1])
+            initial, steps = encoder.trace(piece, upto=self._encoded_state[1])  # the position
             name = lambda t: "?" if t < 0 else visible(encoder.tokens[t], config)  # noqa: E731
             lines.append(f"“{visible(piece, config)}” starts as: {' '.join(map(name, initial))}")
             for step in steps[:24]:

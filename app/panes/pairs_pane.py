@@ -12,10 +12,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.guard import guard_overrides
 from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, PairModel
 from app.widgets import row_table, status_label
 
 
+@guard_overrides
 class PairsPane(QWidget):
     sig_pair_selected = Signal(object)
     """The selected pair changed: (left id, right id), or None."""

@@ -13,11 +13,13 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
+from app.guard import guard_overrides, guarded
 from app.theme import is_dark
 
 COALESCE_MS = 50
@@ -53,38 +55,75 @@ def _compact_ticks(values, scale, spacing) -> list[str]:
 
 
 def _log_ticks(low: float, high: float, size: float) -> list:
-    """Log-scale ticks at 1, 2 and 5 times powers of ten, as many as the axis has room for.
+    """Log-scale ticks at round values, as many as the axis has room for, and never fewer
+    than two: 1-2-5 steps per decade, or every integer mantissa when the range spans less
+    than one of those steps (counts between 3 and 4: labels 3, 3.5, 4 rather than none).
 
     pyqtgraph's own log ticks fall back to fractional exponents when the range spans less than
     a decade (the usual case early in training) and their labels pile up on a short plot.
     """
     room = max(2, int(size // 18))  # a label needs ~18 px
-    for mantissas in ((1, 2, 5), (1, 5), (1,)):
+    best: list[float] = []
+    for mantissas in ((1,), (1, 5), (1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9), _HALVES):
         values = [
             math.log10(m * 10**k)
-            for k in range(math.floor(low), math.ceil(high) + 1)
+            for k in range(math.floor(low) - 1, math.ceil(high) + 1)
             for m in mantissas
             if low <= math.log10(m * 10**k) <= high
         ]
-        if len(values) <= room:
-            return [(1.0, values)]
-    return [(1.0, values[:: math.ceil(len(values) / room)])]
+        if len(values) > room:
+            if len(best) < 2:  # too many, yet the coarser sets had fewer than two: thin these
+                best = values[:: math.ceil(len(values) / room)]
+            break
+        best = values
+        if len(best) >= 4:
+            break
+    return [(1.0, best)]
+
+
+_HALVES = tuple(m / 2 for m in range(2, 20))  # 1, 1.5, 2, ... 9.5
 
 
 def _log_tick_strings(values, scale, spacing) -> list[str]:
-    return [_compact(round(10**v)) for v in values]
+    return [_compact(float(f"{10**v:.2g}")) for v in values]
 
 
 def _label_counts(axis: pg.AxisItem, log: bool = False) -> None:
     """Compact count labels (60k, 1.2M), so a narrow axis fits them. Set on the instance: axis
     items built in Python and handed to a PlotItem get deleted twice at exit under PySide6."""
+    # pyqtgraph calls these while painting the axis: inside a Qt virtual, so guarded.
     if log:
-        axis.tickValues = _log_ticks
-        axis.tickStrings = _log_tick_strings
+        axis.tickValues = guarded(_log_ticks, list)
+        axis.tickStrings = guarded(_log_tick_strings, list)
     else:
-        axis.tickStrings = _compact_ticks
+        axis.tickStrings = guarded(_compact_ticks, list)
 
 
+class TitledExportDialog(ExportDialog):
+    """pyqtgraph's export dialog lists every plot as "Plot": this one uses their titles."""
+
+    def updateItemTree(self, item, treeItem, select=None):
+        if not isinstance(item, pg.PlotItem):
+            super().updateItemTree(item, treeItem, select)
+            return
+        branch = QTreeWidgetItem([item.titleLabel.text or "Plot"])
+        branch.gitem = item
+        treeItem.addChild(branch)
+        if item is select:
+            self.ui.itemTree.setCurrentItem(branch)
+        for child in item.childItems():
+            super().updateItemTree(child, branch, select)
+
+
+def show_export_dialog(scene) -> TitledExportDialog:
+    """The scene's export dialog (right-click → Export…), with plots named by their titles."""
+    if not isinstance(scene.exportDialog, TitledExportDialog):
+        scene.exportDialog = TitledExportDialog(scene)
+    scene.exportDialog.show(getattr(scene, "contextMenuItem", None))
+    return scene.exportDialog
+
+
+@guard_overrides
 class PlotsPane(QWidget):
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
@@ -94,8 +133,8 @@ class PlotsPane(QWidget):
         self._history: tuple = ()
         self._series: dict[str, list[float]] = {"top": [], "tokens": [], "vocab": []}
         self._tied: list[int] = []
-        self._vocab_size = -1
-        self._lengths: list[int] = []  # token id -> length in units (0: special or marker)
+        self._histogram_key: tuple = ()
+        self._lengths: list[int] = []  # token id -> length in units (0: the marker on its own)
         self._lengths_of = None
         self._lengths_token: str | None = None
         self._timer = QTimer(self, singleShot=True, interval=COALESCE_MS)
@@ -136,6 +175,9 @@ class PlotsPane(QWidget):
         self.top_plot.setToolTip("Orange ticks: the step met a tie at the top count (logarithmic scale)")
         # Counts fall from hundreds of thousands to a handful: only a log scale shows the tail.
         self.top_plot.setLogMode(y=True)
+        scene = self.graphics.scene()
+        scene.contextMenu[0].triggered.disconnect()
+        scene.contextMenu[0].triggered.connect(lambda: show_export_dialog(scene))
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -189,9 +231,7 @@ class PlotsPane(QWidget):
             self._draw_series(len(history))
         for cursor in self.cursors:
             cursor.setValue(trainer.position)
-        if trainer.vocab_size != self._vocab_size:
-            self._vocab_size = trainer.vocab_size
-            self._update_histogram()
+        self._update_histogram(trainer)
 
     def _update_series(self, trainer, history: tuple) -> bool:
         """Bring the series up to the history; False if nothing changed (an undo or redo)."""
@@ -253,34 +293,26 @@ class PlotsPane(QWidget):
             plot._bpe_range = wanted
             plot.setRange(xRange=wanted[0], yRange=wanted[1], padding=0.02)
 
-    def _update_histogram(self) -> None:
-        """Token lengths, kept per id: a step adds or removes tokens only at the end."""
-        trainer = self._bridge.trainer
+    def _update_histogram(self, trainer) -> None:
+        """Token lengths, kept per id: a step adds or removes tokens only at the end. Lengths
+        are the vocabulary pane's (``Trainer.token_length``); zero-length tokens (the marker on
+        its own) cover no text and are not counted."""
         vocab = trainer.vocab
+        key = (len(vocab), vocab.tokens[-1])
+        if trainer is self._lengths_of and key == self._histogram_key:
+            return
         lengths = self._lengths
         if (
-            self._lengths_of is not trainer
+            trainer is not self._lengths_of
             or len(lengths) > len(vocab)
-            or (
-                lengths
-                and len(lengths) > vocab.n_special
-                and self._lengths_token != vocab.tokens[len(lengths) - 1]
-            )
+            or (lengths and self._lengths_token != vocab.tokens[len(lengths) - 1])
         ):
             lengths.clear()
             self._lengths_of = trainer
-        marker = trainer.corpus.config.end_of_word or ""
-        del lengths[len(vocab) :]
-        for token_id in range(len(lengths), len(vocab)):
-            token = vocab.tokens[token_id]
-            if token_id < vocab.n_special:
-                lengths.append(0)
-                continue
-            if marker and token.endswith(marker):
-                token = token[: -len(marker)]
-            lengths.append(len(token))  # 0 for the marker on its own: it covers no text
-        self._lengths_token = vocab.tokens[len(lengths) - 1] if lengths else None
-        counts = np.bincount(np.asarray(lengths, dtype=int))[1:] if lengths else np.zeros(0)
+        lengths.extend(trainer.token_length(token_id) for token_id in range(len(lengths), len(vocab)))
+        self._lengths_token = vocab.tokens[len(lengths) - 1]
+        self._histogram_key = key
+        counts = np.bincount(np.asarray(lengths, dtype=int))[1:]
         self.histogram.setOpts(x=np.arange(1, len(counts) + 1), height=counts, width=0.8)
         self._set_range(
             self.length_plot, (0.5, _stride(len(counts) + 0.5)), (0.0, _stride(max(counts, default=1) * 1.05))

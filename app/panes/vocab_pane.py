@@ -15,10 +15,12 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.glyphs import visible
+from app.guard import guard_overrides
 from app.models.vocab_model import FREQUENCY, ID, LENGTH, TOKEN, VocabModel
 from app.widgets import row_table, status_label
 
 
+@guard_overrides
 class VocabPane(QWidget):
     sig_token_selected = Signal(object)
     """The selected token changed: its id, or None."""
