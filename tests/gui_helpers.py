@@ -146,3 +146,20 @@ def qt_wait_until(condition, timeout_ms=5000) -> None:
     while not condition():
         QApplication.processEvents()
         assert time.monotonic() < deadline, "condition not met in time"
+
+
+def drop_file(window, path, at=(300, 300)) -> None:
+    """Drag a file over the window and drop it, as the platform delivers it (drag enter, then
+    drop, to the window under the pointer)."""
+    from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    handle = window.windowHandle()
+    enter = QDragEnterEvent(QPoint(*at), Qt.DropAction.CopyAction, data, buttons, modifiers)
+    QApplication.sendEvent(handle, enter)
+    QApplication.sendEvent(
+        handle, QDropEvent(QPointF(*at), Qt.DropAction.CopyAction, data, buttons, modifiers)
+    )

@@ -6,14 +6,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
-from PySide6.QtGui import QDropEvent
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app import demo
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
-from tests.gui_helpers import ModalAnswerer, assert_panes_agree_with_core, sample, wait_idle
+from tests.gui_helpers import ModalAnswerer, assert_panes_agree_with_core, drop_file, sample, wait_idle
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -177,16 +176,7 @@ def test_dropping_a_file_opens_it(qtbot, make_window, tmp_path):
     window = make_window()
     path = tmp_path / "dropped.txt"
     path.write_text("hello hello world")
-    data = QMimeData()
-    data.setUrls([QUrl.fromLocalFile(str(path))])
-    event = QDropEvent(
-        QPointF(50, 50),
-        Qt.DropAction.CopyAction,
-        data,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    window.dropEvent(event)
+    drop_file(window, path)
     wait_idle(qtbot, window)
     assert window.bridge.trainer.corpus.words == ("hello", "world")
     assert window.bridge.source.name == "dropped.txt"

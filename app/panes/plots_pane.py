@@ -185,8 +185,13 @@ class PlotsPane(QWidget):
         # Signals
         self._timer.timeout.connect(self.refresh)
         bridge.sig_changed.connect(self.schedule)
+        bridge.sig_reset.connect(self._forget_trainer)
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
         self.refresh()
+
+    def _forget_trainer(self) -> None:
+        """A new corpus or session: let the old trainer go now, not at the next refresh."""
+        self._trainer = self._lengths_of = None
 
     def schedule(self) -> None:
         if not self._timer.isActive():
