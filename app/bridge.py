@@ -503,8 +503,12 @@ class Bridge(QObject):
     def _on_job_finished(self) -> None:
         """On the GUI thread, once the job's thread is over: announce what it did."""
         job, request = self._job, self._request
-        if job is None or request is None or not job.isFinished():
+        sender = self.sender()
+        if job is None or request is None or (sender is not None and sender is not job):
             return  # a late signal of a job already handled (shutdown)
+        # ``finished`` is emitted just before the thread ends: its Python work is over, and
+        # this returns at once.
+        job.wait()
         self._job = self._request = None
         queued, self._queued = self._queued, None
         held, self._held = self._held, []

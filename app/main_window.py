@@ -45,6 +45,8 @@ from bpe_core.tiebreak import RULE_NAMES
 
 STATE_VERSION = 1
 DEFAULT_SIZE = QSize(1440, 900)
+COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges and Vocabulary
+TITLE_BAR = 40  # room a window manager's title bar takes, kept free on small screens
 CONFIRM_DISCARD_KEY = "confirm/discard_redo"
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
 
@@ -96,7 +98,11 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self._make_toolbar()
         self._make_menus()
-        self.resize(self._fitting_size())
+        room = self._screen_room()
+        self.resize(DEFAULT_SIZE.boundedTo(room))
+        if room.height() < COMPACT_HEIGHT:  # a small screen: the plots need height more than width
+            self.tabifyDockWidget(self.docks["merges"], self.docks["plots"])
+            self.docks["merges"].raise_()
         self.bridge.confirm_discard = self._confirm_discard
         # Signals
         bridge = self.bridge
@@ -275,13 +281,14 @@ class MainWindow(QMainWindow):
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.commands["shortcuts"])
 
-    def _fitting_size(self) -> QSize:
-        """The default size, or less where the screen is smaller (never opened off-screen)."""
+    def _screen_room(self) -> QSize:
+        """The room the screen leaves a window (a title bar kept free): the window opens at
+        its default size, or smaller where the screen is, never partly off-screen."""
         screen = self.screen() or QApplication.primaryScreen()
         if screen is None:
             return DEFAULT_SIZE
         room = screen.availableGeometry().size()
-        return DEFAULT_SIZE.boundedTo(room)
+        return QSize(room.width(), room.height() - TITLE_BAR)
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -308,8 +315,10 @@ class MainWindow(QMainWindow):
     def ask_run(self) -> None:
         trainer = self.bridge.trainer
         dialog = RunDialog(trainer.vocab_size, trainer.training.min_frequency, parent=self)
-        if dialog.exec():
-            self.bridge.run(**dialog.target())
+        target = dialog.target() if dialog.exec() else None
+        dialog.deleteLater()  # dialogs are children of the window: never let them pile up
+        if target is not None:
+            self.bridge.run(**target)
 
     def run_to_target(self) -> None:
         if self.target.kind == "merges":
@@ -344,9 +353,12 @@ class MainWindow(QMainWindow):
         trainer = self.bridge.trainer
         preferences = Preferences(confirm_discard=self._asks_before_discarding())
         dialog = SettingsDialog(trainer.corpus.config, trainer.training, self.target, preferences, self)
-        if not dialog.exec():
+        accepted = dialog.exec()
+        values = dialog.values() if accepted else None
+        dialog.deleteLater()
+        if values is None:
             return
-        config, training, self.target, preferences = dialog.values()
+        config, training, self.target, preferences = values
         self.settings.setValue(CONFIRM_DISCARD_KEY, preferences.confirm_discard)
         if config != trainer.corpus.config:
             if (
@@ -374,8 +386,9 @@ class MainWindow(QMainWindow):
         if bridge.busy or trainer.ties_at_top() < 2:  # the state moved on meanwhile
             return
         dialog = TieDialog(trainer, trainer.tied_candidates(limit=50), self)
-        decided = dialog.exec() and dialog.choice is not None
-        if decided and bridge.step_pair(*dialog.choice):
+        choice = dialog.choice if dialog.exec() else None
+        dialog.deleteLater()
+        if choice is not None and bridge.step_pair(*choice):
             if not bridge.continue_run() and playback.interrupted_by_tie:
                 playback.play()
         else:

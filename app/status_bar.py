@@ -1,9 +1,10 @@
-"""The status bar's permanent fields: step, vocabulary, tokens, compression and tie rule, plus
+"""The status bar's permanent fields: step, vocabulary, tokens and compression, tie rule, plus
 the progress bar and Cancel button of a background job. Each field is as wide as its longest
 expected text in the current font, so zooming never elides it."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QProgressBar, QPushButton, QSizePolicy, QStatusBar
 
@@ -14,9 +15,14 @@ from app.widgets import StatusText
 WIDEST = {
     "step": "Step 99,999 of 99,999",
     "vocab": "Vocabulary 99,999",
-    "tokens": "99,999,999 tokens",
-    "ratio": "compression 9.99×",
+    "tokens": "99,999,999 tokens (9.99×)",
     "rule": "ties: lexicographic",
+}
+TIPS = {
+    "step": "Merges applied now, of those recorded (the rest can be redone)",
+    "vocab": "Special tokens, base symbols and merged tokens",
+    "tokens": "Tokens in the corpus as segmented now (compression: tokens at step 0 / tokens now)",
+    "rule": "How a tie at the top count is decided",
 }
 MESSAGE_MS = 5000  # outcomes ("Opened … in 0.4 s", "Cancelled") clear after this
 
@@ -25,9 +31,15 @@ class StatusFields:
     def __init__(self, bar: QStatusBar, bridge: Bridge) -> None:
         self._bar = bar
         self._bridge = bridge
-        self.labels = {name: StatusText() for name in WIDEST}
+        self.labels = {name: StatusText(tip=TIPS[name]) for name in WIDEST}
+        # Outcomes in a widget of our own: a long one is elided ("…", full text as tooltip)
+        # where QStatusBar would cut it off under the fields.
+        self.message = StatusText()
         self.progress = QProgressBar()
         self.cancel_button = QPushButton("Cancel")
+        self._clear = QTimer(bar, singleShot=True)
+        self._clear.timeout.connect(lambda: self.message.setText(""))
+        bar.addWidget(self.message, 1)
         for label in self.labels.values():
             label.setContentsMargins(6, 0, 6, 0)
             # A fixed width: the bar's layout squeezes Ignored-policy widgets to nothing.
@@ -49,17 +61,24 @@ class StatusFields:
             label.setFixedWidth(metrics.horizontalAdvance(WIDEST[name]) + 20)
         self.progress.setFixedWidth(metrics.horizontalAdvance("Opening a long name: 100%") + 30)
 
-    def show_message(self, text: str) -> None:
-        self._bar.showMessage(text, MESSAGE_MS)
+    def show_message(self, text: str, timeout_ms: int | None = None) -> None:
+        """Show ``text`` until ``timeout_ms`` have passed (default: a few seconds; 0: until
+        replaced)."""
+        self.message.setText(text)
+        timeout = MESSAGE_MS if timeout_ms is None else timeout_ms
+        if timeout:
+            self._clear.start(timeout)
+        else:
+            self._clear.stop()
 
     def _on_busy(self, busy: bool) -> None:
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
         self.progress.setRange(0, 0)
         if busy:
-            self._bar.showMessage(self._bridge.job_title + "…")  # until the outcome replaces it
+            self.show_message(self._bridge.job_title + "…", 0)  # until the outcome replaces it
         else:
-            self._bar.clearMessage()
+            self.show_message("", 0)
 
     def _on_progress(self, title: str, done: int, total: int) -> None:
         if total:
@@ -75,8 +94,7 @@ class StatusFields:
         labels = self.labels
         labels["step"].setText(f"Step {trainer.position:,} of {trainer.history_length:,}")
         labels["vocab"].setText(f"Vocabulary {trainer.vocab_size:,}")
-        labels["tokens"].setText(f"{trainer.corpus_tokens:,} tokens")
-        initial = trainer.initial_point.corpus_tokens
-        labels["ratio"].setText(f"compression {initial / max(1, trainer.corpus_tokens):.2f}×")
+        ratio = trainer.initial_point.corpus_tokens / max(1, trainer.corpus_tokens)
+        labels["tokens"].setText(f"{trainer.corpus_tokens:,} tokens ({ratio:.2f}×)")
         spec = bridge.tie_rule_spec()
         labels["rule"].setText(f"ties: {'ask me' if spec == ASK else spec}")

@@ -38,3 +38,24 @@ def muted(palette: QPalette | None = None) -> QColor:
     """Text of secondary importance: markers, redo-able merges."""
     palette = palette or QApplication.palette()
     return palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+
+
+def marker_color(palette: QPalette, chip: QColor) -> QColor:
+    """The end-of-word marker on a chip: set back from the token's text, yet legible on the chip
+    (mostly text colour: a contrast of at least 4.5:1 on every chip colour, light or dark)."""
+    text = palette.color(QPalette.ColorRole.Text)
+    return QColor(
+        *(round(0.72 * t + 0.28 * c) for t, c in zip(text.getRgb()[:3], chip.getRgb()[:3], strict=True))
+    )
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+
+    def luminance(color: QColor) -> float:
+        channels = [c / 255 for c in color.getRgb()[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

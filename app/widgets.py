@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QSizePolicy, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableView, QWidget
 
 from app.guard import guard_overrides
 
@@ -25,10 +25,14 @@ class StatusText(QWidget):
         minimum_width: int = 0,
         alignment=Qt.AlignmentFlag.AlignLeft,
         muted: bool = False,
+        tip: str | None = None,
         parent=None,
     ) -> None:
         super().__init__(parent)
         self._text = text
+        self._tip = tip  # a fixed tooltip; by default the tooltip repeats the (maybe elided) text
+        if tip is not None:
+            self.setToolTip(tip)
         self._alignment = alignment | Qt.AlignmentFlag.AlignVCenter
         self._muted = muted
         self._minimum_width = minimum_width
@@ -41,7 +45,8 @@ class StatusText(QWidget):
     def setText(self, text: str) -> None:
         if text != self._text:
             self._text = text
-            self.setToolTip(text)
+            if self._tip is None:
+                self.setToolTip(text)
             self.update()
 
     def sizeHint(self) -> QSize:
@@ -65,18 +70,22 @@ def status_label(text: str = "", minimum_width: int = 0) -> StatusText:
 
 @guard_overrides
 class RowTable(QTableView):
-    """The panes' table view: whole-row single selection, no row header, no wrapping, the last
-    column stretched. Columns are as wide as a sample of their widest content (or their
-    header) in the current font, so they follow the zoom and never clip a number."""
+    """The panes' table view: whole-row single selection, no row header, no wrapping. Columns
+    are as wide as a sample of their widest content (or their header) in the current font, so
+    they follow the zoom and never clip a number; the ``stretch`` columns (text of any
+    length) share what room is left, or else the last column takes it."""
 
-    def __init__(self, model, column_samples: dict[int, str]) -> None:
+    def __init__(self, model, column_samples: dict[int, str], stretch: tuple[int, ...] = ()) -> None:
         super().__init__()
         self.column_samples = column_samples
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().hide()
-        self.horizontalHeader().setStretchLastSection(True)
+        header = self.horizontalHeader()
+        header.setStretchLastSection(not stretch)
+        for column in stretch:
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.setWordWrap(False)
         self.fit_columns()
 
@@ -98,5 +107,5 @@ class RowTable(QTableView):
         super().changeEvent(event)
 
 
-def row_table(model, column_samples: dict[int, str]) -> RowTable:
-    return RowTable(model, column_samples)
+def row_table(model, column_samples: dict[int, str], stretch: tuple[int, ...] = ()) -> RowTable:
+    return RowTable(model, column_samples, stretch)

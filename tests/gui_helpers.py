@@ -1,9 +1,10 @@
 """Fixtures for the GUI tests: fresh windows with private settings, and recorded dialogs."""
 
+import gc
 import time
 
 import pytest
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
 from app import guard
@@ -79,9 +80,17 @@ def make_window(qtbot, tmp_path, dialogs):
         return window
 
     yield make
+    # Delete the windows now, on this thread. Left to Python's cyclic collector, a window could
+    # be collected on a worker thread of a later test, and PySide would then delete it in the
+    # middle of whatever the GUI thread is doing.
     for window in windows:
-        window.bridge.cancel()
         window.bridge.shutdown()
+        window.bridge.dirty = False
+        window.close()
+        window.deleteLater()
+    windows.clear()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    gc.collect()
 
 
 def wait_idle(qtbot, window, timeout=60_000) -> None:
@@ -163,3 +172,20 @@ def drop_file(window, path, at=(300, 300)) -> None:
     QApplication.sendEvent(
         handle, QDropEvent(QPointF(*at), Qt.DropAction.CopyAction, data, buttons, modifiers)
     )
+
+
+def press(keys: str) -> None:
+    """Type a key sequence ("Ctrl+Shift+Z", "Space") into whatever has the keyboard focus."""
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtTest import QTest
+
+    combination = QKeySequence(keys)[0]
+    widget = QApplication.focusWidget()
+    assert widget is not None, "nothing has the keyboard focus"
+    QTest.keyClick(widget, combination.key(), combination.keyboardModifiers())
+
+
+def fresh_focus(qtbot, window) -> None:
+    """A freshly opened window, active, its focus wherever it put it."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None and window.isActiveWindow())

@@ -163,6 +163,7 @@ def test_ten_sessions_opened_trained_and_closed_leave_no_memory_or_threads(qtbot
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(sample("Shakespeare").text() * 3, encoding="utf-8")
     memory, threads = [], []
+    others = set(python_threads())  # other libraries' threads (tqdm's monitor, say)
     for _ in range(10):
         settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(sample_trainer(sample("low · lower")), settings=settings)
@@ -183,7 +184,7 @@ def test_ten_sessions_opened_trained_and_closed_leave_no_memory_or_threads(qtbot
         gc.collect()
         memory.append(_rss_mb())
         threads.append(os_threads())
-        assert not python_threads()
+        assert set(python_threads()) <= others
     assert max(memory[1:]) <= memory[0] * 1.10, memory
     assert max(threads[1:]) <= threads[0], threads  # Qt's own threads start once; ours never stay
     assert not [o for o in gc.get_objects() if isinstance(o, QThread)]

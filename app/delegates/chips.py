@@ -1,5 +1,5 @@
 """Paints a segmentation as token chips: rounded boxes in alternating colours, the end-of-word
-marker muted and smaller, whitespace as visible glyphs (done by ``app.glyphs``)."""
+marker smaller and set back, whitespace as visible glyphs (done by ``app.glyphs``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from app.guard import guard_overrides
-from app.theme import chip_colors, muted
+from app.theme import chip_colors, marker_color
 
 PAD, GAP, RADIUS = 4.0, 3.0, 4.0
 
@@ -66,7 +66,7 @@ class ChipDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         font = QFont(option.font)
         small = QFont(font)
-        small.setPointSizeF(max(6.0, font.pointSizeF() * 0.72))
+        small.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
         metrics, small_metrics = QFontMetricsF(font), QFontMetricsF(small)
         colors = chip_colors(option.palette)
         text_color = option.palette.color(option.palette.ColorRole.Text)
@@ -95,7 +95,7 @@ class ChipDelegate(QStyledItemDelegate):
                 text,
             )
             if marker:
-                painter.setPen(muted(option.palette))
+                painter.setPen(marker_color(option.palette, colors[i % 2]))
                 painter.setFont(small)
                 painter.drawText(
                     QRectF(x + PAD + text_width, rect.top(), width, rect.height() - 1),

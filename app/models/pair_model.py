@@ -22,7 +22,7 @@ from app.models.table_model import TableModel
 from app.theme import tie_background
 
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
-HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replacements", "Words")
+HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replaces", "Words")
 PAGE = 50  # rows ranked per fetch: a step re-ranks only the first page
 PAIR_ROLE = USER + 1
 SORT_ROLE = USER

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
-from app.models.merge_model import COUNT, MERGE, STEP, STEP_ROLE, TIES, MergeModel
+from app.models.merge_model import COUNT, DECIDED, MERGE, STEP, STEP_ROLE, TIES, MergeModel
 from app.widgets import StatusText, row_table, status_label
 
 
@@ -24,7 +24,9 @@ class MergesPane(QWidget):
         self.search = QLineEdit(placeholderText="Find a merge (Enter: next)…", clearButtonEnabled=True)
         self.found = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
         self.view = row_table(
-            self.model, {STEP: "▶ 99,999", MERGE: "mmmm + mmmm → mmmmmmmm", COUNT: "9,999,999", TIES: "9,999"}
+            self.model,
+            {STEP: "▶ 99,999", COUNT: "9,999,999", TIES: "9,999", DECIDED: "lexicographic"},
+            stretch=(MERGE,),
         )
         self.summary = status_label()
         self._follow = QTimer(self, singleShot=True, interval=0)

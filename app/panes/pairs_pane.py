@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
-from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, PairModel
+from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, WORDS, PairModel
 from app.widgets import row_table, status_label
 
 
@@ -31,14 +31,8 @@ class PairsPane(QWidget):
         # Widgets
         self.view = row_table(
             self.model,
-            {
-                RANK: "99,999",
-                LEFT: "m" * 7,
-                RIGHT: "m" * 7,
-                MERGED: "m" * 10,
-                COUNT: "9,999,999",
-                REPLACEMENTS: "9,999,999",
-            },
+            {RANK: "99,999", COUNT: "9,999,999", REPLACEMENTS: "9,999,999", WORDS: "99,999"},
+            stretch=(LEFT, RIGHT, MERGED),
         )
         self.summary = status_label()
         self.merge_button = QPushButton("Merge selected")

@@ -84,6 +84,14 @@ def _log_ticks(low: float, high: float, size: float) -> list:
 _HALVES = tuple(m / 2 for m in range(2, 20))  # 1, 1.5, 2, ... 9.5
 
 
+def _integer_ticks(low: float, high: float, size: float) -> list:
+    """Whole-number ticks (token lengths): every 1, 2, 5, 10, … units, as room allows."""
+    room = max(2, int(size // 32))  # a label needs ~32 px across
+    stride = next(s * 10**k for k in range(7) for s in (1, 2, 5) if (high - low) / (s * 10**k) <= room)
+    first = max(stride, math.ceil(low / stride) * stride)
+    return [(float(stride), [float(v) for v in range(int(first), int(high) + 1, stride)])]
+
+
 def _log_tick_strings(values, scale, spacing) -> list[str]:
     return [_compact(float(f"{10**v:.2g}")) for v in values]
 
@@ -163,6 +171,7 @@ class PlotsPane(QWidget):
             curve.setClipToView(True)
         self.histogram = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#60a5fa")
         self.length_plot.addItem(self.histogram)
+        self.length_plot.getAxis("bottom").tickValues = guarded(_integer_ticks, list)
         self.length_plot.disableAutoRange()
         self.cursors = []
         for plot in self.step_plots:

@@ -1,0 +1,242 @@
+"""Never lose or mislabel work: opening while another file loads, Cancel during loading, a step
+that would discard the redo history, JSON files that are not sessions."""
+
+import threading
+import time
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+
+from app import bridge as bridge_module
+from bpe_core import Corpus, PipelineConfig, Trainer
+from bpe_core.session import load_session, save_session
+from tests.gui_helpers import ModalAnswerer, drop_file, fresh_focus, press, sample, wait_idle
+
+
+def saved_session(path: Path, merges: int) -> Path:
+    trainer = Trainer(Corpus.from_text(sample("Shakespeare").text(), PipelineConfig()))
+    trainer.run(merges=merges)
+    save_session(trainer, path)
+    return path
+
+
+class Gate:
+    """Holds a background load at a chosen point until the test releases it."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+        self.release = threading.Event()
+
+    def hold(self) -> None:
+        self.reached.set()
+        assert self.release.wait(30)
+
+
+class StallProbe:
+    """The longest gap between ticks of a 10 ms timer: how long the GUI thread was blocked."""
+
+    def __init__(self) -> None:
+        self.ticks: list[float] = []
+        self._timer = QTimer(interval=10)
+        self._timer.timeout.connect(lambda: self.ticks.append(time.monotonic()))
+        self._timer.start()
+
+    def longest(self) -> float:
+        self._timer.stop()
+        return max((b - a for a, b in pairwise(self.ticks)), default=0.0)
+
+
+@pytest.mark.parametrize("second", ["dropped session", "recent file", "sample"])
+def test_opening_while_a_file_loads_replaces_the_load_and_keeps_name_path_and_content_together(
+    qtbot, make_window, tmp_path, monkeypatch, second
+):
+    session = saved_session(tmp_path / "b.json", merges=30)
+    big = tmp_path / "a.txt"
+    big.write_text(sample("Shakespeare").text() * 4, encoding="utf-8")
+    gate = Gate()
+    real_load = bridge_module.load_corpus
+
+    def slow_load(path, *args, **kwargs):
+        if Path(path).name == "a.txt":
+            gate.hold()
+        return real_load(path, *args, **kwargs)
+
+    monkeypatch.setattr(bridge_module, "load_corpus", slow_load)
+    window = make_window()
+    probe = StallProbe()
+    drop_file(window, big)
+    assert gate.reached.wait(10) and window.bridge.busy
+    if second == "dropped session":
+        drop_file(window, session)
+    elif second == "recent file":
+        window.files.remember(session)
+        window.files.open_recent(str(session))
+    else:
+        window.open_sample(sample("FRED"))
+    qtbot.wait(50)
+    gate.release.set()
+    wait_idle(qtbot, window)
+    assert probe.longest() < 0.25  # the GUI thread never waited for a load
+    bridge, trainer = window.bridge, window.bridge.trainer
+    if second == "sample":
+        assert bridge.source.name.startswith("FRED") and bridge.path is None
+        assert trainer.corpus.words[0] == "FRED"
+        return
+    assert bridge.path == session and window.windowTitle().startswith("b.json")
+    assert trainer.history_length == 30 and trainer.corpus.words[:2] == ("First", "Citizen:")
+    fresh_focus(qtbot, window)
+    press("Ctrl+S")  # saves what is shown, to where it came from
+    assert load_session(session).history == trainer.history
+
+
+def test_cancel_while_opening_a_session_keeps_the_previous_one(qtbot, make_window, tmp_path, monkeypatch):
+    session = saved_session(tmp_path / "big.json", merges=200)
+    gate = Gate()
+    real = bridge_module.trainer_from_session
+
+    def held(data, path, progress=None):
+        def report(done, total):
+            if done == 20:
+                gate.hold()
+            progress(done, total)
+
+        return real(data, path, report)
+
+    monkeypatch.setattr(bridge_module, "trainer_from_session", held)
+    window = make_window()
+    window.bridge.run(merges=3)
+    wait_idle(qtbot, window)
+    before = window.bridge.trainer
+    title = window.windowTitle()
+    window.open_path(session)
+    assert gate.reached.wait(10)
+    qtbot.mouseClick(window.status.cancel_button, Qt.MouseButton.LeftButton)
+    gate.release.set()
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer is before and before.position == 3
+    assert window.windowTitle() == title and window.bridge.path is None
+    assert window.status.message.text() == "Cancelled"
+
+
+def test_cancel_after_counting_a_corpus_keeps_the_previous_session(qtbot, make_window, tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(sample("Shakespeare").text(), encoding="utf-8")
+    gate = Gate()
+
+    def trainer_after_counting(corpus, training):
+        gate.hold()  # counting is done; the trainer is being built
+        return Trainer(corpus, training)
+
+    monkeypatch.setattr(bridge_module, "Trainer", trainer_after_counting)
+    window = make_window()
+    before = window.bridge.trainer
+    window.open_path(corpus)
+    assert gate.reached.wait(10)
+    qtbot.mouseClick(window.status.cancel_button, Qt.MouseButton.LeftButton)
+    gate.release.set()
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer is before
+    assert window.status.message.text() == "Cancelled"
+    assert str(corpus.resolve()) not in window.files.recent()
+
+
+def test_a_step_that_would_discard_redo_history_asks_first(qtbot, make_window, dialogs):
+    window = make_window("Shakespeare")
+    trainer = window.bridge.trainer
+    window.bridge.run(merges=10)
+    wait_idle(qtbot, window)
+    for _ in range(5):
+        window.bridge.undo()
+    fresh_focus(qtbot, window)
+    dialogs.discard = False
+    press("Space")  # step: would discard 5 redo-able merges
+    assert dialogs.shown[-1][0] == "confirm" and "5 merges" in dialogs.shown[-1][2]
+    assert (trainer.position, trainer.history_length) == (5, 10)
+    press("Ctrl+T")  # a run too
+    assert (trainer.position, trainer.history_length) == (5, 10) and not window.bridge.busy
+    dialogs.discard = True
+    press("Space")
+    assert (trainer.position, trainer.history_length) == (6, 6)
+    window.bridge.undo()  # one redo-able merge: stepping over it needs no question
+    asked = len(dialogs.shown)
+    press("Space")
+    assert len(dialogs.shown) == asked and trainer.position == 6
+
+
+def test_dont_ask_again_turns_the_question_off_and_settings_turn_it_back_on(qtbot, make_window, monkeypatch):
+    from app import main_window
+    from app.dialogs.settings_dialog import SettingsDialog
+
+    window = make_window("Shakespeare")
+    trainer = window.bridge.trainer
+    window.bridge.run(merges=6)
+    wait_idle(qtbot, window)
+    questions = []
+    monkeypatch.setattr(main_window, "ask_with_opt_out", lambda *a: questions.append(a) or (True, True))
+    window.bridge.goto(2)
+    window.bridge.step()  # asked once, with "don't ask again"
+    window.bridge.goto(0)
+    window.bridge.step()  # not asked again
+    assert len(questions) == 1 and trainer.history_length == 1
+
+    shown_off = []
+
+    def turn_back_on(dialog):
+        shown_off.append(not dialog.confirm_discard.isChecked())
+        dialog.confirm_discard.setChecked(True)
+        dialog.accept()
+
+    answerer = ModalAnswerer(SettingsDialog, turn_back_on)
+    window.open_settings()
+    answerer.stop()
+    assert shown_off == [True]
+    window.bridge.run(merges=3)
+    wait_idle(qtbot, window)
+    window.bridge.goto(0)
+    window.bridge.step()
+    assert len(questions) == 2
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [("[1, 2, 3]\n", "is JSON but not a BPE Studio session"), ("{not json", "is not valid JSON")],
+)
+def test_a_json_file_that_is_not_a_session_is_refused_with_one_sentence(
+    qtbot, make_window, dialogs, tmp_path, content, message
+):
+    window = make_window()
+    before = window.bridge.trainer
+    path = tmp_path / "x.json"
+    path.write_text(content)
+    window.open_path(path)
+    wait_idle(qtbot, window)
+    kind, _, text = dialogs.shown[-1]
+    assert kind == "warning" and message in text and text.endswith(".") and "\n" not in text
+    assert window.bridge.trainer is before
+
+
+def test_sessions_are_recognised_by_parsing_not_by_name(qtbot, make_window, tmp_path):
+    session = tmp_path / "renamed.txt"
+    saved_session(session, merges=12)
+    text = tmp_path / "braces.txt"
+    text.write_text("{ curly braces start this text } and more words words\n")
+    window = make_window()
+    window.open_path(session)
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.history_length == 12 and window.bridge.path == session
+    window.open_path(text)
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.history_length == 0 and "curly" in window.bridge.trainer.corpus.words
+
+
+def test_open_corpus_on_a_session_file_opens_the_session(qtbot, make_window, dialogs, tmp_path):
+    session = saved_session(tmp_path / "s.json", merges=7)
+    window = make_window()
+    fresh_focus(qtbot, window)
+    dialogs.open_path = str(session)
+    press("Ctrl+O")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.history_length == 7 and window.bridge.path == session
+    assert not [m for m in dialogs.shown if m[0] == "warning"]
