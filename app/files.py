@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
+from app.widgets import keeping_focus
 from bpe_core import PipelineConfig
 
 RECENT_KEY = "files/recent"
@@ -62,26 +63,32 @@ class FileActions(QObject):
         self.request_open(lambda: self._bridge.open_file(path, kind=kind))
 
     def ask_open_corpus(self) -> None:
-        path, chosen = QFileDialog.getOpenFileName(self._window, "Open corpus", self.folder(), CORPUS_FILTERS)
+        with keeping_focus(self._window):
+            path, chosen = QFileDialog.getOpenFileName(
+                self._window, "Open corpus", self.folder(), CORPUS_FILTERS
+            )
         if path:
             self.open_path(path, "counts" if chosen.startswith("Word counts") else None)
 
     def ask_open_session(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self._window, "Open session", self.folder(), SESSION_FILTER)
+        with keeping_focus(self._window):
+            path, _ = QFileDialog.getOpenFileName(self._window, "Open session", self.folder(), SESSION_FILTER)
         if path:
             self.open_path(path, "session")
 
     def ask_paste(self) -> None:
-        text, ok = QInputDialog.getMultiLineText(self._window, "Paste text as corpus", "Text:")
+        with keeping_focus(self._window):
+            text, ok = QInputDialog.getMultiLineText(self._window, "Paste text as corpus", "Text:")
+            if ok and not text.strip():
+                QMessageBox.warning(self._window, "Empty corpus", "The pasted text has no words.")
         if ok and text.strip():
             self.request_open(lambda: self._bridge.open_text(text, PipelineConfig(), "pasted text"))
-        elif ok:
-            QMessageBox.warning(self._window, "Empty corpus", "The pasted text has no words.")
 
     def open_recent(self, path: str) -> None:
         if not Path(path).exists():
             self.forget(path)
-            QMessageBox.warning(self._window, "File not found", f"The file {path!r} no longer exists.")
+            with keeping_focus(self._window):
+                QMessageBox.warning(self._window, "File not found", f"The file {path!r} no longer exists.")
             return
         self.open_path(path)
 
@@ -97,14 +104,15 @@ class FileActions(QObject):
         """Ask about unsaved work; False means the user cancelled."""
         if not self._bridge.has_unsaved_work():
             return True
-        answer = QMessageBox.question(
-            self._window,
-            "Unsaved changes",
-            "Save the current session first?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-        )
+        with keeping_focus(self._window):
+            answer = QMessageBox.question(
+                self._window,
+                "Unsaved changes",
+                "Save the current session first?",
+                QMessageBox.StandardButton.Save
+                | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel,
+            )
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
@@ -116,7 +124,8 @@ class FileActions(QObject):
 
     def save_as(self) -> bool:
         suggested = str(Path(self.folder()) / (Path(self._bridge.source.name).stem + ".json"))
-        path, _ = QFileDialog.getSaveFileName(self._window, "Save session", suggested, SESSION_FILTER)
+        with keeping_focus(self._window):
+            path, _ = QFileDialog.getSaveFileName(self._window, "Save session", suggested, SESSION_FILTER)
         if not path:
             return False
         if not path.endswith(".json"):

@@ -40,6 +40,7 @@ from app.panes.vocab_pane import VocabPane
 from app.playback import Playback
 from app.samples import SAMPLES, Sample
 from app.status_bar import StatusFields
+from app.widgets import keeping_focus
 from bpe_core import Trainer
 from bpe_core.tiebreak import RULE_NAMES
 
@@ -47,6 +48,7 @@ STATE_VERSION = 1
 DEFAULT_SIZE = QSize(1440, 900)
 COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges and Vocabulary
 TITLE_BAR = 40  # room a window manager's title bar takes, kept free on small screens
+FRAME = 16  # and its window borders
 CONFIRM_DISCARD_KEY = "confirm/discard_redo"
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
 
@@ -288,7 +290,7 @@ class MainWindow(QMainWindow):
         if screen is None:
             return DEFAULT_SIZE
         room = screen.availableGeometry().size()
-        return QSize(room.width(), room.height() - TITLE_BAR)
+        return QSize(room.width() - FRAME, room.height() - TITLE_BAR)
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -315,7 +317,8 @@ class MainWindow(QMainWindow):
     def ask_run(self) -> None:
         trainer = self.bridge.trainer
         dialog = RunDialog(trainer.vocab_size, trainer.training.min_frequency, parent=self)
-        target = dialog.target() if dialog.exec() else None
+        with keeping_focus(self):
+            target = dialog.target() if dialog.exec() else None
         dialog.deleteLater()  # dialogs are children of the window: never let them pile up
         if target is not None:
             self.bridge.run(**target)
@@ -333,9 +336,10 @@ class MainWindow(QMainWindow):
         last = trainer.history_length
         if self.bridge.busy or not last:
             return
-        step, ok = QInputDialog.getInt(
-            self, "Go to step", f"Step (0 to {last:,}):", trainer.position, 0, last
-        )
+        with keeping_focus(self):
+            step, ok = QInputDialog.getInt(
+                self, "Go to step", f"Step (0 to {last:,}):", trainer.position, 0, last
+            )
         if ok:
             self.bridge.goto(step)
 
@@ -343,9 +347,10 @@ class MainWindow(QMainWindow):
         trainer = self.bridge.trainer
         if not trainer.history_length:
             return
-        answer = QMessageBox.question(
-            self, "Reset", f"Forget all {trainer.history_length:,} merges and go back to step 0?"
-        )
+        with keeping_focus(self):
+            answer = QMessageBox.question(
+                self, "Reset", f"Forget all {trainer.history_length:,} merges and go back to step 0?"
+            )
         if answer == QMessageBox.StandardButton.Yes:
             self.bridge.reset()
 
@@ -353,7 +358,8 @@ class MainWindow(QMainWindow):
         trainer = self.bridge.trainer
         preferences = Preferences(confirm_discard=self._asks_before_discarding())
         dialog = SettingsDialog(trainer.corpus.config, trainer.training, self.target, preferences, self)
-        accepted = dialog.exec()
+        with keeping_focus(self):
+            accepted = dialog.exec()
         values = dialog.values() if accepted else None
         dialog.deleteLater()
         if values is None:
@@ -386,7 +392,8 @@ class MainWindow(QMainWindow):
         if bridge.busy or trainer.ties_at_top() < 2:  # the state moved on meanwhile
             return
         dialog = TieDialog(trainer, trainer.tied_candidates(limit=50), self)
-        choice = dialog.choice if dialog.exec() else None
+        with keeping_focus(self):
+            choice = dialog.choice if dialog.exec() else None
         dialog.deleteLater()
         if choice is not None and bridge.step_pair(*choice):
             if not bridge.continue_run() and playback.interrupted_by_tie:
@@ -408,8 +415,15 @@ class MainWindow(QMainWindow):
         metrics = self.fontMetrics()
         self.status.fit(metrics)
         # Play and Pause take the same room: the toolbar never shifts when one becomes the other.
-        play = self.toolbar.widgetForAction(self.commands["play"])
-        play.setMinimumWidth(max(metrics.horizontalAdvance(t) for t in ("Play", "Pause")) + 16)
+        action = self.commands["play"]
+        button = self.toolbar.widgetForAction(action)
+        shown = action.text()
+        widths = []
+        for text in ("Play", "Pause"):
+            action.setText(text)
+            widths.append(button.sizeHint().width())
+        action.setText(shown)
+        button.setMinimumWidth(max(widths))
         self.plots_pane.set_font_size(size * 0.9)
 
     def toggle_fullscreen(self) -> None:
@@ -426,7 +440,8 @@ class MainWindow(QMainWindow):
             for a in self.commands.values()
             if a.shortcuts()
         ]
-        QMessageBox.information(self, "Keyboard shortcuts", "\n".join(lines))
+        with keeping_focus(self):
+            QMessageBox.information(self, "Keyboard shortcuts", "\n".join(lines))
 
     def on_escape(self) -> None:
         """Esc cancels the running job, and in a text field hands the keys back to the tables."""
@@ -448,12 +463,14 @@ class MainWindow(QMainWindow):
     def _confirm_discard(self, redo: int) -> bool:
         if not self._asks_before_discarding():
             return True
-        go_ahead, stop_asking = ask_with_opt_out(
-            self,
-            "Discard the redo history?",
-            f"This step starts a new history from here: the {redo:,} merges you can redo now will be lost.",
-            "Discard and step",
-        )
+        with keeping_focus(self):
+            go_ahead, stop_asking = ask_with_opt_out(
+                self,
+                "Discard the redo history?",
+                f"This step starts a new history from here: the {redo:,} merges you can redo now will "
+                "be lost.",
+                "Discard and step",
+            )
         if stop_asking:
             self.settings.setValue(CONFIRM_DISCARD_KEY, False)
         return go_ahead
@@ -485,7 +502,8 @@ class MainWindow(QMainWindow):
         action.setText("Pause" if playing else "Play")
 
     def _show_error(self, title: str, message: str) -> None:
-        QMessageBox.warning(self, title, message)
+        with keeping_focus(self):
+            QMessageBox.warning(self, title, message)
 
     def _on_internal_error(self, where: str, summary: str) -> None:
         """A Qt override failed (and was contained): say so once per place, without blocking."""

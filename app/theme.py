@@ -45,7 +45,7 @@ def marker_color(palette: QPalette, chip: QColor) -> QColor:
     (mostly text colour: a contrast of at least 4.5:1 on every chip colour, light or dark)."""
     text = palette.color(QPalette.ColorRole.Text)
     return QColor(
-        *(round(0.72 * t + 0.28 * c) for t, c in zip(text.getRgb()[:3], chip.getRgb()[:3], strict=True))
+        *(round(0.85 * t + 0.15 * c) for t, c in zip(text.getRgb()[:3], chip.getRgb()[:3], strict=True))
     )
 
 

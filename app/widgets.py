@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView, QSizePolicy, QTableView, QWidget
+from shiboken6 import isValid
 
 from app.guard import guard_overrides
 
@@ -109,3 +113,16 @@ class RowTable(QTableView):
 
 def row_table(model, column_samples: dict[int, str], stretch: tuple[int, ...] = ()) -> RowTable:
     return RowTable(model, column_samples, stretch)
+
+
+@contextmanager
+def keeping_focus(window: QWidget) -> Iterator[None]:
+    """Around a modal dialog: afterwards the window is active again, and the keys go back to
+    the widget that had them (a platform without a window manager would leave them nowhere)."""
+    previous = QApplication.focusWidget()
+    try:
+        yield
+    finally:
+        window.activateWindow()
+        if previous is not None and isValid(previous) and previous.isVisible():
+            previous.setFocus(Qt.FocusReason.ActiveWindowFocusReason)

@@ -127,7 +127,10 @@ def show_export_dialog(scene) -> TitledExportDialog:
     """The scene's export dialog (right-click → Export…), with plots named by their titles."""
     if not isinstance(scene.exportDialog, TitledExportDialog):
         scene.exportDialog = TitledExportDialog(scene)
-    scene.exportDialog.show(getattr(scene, "contextMenuItem", None))
+    clicked = getattr(scene, "contextMenuItem", None)  # what was right-clicked, if anything
+    if clicked is None:
+        scene.exportDialog.updateItemList()
+    scene.exportDialog.show(clicked)
     return scene.exportDialog
 
 

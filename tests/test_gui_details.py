@@ -1,0 +1,282 @@
+"""What a new user meets in the first hour, each case from trying it: samples, the histogram, the
+selection filter, small screens, zoom, plots, the merges pane, feedback and colours."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPalette
+from PySide6.QtWidgets import QApplication
+
+from app.models.merge_model import STEP
+from app.models.vocab_model import LENGTH
+from app.panes.plots_pane import _log_ticks, show_export_dialog
+from app.samples import SAMPLES
+from app.theme import DARK_CHIPS, LIGHT_CHIPS, contrast, marker_color
+from bpe_core.history import StopReason
+from tests.gui_helpers import fresh_focus, press, sample, wait_idle
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_each_sample_brings_its_own_target_and_test_text(qtbot, make_window):
+    window = make_window()
+    window.open_sample(sample("Five sentences"))
+    wait_idle(qtbot, window)
+    assert window.encode_pane.input.toPlainText() == sample("Five sentences").test_text
+    fresh_focus(qtbot, window)
+    press("Ctrl+T")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.vocab_size == 50
+    window.open_sample(sample("Shakespeare"))
+    wait_idle(qtbot, window)
+    messages = []
+    window.bridge.sig_message.connect(messages.append)
+    press("Ctrl+T")  # Shakespeare has no target: run until no pair qualifies
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position > 500
+    assert messages == [f"Stopped: {StopReason.MIN_FREQUENCY.value}."]
+    texts = [s.test_text for s in SAMPLES]
+    assert all(texts) and len(set(texts)) == len(texts)
+
+
+def histogram_heights(window) -> list[int]:
+    return [int(h) for h in window.plots_pane.histogram.opts["height"]]
+
+
+def expected_heights(trainer) -> list[int]:
+    lengths = [trainer.token_length(t) for t in range(trainer.vocab_size)]
+    return [int(n) for n in np.bincount(lengths)[1:]]
+
+
+def test_the_histogram_follows_a_new_corpus_with_the_same_vocabulary_size(qtbot, make_window):
+    window = make_window()
+    window.open_sample(sample("aaabdaaabac"))
+    wait_idle(qtbot, window)
+    for _ in range(3):
+        window.bridge.step()
+    qtbot.waitUntil(lambda: histogram_heights(window) == expected_heights(window.bridge.trainer))
+    size = window.bridge.trainer.vocab_size
+    window.open_sample(sample("hug pug"))
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.vocab_size == size  # the case that used to keep the old bars
+    qtbot.waitUntil(lambda: histogram_heights(window) == expected_heights(window.bridge.trainer))
+    assert histogram_heights(window) == [7]
+
+
+def test_a_special_token_has_one_length_in_the_vocabulary_and_the_histogram(qtbot, make_window):
+    window = make_window("Five sentences")
+    trainer = window.bridge.trainer
+    shown = window.vocab_pane.model.index(0, LENGTH).data()
+    assert trainer.vocab.n_special == 1 and shown == str(len("<|endoftext|>"))
+    qtbot.waitUntil(lambda: histogram_heights(window) == expected_heights(trainer))
+    assert histogram_heights(window)[len("<|endoftext|>") - 1] == 1
+
+
+def test_only_words_with_the_selection_turns_off_at_once(qtbot, make_window):
+    window = make_window("Shakespeare")
+    corpus = window.corpus_pane
+    all_words = corpus.model.rowCount()
+    pair = window.pairs_pane.model.pair_at(3)
+    assert window.pairs_pane.select_pair(pair)
+    with_pair = len(window.bridge.trainer.words_with_pair(pair))
+    QTestClick(corpus.only_check)
+    qtbot.waitUntil(lambda: corpus.model.rowCount() == with_pair)
+    QTestClick(corpus.only_check)
+    assert corpus.model.rowCount() == all_words  # without touching the header
+
+
+def QTestClick(widget) -> None:
+    from PySide6.QtTest import QTest
+
+    QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+SMALL_SCREEN = textwrap.dedent(
+    """
+    import json, sys
+    from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+    app = QApplication([])
+    from app import demo, gui
+    from app.main_window import MainWindow
+    from app.samples import SAMPLES
+    settings = QSettings(sys.argv[1], QSettings.Format.IniFormat)
+    window = MainWindow(gui.sample_trainer(SAMPLES[-1]), settings=settings)
+    window.show()
+    demo.stage(window)
+    screen = window.screen().availableGeometry()
+    frame = window.frameGeometry()
+    pairs = window.pairs_pane.view
+    columns = sum(pairs.columnWidth(c) for c in range(pairs.model().columnCount()))
+    metrics = window.fontMetrics()
+    labels = [
+        (label.text(), metrics.horizontalAdvance(label.text()) + 12 <= label.width())
+        for label in window.status.labels.values()
+    ]
+    docks = {name: not dock.isHidden() for name, dock in window.docks.items()}
+    print(json.dumps({
+        "screen": [screen.width(), screen.height()],
+        "window": [frame.x(), frame.y(), frame.width(), frame.height()],
+        "pairs_fit": columns <= pairs.viewport().width() + 2,
+        "pairs_hscroll": pairs.horizontalScrollBar().isVisible(),
+        "labels": labels,
+        "plots_tabbed": bool(window.tabifiedDockWidgets(window.docks["plots"])),
+        "docks": docks,
+    }))
+    window.bridge.dirty = False
+    window.close()
+    """
+)
+
+
+def test_the_window_fits_a_1024x700_screen_with_every_pane_usable(tmp_path):
+    config = tmp_path / "screen.json"
+    config.write_text(
+        json.dumps(
+            {"screens": [{"name": "small", "x": 0, "y": 0, "width": 1024, "height": 700, "logicalDpi": 96}]}
+        )
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "HOME": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-c", SMALL_SCREEN, str(tmp_path / "s.ini")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    x, y, width, height = report["window"]
+    assert report["screen"] == [1024, 700]
+    assert x >= 0 and y >= 0 and x + width <= 1024 and y + height <= 700
+    assert report["pairs_fit"] and not report["pairs_hscroll"]
+    assert all(fits for _, fits in report["labels"]), report["labels"]
+    assert report["plots_tabbed"] and all(report["docks"].values())
+
+
+def layout(window) -> dict:
+    """Everything the zoom changes, as numbers."""
+    views = window.tables
+    return {
+        "font": window.font().pointSizeF(),
+        "rows": [view.verticalHeader().defaultSectionSize() for view in views],
+        "columns": [[view.columnWidth(c) for c in range(view.model().columnCount())] for view in views],
+        "status": [label.width() for label in window.status.labels.values()],
+        "play": window.toolbar.widgetForAction(window.commands["play"]).minimumWidth(),
+        "axes": [window.plots_pane.top_plot.getAxis("left").width()],
+    }
+
+
+def test_zoom_in_four_times_and_back_restores_the_start_up_layout(qtbot, make_window):
+    window = make_window("Shakespeare")
+    window.bridge.run(merges=30)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    start = layout(window)
+    for _ in range(4):
+        press("Ctrl++")
+        metrics = QFontMetrics(window.font())
+        for label in window.status.labels.values():  # never elided
+            assert metrics.horizontalAdvance(label.text()) + 12 <= label.width(), label.text()
+        step = window.merges_pane.view
+        assert step.columnWidth(STEP) >= step.fontMetrics().horizontalAdvance("▶ 12,345") + 8
+    assert layout(window)["font"] == start["font"] + 8
+    press("Ctrl+0")
+    assert layout(window) == start
+
+
+def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_window):
+    for low, high in ((2, 9), (3, 4), (2, 120_000), (1, 1.4), (150, 400)):
+        for height in (40, 80, 200):
+            values = _log_ticks(math.log10(low) - 0.05, math.log10(high * 1.3), height)[0][1]
+            assert len(values) >= 2, (low, high, height)
+    window = make_window("hug pug")
+    window.bridge.run()
+    wait_idle(qtbot, window)
+    axis = window.plots_pane.top_plot.getAxis("left")
+    qtbot.waitUntil(lambda: len(axis.tickValues(*axis.range, axis.height())[0][1]) >= 2)
+    dialog = show_export_dialog(window.plots_pane.graphics.scene())
+    tree = dialog.ui.itemTree
+    root = tree.topLevelItem(0)
+    names = [root.child(i).text(0) for i in range(root.childCount())]
+    dialog.close()
+    assert names == [
+        "Top pair count per step",
+        "Token lengths (units)",
+        "Corpus tokens per step",
+        "Vocabulary size per step",
+    ]
+
+
+def test_the_merges_pane_follows_the_position_and_finds_merges(qtbot, make_window, tmp_path):
+    window = make_window("Shakespeare")
+    pane = window.merges_pane
+    window.bridge.run(merges=900)
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: pane.view.currentIndex().row() == 899)
+    assert pane.view.visualRect(pane.model.index(899, 0)).intersects(pane.view.viewport().rect())
+    window.bridge.goto(120)
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: pane.view.currentIndex().row() == 119)
+    pane.search.setText("th")
+    assert "th" in pane.model.index(pane.view.currentIndex().row(), 1).data()
+    first = pane.view.currentIndex().row()
+    pane.search.returnPressed.emit()
+    assert pane.view.currentIndex().row() != first
+    pane.view.setFocus()
+    press("Return")  # Enter jumps to the highlighted merge
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == pane.view.currentIndex().row() + 1
+
+
+def test_play_and_pause_take_the_same_room_in_the_toolbar(qtbot, make_window):
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    slider = window.speed.geometry()
+    press("P")
+    assert window.commands["play"].text() == "Pause"
+    qtbot.wait(30)
+    assert window.speed.geometry() == slider
+    press("P")
+    assert window.speed.geometry() == slider
+
+
+def test_end_of_word_markers_are_legible_on_every_chip_in_both_palettes():
+    for chips, text in ((LIGHT_CHIPS, "#000000"), (DARK_CHIPS, "#e0e0e0")):
+        palette = QPalette()
+        palette.setColor(QPalette.ColorRole.Text, QColor(text))
+        for chip in map(QColor, chips):
+            assert contrast(marker_color(palette, chip), chip) >= 4.5
+
+
+def test_quitting_with_a_job_running_leaves_no_qt_warnings(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(sample("Shakespeare").text() * 20, encoding="utf-8")
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "BPE_STUDIO_SMOKE_TEST": "300",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "app", str(corpus)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "QObject" not in result.stderr and "QThread" not in result.stderr, result.stderr
+    assert QApplication.instance() is not None

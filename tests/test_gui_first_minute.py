@@ -1,0 +1,200 @@
+"""The first minute with a fresh window, driven with real key presses from wherever the window
+puts the focus: every README shortcut, Esc out of text fields, transient status messages, and
+"Let a rule decide" among more ties than the dialog lists."""
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
+
+from app import status_bar
+from app.bridge import ASK
+from app.dialogs.run_dialog import RunDialog
+from app.dialogs.settings_dialog import SettingsDialog
+from app.dialogs.tie_dialog import TieDialog
+from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.session import load_session, save_session
+from tests.gui_helpers import ModalAnswerer, fresh_focus, press, sample, wait_idle
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+ARROWS = {"→": "Right", "←": "Left", "Esc": "Escape"}
+
+
+def readme_shortcuts() -> set[str]:
+    """Every key sequence the README's shortcut table lists."""
+    text = README.read_text(encoding="utf-8")
+    table = text.split("### Shortcuts", 1)[1].split("\n\n", 2)[1]
+    keys = set()
+    for line in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        for key in re.split(r", | / ", cells[-1]):
+            keys.add(ARROWS.get(key, key))
+    return keys
+
+
+def test_a_fresh_window_has_the_keys_on_the_corpus_table(qtbot, make_window):
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    assert QApplication.focusWidget() is window.corpus_pane.view
+    press("Space")
+    press("Right")
+    assert window.bridge.trainer.position == 2 and window.corpus_pane.filter_edit.text() == ""
+
+
+def test_escape_in_a_text_field_hands_the_keys_back_to_the_last_table(qtbot, make_window):
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    for table, field in (
+        (window.corpus_pane.view, window.corpus_pane.filter_edit),
+        (window.pairs_pane.view, window.merges_pane.search),
+        (window.merges_pane.view, window.encode_pane.input),
+    ):
+        QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton)
+        QTest.mouseClick(field, Qt.MouseButton.LeftButton)
+        assert QApplication.focusWidget() is field or QApplication.focusWidget() is field.viewport()
+        position = window.bridge.trainer.position
+        press("Space")  # types a space: no step
+        assert window.bridge.trainer.position == position
+        press("Escape")
+        assert QApplication.focusWidget() is table
+        press("Space")  # steps again
+        assert window.bridge.trainer.position == position + 1
+
+
+def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, make_window, dialogs, tmp_path):
+    listed = readme_shortcuts()
+    window = make_window("Shakespeare")
+    bridge = window.bridge
+    fresh_focus(qtbot, window)
+    trainer = lambda: bridge.trainer  # noqa: E731 (opening files replaces it)
+    checked: set[str] = set()
+
+    def expect(keys: str, check, before=None) -> None:
+        state = before() if before else None
+        press(keys)
+        wait_idle(qtbot, window)
+        assert check(state) if before else check(), keys
+        checked.add(keys)
+
+    position = lambda: trainer().position  # noqa: E731
+    expect("Space", lambda p: position() == p + 1, position)
+    expect("Right", lambda p: position() == p + 1, position)
+    expect("Ctrl+Z", lambda p: position() == p - 1, position)
+    expect("Left", lambda p: position() == p - 1, position)
+    expect("Ctrl+Shift+Z", lambda p: position() == p + 1, position)
+    expect("Ctrl+Y", lambda p: position() == p + 1, position)
+
+    def run_five(dialog: RunDialog) -> None:
+        dialog.merges.setValue(5)
+        dialog.accept()
+
+    answerer = ModalAnswerer(RunDialog, run_five)
+    expect("Ctrl+R", lambda p: position() == p + 5, position)
+    answerer.stop()
+    expect("Ctrl+T", lambda p: position() > p + 100 and trainer().stop_reason() is not None, position)
+
+    def go_to_three(dialog: QInputDialog) -> None:
+        dialog.setIntValue(3)
+        dialog.accept()
+
+    answerer = ModalAnswerer(QInputDialog, go_to_three)
+    expect("Ctrl+G", lambda: position() == 3)
+    answerer.stop()
+    expect("P", lambda: window.commands["play"].isChecked() and window.commands["play"].text() == "Pause")
+    qtbot.waitUntil(lambda: position() > 3)
+    expect("P", lambda: not window.playback.playing)
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    expect("Ctrl+Shift+R", lambda: trainer().history_length == 0)
+    settings_shown = []
+    answerer = ModalAnswerer(SettingsDialog, lambda dialog: settings_shown.append(1) or dialog.reject())
+    expect("Ctrl+,", lambda: settings_shown == [1])
+    answerer.stop()
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest newer newest wider widest\n", encoding="utf-8")
+    dialogs.open_path = str(corpus)
+    expect("Ctrl+O", lambda: bridge.source.name == "corpus.txt")
+    dialogs.text = "pasted words and pasted words"
+    expect("Ctrl+Shift+V", lambda: bridge.source.name == "pasted text" and "pasted" in trainer().corpus.words)
+    session = tmp_path / "session.json"
+    saved = Trainer(Corpus.from_text("a b a b c c a b", PipelineConfig()), TrainingConfig())
+    saved.run(merges=2)
+    save_session(saved, session)
+    dialogs.open_path = str(session)
+    expect("Ctrl+Shift+O", lambda: bridge.path == session and trainer().history_length == 2)
+    window.bridge.undo()
+    expect(
+        "Ctrl+S", lambda: load_session(session).position == 1 and "Saved to" in window.status.message.text()
+    )
+    dialogs.save_path = str(tmp_path / "copy.json")
+    expect(
+        "Ctrl+Shift+S", lambda: (tmp_path / "copy.json").exists() and bridge.path == tmp_path / "copy.json"
+    )
+
+    size = lambda: window.corpus_pane.view.font().pointSizeF()  # noqa: E731
+    expect("Ctrl++", lambda s: size() == s + 2, size)
+    expect("Ctrl+-", lambda s: size() == s - 2, size)
+    expect("Ctrl++", lambda s: size() == s + 2, size)
+    expect("Ctrl+0", lambda: size() == window._base_points)
+    expect("F11", lambda: window.isFullScreen() and window.commands["fullscreen"].isChecked())
+    press("F11")
+    assert not window.isFullScreen()
+    expect(
+        "F1",
+        lambda: dialogs.shown[-1][1] == "Keyboard shortcuts" and "Go to step: Ctrl+G" in dialogs.shown[-1][2],
+    )
+
+    window.open_sample(sample("Shakespeare"))
+    wait_idle(qtbot, window)
+    bridge.run(min_frequency=1)  # long enough to be cancelled
+    assert bridge.busy
+    press("Escape")
+    wait_idle(qtbot, window)
+    assert window.status.message.text() == "Cancelled" and trainer().position == trainer().history_length
+    checked.add("Escape")
+    assert listed == checked, (
+        f"README shortcuts without a check: {listed - checked}; checked, not listed: {checked - listed}"
+    )
+
+
+def test_status_messages_report_the_outcome_then_clear(qtbot, make_window, tmp_path, monkeypatch):
+    monkeypatch.setattr(status_bar, "MESSAGE_MS", 300)
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(sample("Shakespeare").text(), encoding="utf-8")
+    window = make_window()
+    message = window.status.message
+    window.open_path(corpus)
+    assert message.text() == "Opening corpus.txt…"
+    wait_idle(qtbot, window)
+    assert re.fullmatch(r"Opened corpus\.txt in \d+\.\d s", message.text())
+    qtbot.waitUntil(lambda: message.text() == "", timeout=2000)
+
+
+def tied_corpus(n: int = 60) -> Corpus:
+    """``n`` two-symbol words, each twice: ``n`` pairs tied at 2. First-seen order runs from the
+    highest code points down, so hf's pick (the smallest ids) is the very last in it."""
+    words = [chr(0x4E00 + 2 * i) + chr(0x4E01 + 2 * i) for i in reversed(range(n))]
+    return Corpus.from_text(" ".join(words * 2), PipelineConfig(end_of_word=None))
+
+
+def test_let_hf_decide_picks_hf_s_choice_among_all_ties_not_the_first_fifty(qtbot, make_window):
+    window = make_window()
+    window.bridge.replace_trainer(Trainer(tied_corpus()), window.bridge.source)
+    expected = Trainer(tied_corpus(), TrainingConfig(tie_break="hf")).step().pair
+    window.bridge.set_tie_rule(ASK)
+    listed = []
+
+    def let_hf_decide(dialog: TieDialog) -> None:
+        listed.extend(dialog._candidates)
+        dialog.rule_buttons["hf"].click()
+
+    answerer = ModalAnswerer(TieDialog, let_hf_decide)
+    fresh_focus(qtbot, window)
+    press("Space")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 1)
+    answerer.stop()
+    record = window.bridge.trainer.record(1)
+    assert record.pair == expected and record.decided_by == "hf" and record.ties == 60
+    assert expected in listed and listed.index(expected) >= 50  # listed, beyond the first 50
