@@ -70,7 +70,7 @@ def reporter() -> ErrorReporter:
 
 def guarded(function: Callable, default: Callable[[], Any] | None = None) -> Callable:
     """``function`` with exceptions reported and ``default()`` (or None) returned instead."""
-    where = function.__qualname__
+    where = getattr(function, "__qualname__", None) or getattr(function, "func", function).__qualname__
 
     @wraps(function)
     def call(*args, **kwargs):

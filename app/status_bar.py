@@ -4,11 +4,12 @@ expected text in the current font, so zooming never elides it."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QProgressBar, QPushButton, QSizePolicy, QStatusBar
 
 from app.bridge import ASK, Bridge
+from app.guard import guard_overrides
 from app.widgets import StatusText
 
 # The longest text each field shows in practice: its width is measured in the current font.
@@ -27,8 +28,15 @@ TIPS = {
 MESSAGE_MS = 5000  # outcomes ("Opened … in 0.4 s", "Cancelled") clear after this
 
 
-class StatusFields:
+# Fields dropped first when the bar is too narrow for all of them (a big zoom on a small screen).
+DROP_ORDER = ("rule", "vocab", "tokens")
+MESSAGE_ROOM = 160  # px the outcome message keeps at least
+
+
+@guard_overrides
+class StatusFields(QObject):
     def __init__(self, bar: QStatusBar, bridge: Bridge) -> None:
+        super().__init__(bar)
         self._bar = bar
         self._bridge = bridge
         self.labels = {name: StatusText(tip=TIPS[name]) for name in WIDEST}
@@ -54,12 +62,33 @@ class StatusFields:
         bridge.sig_progressed.connect(self._on_progress)
         bridge.sig_message.connect(self.show_message)
         bridge.sig_changed.connect(self.update)
+        bar.installEventFilter(self)
 
     def fit(self, metrics: QFontMetrics) -> None:
         """Widths for the current font (start-up and every zoom)."""
         for name, label in self.labels.items():
             label.setFixedWidth(metrics.horizontalAdvance(WIDEST[name]) + 20)
         self.progress.setFixedWidth(metrics.horizontalAdvance("Opening a long name: 100%") + 30)
+        self._fit_width()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._bar and event.type() == QEvent.Type.Resize:
+            self._fit_width()
+        return False
+
+    def _fit_width(self) -> None:
+        """Hide the least needed fields while all of them would not fit: fields of a fixed
+        width, squeezed, would paint over each other."""
+        room = self._bar.width() - MESSAGE_ROOM
+        if not self.progress.isHidden():
+            room -= self.progress.width() + self.cancel_button.sizeHint().width()
+        needed = sum(label.width() for label in self.labels.values())
+        for name in DROP_ORDER:
+            label = self.labels[name]
+            fits = needed <= room
+            label.setVisible(fits)
+            if not fits:
+                needed -= label.width()
 
     def show_message(self, text: str, timeout_ms: int | None = None) -> None:
         """Show ``text`` until ``timeout_ms`` have passed (default: a few seconds; 0: until
@@ -75,6 +104,7 @@ class StatusFields:
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
         self.progress.setRange(0, 0)
+        self._fit_width()
         if busy:
             self.show_message(self._bridge.job_title + "…", 0)  # until the outcome replaces it
         else:

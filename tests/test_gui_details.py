@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.models.merge_model import STEP
 from app.models.vocab_model import LENGTH
-from app.panes.plots_pane import _log_ticks, show_export_dialog
+from app.panes.plots_pane import TickRoom, _log_ticks, show_export_dialog
 from app.samples import SAMPLES
 from app.theme import DARK_CHIPS, LIGHT_CHIPS, contrast, marker_color
 from bpe_core.history import StopReason
@@ -197,7 +197,7 @@ def test_zoom_in_four_times_and_back_restores_the_start_up_layout(qtbot, make_wi
 def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_window):
     for low, high in ((2, 9), (3, 4), (2, 120_000), (1, 1.4), (150, 400)):
         for height in (40, 80, 200):
-            values = _log_ticks(math.log10(low) - 0.05, math.log10(high * 1.3), height)[0][1]
+            values = _log_ticks(math.log10(low) - 0.05, math.log10(high * 1.3), height, TickRoom())[0][1]
             assert len(values) >= 2, (low, high, height)
     window = make_window("hug pug")
     window.bridge.run()

@@ -10,6 +10,7 @@ step itself. Undo and redo move only the cursor.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
@@ -54,15 +55,23 @@ def _compact_ticks(values, scale, spacing) -> list[str]:
     return [_compact(v * scale) for v in values]
 
 
-def _log_ticks(low: float, high: float, size: float) -> list:
+class TickRoom:
+    """How many pixels a tick label needs, up an axis and across one: it follows the zoom."""
+
+    def __init__(self) -> None:
+        self.up = 18.0
+        self.across = 40.0
+
+
+def _log_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
     """Log-scale ticks at round values, as many as the axis has room for, and never fewer
-    than two: 1-2-5 steps per decade, or every integer mantissa when the range spans less
-    than one of those steps (counts between 3 and 4: labels 3, 3.5, 4 rather than none).
+    than two where the range allows: 1-2-5 steps per decade, or every integer mantissa when
+    the range spans less than one of those steps (counts between 3 and 4: 3, 3.5, 4).
 
     pyqtgraph's own log ticks fall back to fractional exponents when the range spans less than
     a decade (the usual case early in training) and their labels pile up on a short plot.
     """
-    room = max(2, int(size // 18))  # a label needs ~18 px
+    fits = max(2, int(size // room.up))
     best: list[float] = []
     for mantissas in ((1,), (1, 5), (1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9), _HALVES):
         values = [
@@ -71,9 +80,9 @@ def _log_ticks(low: float, high: float, size: float) -> list:
             for m in mantissas
             if low <= math.log10(m * 10**k) <= high
         ]
-        if len(values) > room:
+        if len(values) > fits:
             if len(best) < 2:  # too many, yet the coarser sets had fewer than two: thin these
-                best = values[:: math.ceil(len(values) / room)]
+                best = values[:: math.ceil(len(values) / fits)]
             break
         best = values
         if len(best) >= 4:
@@ -84,27 +93,53 @@ def _log_ticks(low: float, high: float, size: float) -> list:
 _HALVES = tuple(m / 2 for m in range(2, 20))  # 1, 1.5, 2, ... 9.5
 
 
-def _integer_ticks(low: float, high: float, size: float) -> list:
-    """Whole-number ticks (token lengths): every 1, 2, 5, 10, … units, as room allows."""
-    room = max(2, int(size // 32))  # a label needs ~32 px across
-    stride = next(s * 10**k for k in range(7) for s in (1, 2, 5) if (high - low) / (s * 10**k) <= room)
-    first = max(stride, math.ceil(low / stride) * stride)
-    return [(float(stride), [float(v) for v in range(int(first), int(high) + 1, stride)])]
+def _round_ticks(low: float, high: float, fits: int, whole: bool = False, least: float = -math.inf) -> list:
+    """Ticks every 1, 2 or 5 times a power of ten (``whole``: at least 1), at most ``fits`` of
+    them, none below ``least``."""
+    span = max(high - low, 1e-9)
+    first_power = 0 if whole else math.floor(math.log10(span)) - 2
+    stride = next(
+        m * 10.0**k
+        for k in range(first_power, first_power + 12)
+        for m in (1, 2, 5)
+        if span / (m * 10.0**k) <= fits
+    )
+    values = [v * stride for v in range(math.ceil(low / stride), math.floor(high / stride) + 1)]
+    return [(stride, [v for v in values if v >= least])]
+
+
+def _up_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
+    """Linear ticks up a vertical axis, as many as labels of the current font fit."""
+    return _round_ticks(low, high, max(2, int(size // room.up)))
+
+
+def _across_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
+    """Linear ticks along a horizontal axis of steps (whole numbers)."""
+    return _round_ticks(low, high, max(2, int(size // room.across)), whole=True)
+
+
+def _length_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
+    """Whole-number ticks (token lengths, in units)."""
+    return _round_ticks(low, high, max(2, int(size // (room.across * 0.6))), whole=True, least=1)
 
 
 def _log_tick_strings(values, scale, spacing) -> list[str]:
     return [_compact(float(f"{10**v:.2g}")) for v in values]
 
 
-def _label_counts(axis: pg.AxisItem, log: bool = False) -> None:
-    """Compact count labels (60k, 1.2M), so a narrow axis fits them. Set on the instance: axis
-    items built in Python and handed to a PlotItem get deleted twice at exit under PySide6."""
-    # pyqtgraph calls these while painting the axis: inside a Qt virtual, so guarded.
-    if log:
-        axis.tickValues = guarded(_log_ticks, list)
-        axis.tickStrings = guarded(_log_tick_strings, list)
-    else:
-        axis.tickStrings = guarded(_compact_ticks, list)
+def _set_ticks(axis: pg.AxisItem, values, strings=_compact_ticks, room: TickRoom | None = None) -> None:
+    """Our tick positions and compact labels (60k, 1.2M) on an axis. Set on the instance: axis
+    items built in Python and handed to a PlotItem get deleted twice at exit under PySide6.
+    pyqtgraph calls these while painting the axis, inside a Qt virtual: so they are guarded."""
+    axis.tickValues = guarded(partial(values, room=room), list)
+    axis.tickStrings = guarded(strings, list)
+
+
+def _set_title(plot: pg.PlotItem, color: str, size: str) -> None:
+    """Restyle a plot's title. A title never holds its plot wider than the pane: on a narrow
+    pane, zoomed, the text is cut rather than the plots pushed out of sight."""
+    plot.setTitle(plot.titleLabel.text, color=color, size=size)
+    plot.titleLabel.setMinimumWidth(0)
 
 
 class TitledExportDialog(ExportDialog):
@@ -158,9 +193,13 @@ class PlotsPane(QWidget):
         self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens per step")
         self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size per step")
         self.step_plots = (self.top_plot, self.tokens_plot, self.vocab_plot)
-        _label_counts(self.top_plot.getAxis("left"), log=True)
-        _label_counts(self.tokens_plot.getAxis("left"))
-        _label_counts(self.vocab_plot.getAxis("left"))
+        room = self._tick_room = TickRoom()
+        _set_ticks(self.top_plot.getAxis("left"), _log_ticks, _log_tick_strings, room)
+        for plot in (self.tokens_plot, self.vocab_plot, self.length_plot):
+            _set_ticks(plot.getAxis("left"), _up_ticks, room=room)
+        for plot in self.step_plots:
+            _set_ticks(plot.getAxis("bottom"), _across_ticks, room=room)
+        _set_ticks(self.length_plot.getAxis("bottom"), _length_ticks, room=room)
         # Setup
         self.restyle()
         # One-pixel pens and one path of short ticks for the ties: wide pens and scatter symbols
@@ -174,7 +213,6 @@ class PlotsPane(QWidget):
             curve.setClipToView(True)
         self.histogram = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#60a5fa")
         self.length_plot.addItem(self.histogram)
-        self.length_plot.getAxis("bottom").tickValues = guarded(_integer_ticks, list)
         self.length_plot.disableAutoRange()
         self.cursors = []
         for plot in self.step_plots:
@@ -216,7 +254,7 @@ class PlotsPane(QWidget):
         self.graphics.setBackground("#1e1e1e" if dark else "w")
         color = self._text_color = "#d4d4d4" if dark else "#333333"
         for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
-            plot.setTitle(plot.titleLabel.text, color=color, size=self._title_size)
+            _set_title(plot, color, self._title_size)
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTextPen(color)
                 plot.getAxis(axis).setPen(color)
@@ -229,13 +267,17 @@ class PlotsPane(QWidget):
         for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTickFont(font)
-            plot.setTitle(plot.titleLabel.text, color=self._text_color, size=f"{points:.0f}pt")
+            _set_title(plot, self._text_color, self._title_size)
         self._fit_axes(font)
 
     def _fit_axes(self, font=None) -> None:
         """Room for the widest compact label: pyqtgraph sizes an axis from its first labels and
-        hides wider ones later, and our ranges rarely change to make it look again."""
-        width = QFontMetrics(font or self.font()).horizontalAdvance("00.5k") + 12
+        hides wider ones later, and our ranges rarely change to make it look again. Tick
+        labels are spaced for the font, so zooming never piles them up."""
+        metrics = QFontMetrics(font or self.font())
+        self._tick_room.up = metrics.height() * 1.4
+        self._tick_room.across = metrics.horizontalAdvance("20000") * 1.6
+        width = metrics.horizontalAdvance("00.5k") + 12
         for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
             plot.getAxis("left").setWidth(width)
 
