@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -172,12 +173,13 @@ def layout(window) -> dict:
         "columns": [[view.columnWidth(c) for c in range(view.model().columnCount())] for view in views],
         "status": [label.width() for label in window.status.labels.values()],
         "play": window.toolbar.widgetForAction(window.commands["play"]).minimumWidth(),
-        "axes": [window.plots_pane.top_plot.getAxis("left").width()],
+        "axes": [plot.getAxis("left").fixedWidth for plot in window.plots_pane.step_plots],
     }
 
 
 def test_zoom_in_four_times_and_back_restores_the_start_up_layout(qtbot, make_window):
     window = make_window("Shakespeare")
+    window.resize(1440, 900)
     window.bridge.run(merges=30)
     wait_idle(qtbot, window)
     fresh_focus(qtbot, window)
@@ -190,6 +192,15 @@ def test_zoom_in_four_times_and_back_restores_the_start_up_layout(qtbot, make_wi
         step = window.merges_pane.view
         assert step.columnWidth(STEP) >= step.fontMetrics().horizontalAdvance("▶ 12,345") + 8
     assert layout(window)["font"] == start["font"] + 8
+    qtbot.wait(120)  # the plots redraw
+    for plot in (*window.plots_pane.step_plots, window.plots_pane.length_plot):
+        axis = plot.getAxis("left")
+        low, high = axis.range
+        height = plot.getViewBox().height()
+        values = axis.tickValues(low, high, height)[0][1]
+        pixels = [height * (v - low) / (high - low) for v in values]
+        label = QFontMetrics(axis.style["tickFont"]).height()
+        assert all(b - a >= label for a, b in pairwise(pixels)), (plot.titleLabel.text, pixels)
     press("Ctrl+0")
     assert layout(window) == start
 
@@ -200,6 +211,7 @@ def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_
             values = _log_ticks(math.log10(low) - 0.05, math.log10(high * 1.3), height, TickRoom())[0][1]
             assert len(values) >= 2, (low, high, height)
     window = make_window("hug pug")
+    window.resize(1440, 900)
     window.bridge.run()
     wait_idle(qtbot, window)
     axis = window.plots_pane.top_plot.getAxis("left")
@@ -218,8 +230,21 @@ def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_
 
 
 def test_the_merges_pane_follows_the_position_and_finds_merges(qtbot, make_window, tmp_path):
+    from bpe_core.session import save_session
+
     window = make_window("Shakespeare")
     pane = window.merges_pane
+    session = tmp_path / "s.json"
+    trainer = window.bridge.trainer
+    trainer.run(merges=700)
+    trainer.goto(650)
+    save_session(trainer, session)
+    window.open_path(session)  # a loaded session shows its position
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: pane.view.currentIndex().row() == 649)
+    assert pane.view.visualRect(pane.model.index(649, 0)).intersects(pane.view.viewport().rect())
+    window.open_sample(sample("Shakespeare"))
+    wait_idle(qtbot, window)
     window.bridge.run(merges=900)
     wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: pane.view.currentIndex().row() == 899)

@@ -95,6 +95,21 @@ def test_ask_me_stops_at_a_tie_and_records_the_choice(qtbot, make_window):
     assert [r.decided_by for r in history if r.ties > 1][1:] == ["hf"] * (len(answerer.seen))
 
 
+def test_play_in_ask_me_mode_asks_at_each_tie_and_plays_on(qtbot, make_window):
+    window = make_window()
+    window.bridge.set_tie_rule(ASK)
+    answerer = ModalAnswerer(TieDialog, lambda dialog: dialog.rule_buttons["lexicographic"].click())
+    window.speed.setValue(30)
+    window.commands["play"].trigger()
+    qtbot.waitUntil(lambda: window.bridge.trainer.position >= 6, timeout=10_000)
+    answerer.stop()
+    assert len(answerer.seen) >= 2  # it stopped at a tie, was answered, and played on to the next
+    assert window.playback.playing or window.bridge.trainer.stop_reason() is not None
+    window.playback.pause()
+    decided = [r.decided_by for r in window.bridge.trainer.history if r.ties > 1]
+    assert decided[: len(answerer.seen)] == ["lexicographic"] * len(answerer.seen)
+
+
 def test_run_to_target_and_cancel_leave_a_consistent_state(qtbot, make_window):
     window = make_window()
     window.open_sample(sample("endoftext"))

@@ -64,14 +64,14 @@ class TickRoom:
 
 
 def _log_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
-    """Log-scale ticks at round values, as many as the axis has room for, and never fewer
-    than two where the range allows: 1-2-5 steps per decade, or every integer mantissa when
-    the range spans less than one of those steps (counts between 3 and 4: 3, 3.5, 4).
+    """Log-scale ticks at round values, as many as the axis has room for, and at least two
+    where it has room for them: 1-2-5 steps per decade, or every integer mantissa when the
+    range spans less than one of those steps (counts between 3 and 4: 3, 3.5, 4).
 
     pyqtgraph's own log ticks fall back to fractional exponents when the range spans less than
     a decade (the usual case early in training) and their labels pile up on a short plot.
     """
-    fits = max(2, int(size // room.up))
+    fits = max(1, int(size // room.up))  # a short, zoomed plot: one label rather than a pile
     best: list[float] = []
     for mantissas in ((1,), (1, 5), (1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9), _HALVES):
         values = [
@@ -105,12 +105,13 @@ def _round_ticks(low: float, high: float, fits: int, whole: bool = False, least:
         if span / (m * 10.0**k) <= fits
     )
     values = [v * stride for v in range(math.ceil(low / stride), math.floor(high / stride) + 1)]
-    return [(stride, [v for v in values if v >= least])]
+    values = [v for v in values if v >= least]
+    return [(stride, values[:: math.ceil(len(values) / fits)] if len(values) > fits else values)]
 
 
 def _up_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
     """Linear ticks up a vertical axis, as many as labels of the current font fit."""
-    return _round_ticks(low, high, max(2, int(size // room.up)))
+    return _round_ticks(low, high, max(1, int(size // room.up)))
 
 
 def _across_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
