@@ -189,3 +189,23 @@ def fresh_focus(qtbot, window) -> None:
     """A freshly opened window, active, its focus wherever it put it."""
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None and window.isActiveWindow())
+
+
+def run_app_process(args: list[str], home, **environment: str):
+    """Run Python (``-m app …`` or ``-c SCRIPT …``) from the repository, offscreen, with
+    ``home`` as its home and XDG folders: it never writes into the user's own settings or logs."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    folders = {name: str(home) for name in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")}
+    env = {**os.environ, **folders, "QT_QPA_PLATFORM": "offscreen", **environment}
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=Path(__file__).resolve().parents[1],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

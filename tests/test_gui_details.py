@@ -3,9 +3,6 @@ selection filter, small screens, zoom, plots, the merges pane, feedback and colo
 
 import json
 import math
-import os
-import subprocess
-import sys
 import textwrap
 from itertools import pairwise
 from pathlib import Path
@@ -21,7 +18,7 @@ from app.panes.plots_pane import TickRoom, _log_ticks, show_export_dialog
 from app.samples import SAMPLES
 from app.theme import DARK_CHIPS, LIGHT_CHIPS, contrast, marker_color
 from bpe_core.history import StopReason
-from tests.gui_helpers import fresh_focus, press, sample, wait_idle
+from tests.gui_helpers import fresh_focus, press, run_app_process, sample, wait_idle
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -145,14 +142,10 @@ def test_the_window_fits_a_1024x700_screen_with_every_pane_usable(tmp_path):
             {"screens": [{"name": "small", "x": 0, "y": 0, "width": 1024, "height": 700, "logicalDpi": 96}]}
         )
     )
-    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "HOME": str(tmp_path)}
-    result = subprocess.run(
-        [sys.executable, "-c", SMALL_SCREEN, str(tmp_path / "s.ini")],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    result = run_app_process(
+        ["-c", SMALL_SCREEN, str(tmp_path / "s.ini")],
+        tmp_path,
+        QT_QPA_PLATFORM=f"offscreen:configfile={config}",
     )
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
@@ -286,22 +279,7 @@ def test_end_of_word_markers_are_legible_on_every_chip_in_both_palettes():
 def test_quitting_with_a_job_running_leaves_no_qt_warnings(tmp_path):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(sample("Shakespeare").text() * 20, encoding="utf-8")
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "BPE_STUDIO_SMOKE_TEST": "300",
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path),
-        "XDG_DATA_HOME": str(tmp_path),
-    }
-    result = subprocess.run(
-        [sys.executable, "-m", "app", str(corpus)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_app_process(["-m", "app", str(corpus)], tmp_path, BPE_STUDIO_SMOKE_TEST="300")
     assert result.returncode == 0, result.stderr[-2000:]
     assert "QObject" not in result.stderr and "QThread" not in result.stderr, result.stderr
     assert QApplication.instance() is not None

@@ -3,8 +3,6 @@ no thread, job, cache or collector pause outlives its purpose."""
 
 import gc
 import os
-import subprocess
-import sys
 import textwrap
 import threading
 import weakref
@@ -22,7 +20,7 @@ from app.main_window import MainWindow
 from app.panes.encode_pane import BACKGROUND_CHARS
 from bpe_core import gc_pause
 from bpe_core.encoder import CACHED_POSITIONS
-from tests.gui_helpers import sample, wait_idle
+from tests.gui_helpers import run_app_process, sample, wait_idle
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -124,21 +122,7 @@ SCRIPT = textwrap.dedent(
 
 
 def test_an_exception_in_each_kind_of_override_is_contained_and_the_process_lives(tmp_path):
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        "HOME": str(tmp_path),
-        "XDG_DATA_HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path),
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(tmp_path / "settings.ini")],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_app_process(["-c", SCRIPT, str(tmp_path / "settings.ini")], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     line = next(line for line in result.stdout.splitlines() if line.startswith("survived"))
     for kind in ("data", "headerData", "paint", "sizeHint", "paintEvent", "eventFilter", "dropEvent", "slot"):

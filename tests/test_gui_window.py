@@ -1,7 +1,5 @@
 """The window end to end: every pane agrees with the core after real interactions."""
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -12,7 +10,14 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app import demo
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
-from tests.gui_helpers import ModalAnswerer, assert_panes_agree_with_core, drop_file, sample, wait_idle
+from tests.gui_helpers import (
+    ModalAnswerer,
+    assert_panes_agree_with_core,
+    drop_file,
+    run_app_process,
+    sample,
+    wait_idle,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -325,11 +330,5 @@ def test_screenshot_mid_training_is_saved_as_an_artifact(qtbot, make_window):
 
 
 def test_the_real_entry_point_starts_and_closes(tmp_path):
-    home = {  # the real entry point writes settings and a log: never into the user's home
-        name: str(tmp_path / name) for name in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")
-    }
-    env = {**os.environ, **home, "BPE_STUDIO_SMOKE_TEST": "800", "QT_QPA_PLATFORM": "offscreen"}
-    result = subprocess.run(
-        [sys.executable, "-m", "app"], env=env, capture_output=True, text=True, timeout=120
-    )
+    result = run_app_process(["-m", "app"], tmp_path, BPE_STUDIO_SMOKE_TEST="800")
     assert result.returncode == 0, result.stderr
