@@ -86,8 +86,8 @@ class Bridge(QObject):
     """A short outcome for the status bar ("Opened …", "Cancelled", "Stopped: …")."""
     sig_error = Signal(str, str)
     """Something failed: (title, one-sentence message) for a dialog."""
-    sig_tie_reached = Signal(list)
-    """Ask-me mode met a tie before a step: the tied candidates, best first."""
+    sig_tie_reached = Signal()
+    """Ask-me mode met a tie before a step: the user is to decide it."""
     sig_document_changed = Signal()
     """The session's file path or unsaved-changes flag changed."""
     sig_opened = Signal(object, bool)
@@ -107,6 +107,8 @@ class Bridge(QObject):
         self._clean_state = self._state()
         self._discard_confirmed: tuple | None = None
         self._interrupted_run: dict[str, int | None] | None = None
+        self._state_before_job: tuple = ()
+        self._closed = False  # after shutdown: no job starts any more
         self.ask_at_ties = False
         self.path: Path | None = None  # the session file, once saved or opened
         self.dirty = False
@@ -134,11 +136,9 @@ class Bridge(QObject):
         request = self._queued or self._request
         return request.title if request is not None else ""
 
-    def encoder(self) -> Encoder | None:
-        """An encoder over the whole history (encode with ``upto=position``), cached. While a job
-        runs the trainer may not be read: the last one built is returned (or None)."""
-        if self.busy:
-            return self._encoder
+    def encoder(self) -> Encoder:
+        """An encoder over the whole history (encode with ``upto=position``), cached. It reads
+        the trainer: not while a job runs."""
         trainer = self._trainer
         key = (trainer.revision,)
         if self._encoder is None or key != self._encoder_key:
@@ -153,8 +153,10 @@ class Bridge(QObject):
         """Whether replacing or closing the session would lose work worth asking about. A
         sample whose merges were all decided by a rule is re-created in one click: only merges
         chosen by hand make it work."""
+        if self.busy:  # the trainer may not be read now: assume the worst
+            return self.dirty
         trainer = self._trainer
-        if self.busy or not self.dirty or not trainer.history_length:
+        if not self.dirty or not trainer.history_length:
             return False
         if self.source.sample and self.path is None:
             return any(record.decided_by == USER for record in trainer.history)
@@ -205,7 +207,7 @@ class Bridge(QObject):
         if not self._may_discard_redo():
             return False
         if self.ask_at_ties and trainer.ties_at_top() > 1:
-            self.sig_tie_reached.emit(trainer.tied_candidates(limit=TIE_LIST))
+            self.sig_tie_reached.emit()
             return False
         trainer.step()
         return True
@@ -338,7 +340,7 @@ class Bridge(QObject):
                     "vocab_size": vocab_size,
                     "min_frequency": min_frequency,
                 }
-                self.sig_tie_reached.emit(self._trainer.tied_candidates(limit=TIE_LIST))
+                self.sig_tie_reached.emit()
 
         self._start(_Request("Running merges", work, finished))
 
@@ -401,8 +403,9 @@ class Bridge(QObject):
         self._open_source(source, config, training or self._trainer.training, on_opened=on_opened)
 
     def rebuild(self, config: PipelineConfig, training: TrainingConfig) -> None:
-        """A new session on the same source with new settings (from the settings dialog)."""
-        self._open_source(self.source, config, training, session_path=self.path)
+        """A new session on the same source with new settings (from the settings dialog). It
+        keeps the session file's name, and is unsaved: the file still holds the old one."""
+        self._open_source(self.source, config, training, session_path=self.path, saved=False)
 
     def _open_source(
         self,
@@ -411,6 +414,7 @@ class Bridge(QObject):
         training: TrainingConfig,
         session_path: Path | None = None,
         on_opened: Callable[[], None] | None = None,
+        saved: bool = True,
     ) -> None:
         pieces = None if source.path or source.text is not None else self._trainer.corpus
 
@@ -426,21 +430,23 @@ class Bridge(QObject):
                 corpus = Corpus.from_texts(zip(pieces.words, pieces.counts, strict=True), config)
             if cancelled():
                 raise Cancelled
-            return Trainer(corpus, training), source, session_path
+            return Trainer(corpus, training), source, session_path, saved
 
         self._open(f"Opening {source.name}", work, on_opened, opens=source.path)
 
     def _open(self, title: str, work: Work, on_opened: Callable[[], None] | None, opens: Path | None) -> None:
         def install(result) -> None:
-            trainer, source, session_path = result
-            self.replace_trainer(trainer, source, session_path)
+            self.replace_trainer(*result)
             if on_opened is not None:
                 on_opened()
 
         self._start(_Request(title, work, install, opens=opens, replaces_session=True))
 
-    def replace_trainer(self, trainer: Trainer, source: Source, session_path: Path | None = None) -> None:
-        """Swap in a new trainer (a loaded corpus or session): every view rebinds."""
+    def replace_trainer(
+        self, trainer: Trainer, source: Source, session_path: Path | None = None, saved: bool = True
+    ) -> None:
+        """Swap in a new trainer (a loaded corpus or session): every view rebinds. ``saved``:
+        it is what ``session_path`` holds (or there is nothing to save yet)."""
         self._unsubscribe()
         self._trainer = trainer
         self._unsubscribe = trainer.events.subscribe(self._on_core_event)
@@ -449,11 +455,11 @@ class Bridge(QObject):
         self._discard_confirmed = None
         self.source = source
         self.path = session_path
-        self._clean_state = self._state()
+        self._clean_state = self._state() if saved else ()
         self.sig_reset.emit()
         self.sig_settings_changed.emit()
         self.sig_changed.emit()
-        self.dirty = False
+        self.dirty = not saved
         self.sig_document_changed.emit()
 
     def cancel(self) -> None:
@@ -462,12 +468,15 @@ class Bridge(QObject):
         if self._job is not None:
             self._job.cancel()
 
-    def shutdown(self, timeout_ms: int = 10_000) -> None:
-        """Cancel everything and wait for the job's thread (closing the window, tests)."""
+    def shutdown(self, final: bool = True) -> None:
+        """Cancel everything and wait for the job's thread (closing the window, tests); once
+        ``final``, start nothing more. It blocks until the job stops: every job stops soon
+        after a cancel."""
+        self._closed = final
         self.cancel()
         job = self._job
         if job is not None:
-            job.wait(timeout_ms)
+            job.wait()
             self._on_job_finished()
 
     def wait(self, timeout_ms: int = 60_000) -> bool:
@@ -479,6 +488,8 @@ class Bridge(QObject):
     # -- jobs ------------------------------------------------------------------------------
 
     def _start(self, request: _Request) -> None:
+        if self._closed:
+            return
         if self._job is not None:  # only opening queues: it cancels what runs and goes next
             if request.replaces_session:
                 self._queued = request
@@ -487,6 +498,7 @@ class Bridge(QObject):
             return
         job = Job(request.title, request.work, discard_on_cancel=request.replaces_session)
         self._job, self._request, self._held = job, request, []
+        self._state_before_job = self._state()
         # Slots of this QObject (not lambdas): Qt then queues each call to the GUI thread. A
         # lambda would run in the worker thread that emitted the signal.
         job.sig_progressed.connect(self._on_job_progressed)
@@ -513,13 +525,26 @@ class Bridge(QObject):
         queued, self._queued = self._queued, None
         held, self._held = self._held, []
         outcome, result, message = job.outcome, job.result, job.message
+        if request.replaces_session and job.is_cancelled():  # Cancel came as the work finished
+            outcome = Outcome.CANCELLED
         seconds = time.monotonic() - job.started_at
         job.release()
         job.deleteLater()
-        if queued is None:
-            self.sig_busy_changed.emit(False)
-        for event in held:  # the engine's events from the worker, announced now on this thread
-            self._announce(event)
+        try:
+            if queued is None:
+                self.sig_busy_changed.emit(False)
+            for event in held:  # the engine's events from the worker, announced on this thread
+                self._announce(event)
+            if not held and self._state() != self._state_before_job:
+                self._touch()  # the history changed without an event (a run cut the redo line)
+            self._report(request, outcome, result, message, seconds, job, announce_cancel=queued is None)
+        finally:  # whatever a callback did, a queued request still runs
+            if queued is not None:
+                self._start(queued)
+
+    def _report(
+        self, request: _Request, outcome, result, message: str, seconds: float, job, announce_cancel
+    ) -> None:
         if outcome is Outcome.SUCCEEDED:
             if request.on_success is not None:
                 request.on_success(result)
@@ -533,10 +558,8 @@ class Bridge(QObject):
             if request.opens is not None:
                 self.sig_opened.emit(request.opens, False)
             self.sig_error.emit(job.title, message)
-        elif queued is None:
+        elif announce_cancel:
             self.sig_message.emit("Cancelled")
-        if queued is not None:
-            self._start(queued)
 
 
 def _cancellable(progress: Callable[[int, int], None], cancelled: Callable[[], bool]):

@@ -55,8 +55,12 @@ class FileActions(QObject):
     def _on_busy(self, busy: bool) -> None:
         if not busy and self._deferred is not None:
             start, self._deferred = self._deferred, None
-            # After the job's outcome is announced (the unsaved-changes state depends on it).
-            QTimer.singleShot(0, lambda: self.request_open(start))
+            # After the job's outcome is announced (the unsaved-changes state depends on it);
+            # with this object as context, nothing runs once the window is gone.
+            QTimer.singleShot(0, self, lambda: self.request_open(start))
+
+    def forget_deferred_open(self) -> None:
+        self._deferred = None
 
     def open_path(self, path: str | Path, kind: str | None = None) -> None:
         """Open a session or a corpus file (command line, drop, recent files, dialogs)."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import traceback
 from pathlib import Path
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # before pyqtgraph: never pick PyQt6
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QStandardPaths, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.guard import reporter
@@ -66,10 +67,20 @@ def run(args: list[str]) -> int:
     install_exception_hook()
     window = MainWindow(sample_trainer(), source_name=DEFAULT_SAMPLE.name)
     window.show()
+    close_on_signals(window)
     if args:
         window.open_path(args[0])
     if os.environ.get("BPE_STUDIO_SMOKE_TEST"):  # tests and benchmarks: start, paint, quit
-        from PySide6.QtCore import QTimer
-
         QTimer.singleShot(int(os.environ["BPE_STUDIO_SMOKE_TEST"]), window.close)
     return app.exec()
+
+
+def close_on_signals(window: MainWindow) -> None:
+    """Ctrl+C in the terminal, or SIGTERM, closes the window as its close button does (asking
+    about unsaved work). Python runs signal handlers only between its own bytecodes: a light
+    timer gives it that chance while Qt's event loop waits."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: QTimer.singleShot(0, window.close))
+    heartbeat = QTimer(window, interval=250)
+    heartbeat.timeout.connect(lambda: None)
+    heartbeat.start()

@@ -1,26 +1,83 @@
 """The ``bpe-studio`` entry point: headless commands go to ``bpe_core.cli`` (no Qt import, so
-scripts start fast); anything else opens the desktop window."""
+scripts start fast); no argument or an existing file opens the desktop window; anything else is
+a usage error. Ctrl+C or SIGTERM at any moment ends with "Interrupted." and status 130."""
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+PROG = "bpe-studio"
+COMMANDS = ("train", "encode", "decode")
+
+
+def _quit_now(_signal, _frame) -> None:
+    """Until ``main`` runs: imports take a while, and a Ctrl+C then must not print a traceback."""
+    os.write(2, f"{PROG}: Interrupted.\n".encode())
+    os._exit(130)
+
+
+signal.signal(signal.SIGINT, _quit_now)
+signal.signal(signal.SIGTERM, _quit_now)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and (args[0] in ("train", "encode", "decode") or args[0] in ("-h", "--help")):
+    try:
+        # From here on Ctrl+C and SIGTERM raise KeyboardInterrupt, so a save in progress
+        # removes its temporary file on the way out.
+        signal.signal(signal.SIGINT, _interrupt)
+        signal.signal(signal.SIGTERM, _interrupt)
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        _leave(130, "Interrupted.")
+
+
+def _dispatch(args: list[str]) -> int:
+    first = args[0] if args else None
+    if first in ("--version", "-V"):
+        from bpe_core import __version__
+
+        _leave(0, f"{PROG} {__version__}", to=sys.stdout)
+    if first in COMMANDS or first in ("-h", "--help"):
         from bpe_core.cli import main as cli_main
 
         code = cli_main(args)
         # A short-lived command: skip tearing down the (possibly huge) engine object by object.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+        _leave(code)
+    if first is not None and first.startswith("-"):
+        _leave(2, f"Unknown option {first!r}; the commands are {', '.join(COMMANDS)} (see --help).")
+    if first is not None and not Path(first).exists():
+        _leave(
+            2, f"{first!r} is neither a command nor an existing file; the commands are {', '.join(COMMANDS)}."
+        )
     from app.gui import run  # imports Qt
 
     return run(args)
+
+
+def _interrupt(_signal, _frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _leave(code: int, message: str = "", to=None) -> NoReturn:
+    """Say ``message`` (on stderr by default), flush, and exit at once with ``code``."""
+    stream = to or sys.stderr
+    try:
+        if message and stream is not None:
+            print(message if stream is sys.stdout else f"{PROG}: {message}", file=stream)
+        for output in (sys.stdout, sys.stderr):
+            if output is not None:
+                output.flush()
+    except (OSError, ValueError):
+        pass
+    except KeyboardInterrupt:
+        code = 130
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.bridge import ASK, Bridge, Source
+from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.dialogs.confirm import ask_with_opt_out
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import Preferences, SettingsDialog, Target
@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
         self._zoom_points = 0.0
         self._base_points = self.font().pointSizeF()
         self._last_table: QAbstractItemView | None = None
+        self._asking_tie = False
         self.commands: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
         # Widgets
@@ -385,17 +386,29 @@ class MainWindow(QMainWindow):
         if training.min_frequency != trainer.training.min_frequency:
             self.bridge.set_min_frequency(training.min_frequency)
 
-    def ask_tie(self, _candidates: list | None = None) -> None:
-        """A step, Play or Run met a tie in Ask-me mode: let the user decide, then go on."""
+    def ask_tie(self) -> None:
+        """A step, Play or Run met a tie in Ask-me mode: let the user decide, then go on. One
+        question at a time (a second Space queues a second call), and only about the tie as it
+        still is when the answer comes."""
         bridge, playback = self.bridge, self.playback
         trainer = bridge.trainer
-        if bridge.busy or trainer.ties_at_top() < 2:  # the state moved on meanwhile
+        if self._asking_tie or not self.isVisible():
             return
-        dialog = TieDialog(trainer, trainer.tied_candidates(limit=50), self)
-        with keeping_focus(self):
-            choice = dialog.choice if dialog.exec() else None
-        dialog.deleteLater()
-        if choice is not None and bridge.step_pair(*choice):
+        if bridge.busy or trainer.ties_at_top() < 2:  # the state moved on meanwhile
+            bridge.forget_interrupted_run()
+            playback.interrupted_by_tie = False
+            return
+        asked_at = (trainer.revision, trainer.position)
+        dialog = TieDialog(trainer, trainer.tied_candidates(limit=TIE_LIST), self)
+        self._asking_tie = True
+        try:
+            with keeping_focus(self):
+                choice = dialog.choice if dialog.exec() else None
+        finally:
+            self._asking_tie = False
+            dialog.deleteLater()
+        unchanged = not bridge.busy and (trainer.revision, trainer.position) == asked_at
+        if choice is not None and unchanged and bridge.step_pair(*choice):
             if not bridge.continue_run() and playback.interrupted_by_tie:
                 playback.play()
         else:
@@ -577,10 +590,12 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.playback.pause()
-        self.bridge.shutdown()  # a run stops where it is: its merges are asked about below
+        self.files.forget_deferred_open()  # a file dropped during a run: not once we are closing
+        self.bridge.shutdown(final=False)  # a run stops where it is: its merges are asked about below
         if not self.maybe_save():
             event.ignore()
             return
+        self.bridge.shutdown()
         self.encode_pane.shutdown()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState(STATE_VERSION))

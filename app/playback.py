@@ -45,7 +45,7 @@ class Playback(QObject):
             self._timer.stop()
             self.sig_playing_changed.emit(False)
 
-    def _on_tie(self, _candidates) -> None:
+    def _on_tie(self) -> None:
         if self.playing:
             self.interrupted_by_tie = True
             self.pause()

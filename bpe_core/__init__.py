@@ -4,6 +4,8 @@ Pipeline: normalize -> pre-tokenize -> units (+ end-of-word marker) -> merges (`
 ``Encoder``. Sessions are saved and loaded with ``bpe_core.session``.
 """
 
+__version__ = "0.2.0"
+
 from bpe_core.config import PipelineConfig, TrainingConfig
 from bpe_core.corpus import Corpus, load_corpus, read_text_file
 from bpe_core.errors import BpeError, ConfigError, InputError, MergeError, SessionError
@@ -24,6 +26,7 @@ __all__ = [
     "StopReason",
     "Trainer",
     "TrainingConfig",
+    "__version__",
     "load_corpus",
     "read_text_file",
 ]

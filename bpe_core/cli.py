@@ -7,6 +7,7 @@ exit 2 for a malformed command line, 1 for unusable input.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -18,6 +19,7 @@ from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
+from bpe_core.fileio import check_writable
 from bpe_core.gc_pause import gc_paused
 from bpe_core.session import load_encoder, save_session
 from bpe_core.tiebreak import RULE_NAMES, parse_rule
@@ -121,11 +123,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(
     argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
-    stdout = stdout or sys.stdout
+    """Run one command; returns the exit status. Output is written at the end, in one piece:
+    a reader that went away (``| head``) ends the command quietly, a full disk or a closed
+    output gets one sentence."""
     stderr = stderr or sys.stderr
-    args = build_parser().parse_args(argv)
-    with gc_paused():  # see bpe_core.gc_pause; a command never builds reference cycles to collect
-        return _run_command(args, stdout, stderr)
+    out = io.StringIO()
+    try:
+        args = build_parser().parse_args(argv)
+        with gc_paused():  # see bpe_core.gc_pause; a command never builds reference cycles to collect
+            code = _run_command(args, out, stderr)
+        return _deliver(out.getvalue(), stdout or sys.stdout, stderr, code)
+    except KeyboardInterrupt:
+        print(f"{PROG}: Interrupted.", file=stderr)
+        return 130
 
 
 def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -138,9 +148,34 @@ def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     except BpeError as error:
         print(f"{PROG}: {error}", file=stderr)
         return 1
-    except KeyboardInterrupt:
-        print(f"{PROG}: Interrupted.", file=stderr)
-        return 130
+
+
+def _deliver(text: str, stdout: TextIO | None, stderr: TextIO, code: int) -> int:
+    if not text:
+        return code
+    if stdout is None:  # the standard output was closed before we started (``>&-``)
+        print(f"{PROG}: Cannot write the output: the standard output is closed.", file=stderr)
+        return 1
+    try:
+        stdout.write(text)
+        stdout.flush()
+    except BrokenPipeError:  # the reader has what it wanted, as with any Unix filter
+        _silence(stdout)
+    except OSError as error:
+        _silence(stdout)
+        print(f"{PROG}: Cannot write the output ({error.strerror or error}).", file=stderr)
+        return 1
+    return code
+
+
+def _silence(stdout: TextIO) -> None:
+    """Point the failed output at /dev/null, so the interpreter's final flush stays quiet."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
 
 
 def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -156,23 +191,32 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         special_tokens=tuple(args.special_token),
     )
     training = TrainingConfig(min_frequency=args.min_frequency, tie_break=args.tie_break)
+    if args.output is not None:
+        check_writable(args.output)  # now, not after minutes of training
     # A command-line process has no threads, so counting may fork a second process.
     corpus = load_corpus(args.file, config, args.input, workers=min(2, os.cpu_count() or 1))
     trainer = Trainer(corpus, training)
     bar = _ProgressBar(
-        stderr, args.merges or (args.vocab_size - trainer.vocab_size if args.vocab_size else 0)
+        stderr, args.merges or (max(0, args.vocab_size - trainer.vocab_size) if args.vocab_size else 0)
     )
+    base_size = trainer.vocab_size
     reason = trainer.run(merges=args.merges, vocab_size=args.vocab_size, progress=bar.update)
     bar.close()
+    message = reason.value
+    if args.vocab_size is not None and args.vocab_size < base_size:
+        message = (
+            f"the vocabulary starts with {base_size:,} tokens (special tokens and the alphabet), "
+            f"more than the {args.vocab_size:,} requested, so no merge was made"
+        )
     if args.output:
         save_session(trainer, args.output)
     if args.json:
         # One write: json.dump streams thousands of tiny writes, several times slower.
         stdout.write(
-            json.dumps(_train_json(trainer, reason.name.lower(), reason.value), ensure_ascii=False) + "\n"
+            json.dumps(_train_json(trainer, reason.name.lower(), message), ensure_ascii=False) + "\n"
         )
     else:
-        _train_summary(trainer, reason.value, time.perf_counter() - started, args.output, stdout)
+        _train_summary(trainer, message, time.perf_counter() - started, args.output, stdout)
     return 0
 
 
@@ -228,7 +272,7 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
 
 def _encode(args: argparse.Namespace, stdout: TextIO) -> int:
     encoder = load_encoder(args.model)
-    text = read_text_file(args.file) if args.file is not None else args.text
+    text = read_text_file(args.file) if args.file is not None else _argument_text(args.text)
     encoding = encoder.encode(text, allow_special=args.allow_special)
     if args.json:
         data = {"tokens": encoding.tokens, "ids": encoding.ids, "spans": [list(s) for s in encoding.spans]}
@@ -242,6 +286,17 @@ def _encode(args: argparse.Namespace, stdout: TextIO) -> int:
     note = f"; {unknown} unknown" if unknown else ""
     print(f"{len(encoding):,} tokens for {len(text):,} characters{note}.", file=stdout)
     return 0
+
+
+def _argument_text(text: str) -> str:
+    """A TEXT argument: bytes the system could not decode arrive as lone surrogates, which no
+    output could carry; refuse them with one sentence."""
+    for position, char in enumerate(text):
+        if "\udc80" <= char <= "\udcff":
+            raise BpeError(
+                f"The text is not valid UTF-8 (byte 0x{ord(char) - 0xDC00:02x} at character {position + 1})."
+            )
+    return text
 
 
 def _decode(args: argparse.Namespace, stdout: TextIO) -> int:

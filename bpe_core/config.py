@@ -50,13 +50,15 @@ class PipelineConfig:
         _choice("normalization", self.normalization, NORMALIZATIONS)
         _choice("pre-tokenizer", self.pretokenize, PRETOKENIZERS)
         _choice("unit", self.unit, UNITS)
-        if self.end_of_word is not None and (not self.end_of_word or self.end_of_word.isspace()):
+        if self.end_of_word is not None and (
+            not self.end_of_word or self.end_of_word.isspace() or "\x00" in self.end_of_word
+        ):
             raise ConfigError("The end-of-word marker must be a visible, non-empty string.")
         if self.attach_marker and self.end_of_word is None:
             raise ConfigError("--attach-marker needs an end-of-word marker.")
         specials = tuple(self.special_tokens)
-        if any(not token for token in specials):
-            raise ConfigError("A special token must be a non-empty string.")
+        if any(not token or "\x00" in token for token in specials):  # NUL: see bpe_core.vocab
+            raise ConfigError("A special token must be a non-empty string without NUL characters.")
         if len(set(specials)) != len(specials):
             raise ConfigError("Special tokens must be distinct.")
         object.__setattr__(self, "special_tokens", specials)

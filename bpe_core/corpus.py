@@ -16,12 +16,14 @@ from pathlib import Path
 from bpe_core.byte_alphabet import bytes_to_display
 from bpe_core.config import INPUT_KINDS, PipelineConfig
 from bpe_core.errors import ConfigError, InputError
+from bpe_core.fileio import read_bounded
 from bpe_core.gc_pause import without_gc
 from bpe_core.normalize import normalize
 from bpe_core.pretokenize import count_pieces
+from bpe_core.vocab import MARK
 
 Progress = Callable[[int, int], None]
-_BINARY_SNIFF = 8192
+MAX_TOTAL = 2**62  # symbol occurrences in a corpus: every count stays an exact int64
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,10 +47,6 @@ class Corpus:
     def total_words(self) -> int:
         """Running words (the sum of the counts)."""
         return sum(self.counts)
-
-    def base_symbols(self, word: str) -> list[str]:
-        """Display strings of the initial symbols of ``word``: units, then the marker."""
-        return base_symbols(word, self.config)
 
     @classmethod
     def from_word_counts(
@@ -104,7 +102,23 @@ class Corpus:
     def _checked(cls, counter: Counter[str], config: PipelineConfig, specials: tuple[int, ...]) -> Corpus:
         if not counter:
             raise InputError("The corpus is empty: it has no words after pre-tokenization.")
+        if any(MARK in word for word in counter):  # NUL is the marker's identity (bpe_core.vocab)
+            raise InputError("The corpus contains NUL characters, which text never holds.")
+        # Every count the engine keeps (a pair's, a token's, the corpus total) is at most the
+        # number of symbol occurrences: bounding it keeps all of them exact 64-bit integers.
+        if max(counter.values()) > MAX_TOTAL or _symbol_occurrences(counter, config) > MAX_TOTAL:
+            raise InputError(
+                f"The corpus counts are too large: BPE Studio counts exactly up to {MAX_TOTAL:,} (2^62) "
+                "symbol occurrences in all."
+            )
         return cls(config, tuple(counter), tuple(counter.values()), specials)
+
+
+def _symbol_occurrences(counter: Counter[str], config: PipelineConfig) -> int:
+    """An upper bound of the corpus' symbol occurrences (units plus a marker per word)."""
+    if config.unit == "byte":
+        return sum(count * (len(word.encode("utf-8")) + 1) for word, count in counter.items())
+    return sum(count * (len(word) + 1) for word, count in counter.items())
 
 
 def _parse_counts(text: str) -> Iterator[tuple[str, int]]:
@@ -117,26 +131,27 @@ def _parse_counts(text: str) -> Iterator[tuple[str, int]]:
         if not word:
             raise InputError(f"Line {number} of the counts file has an empty word.")
         count_text = count_text.strip()
-        if not count_text.isdigit() or not count_text.isascii() or int(count_text) < 1:
+        if not count_text.isdigit() or not count_text.isascii() or int(count_text[:30]) < 1:
+            shown = count_text if len(count_text) <= 30 else count_text[:27] + "..."
             raise InputError(
-                f"Line {number} of the counts file has count {count_text!r}, "
-                "which is not a positive whole number."
+                f"Line {number} of the counts file has count {shown!r}, which is not a positive whole number."
             )
+        if len(count_text) > len(str(MAX_TOTAL)):
+            raise InputError(f"Line {number} of the counts file has a count beyond {MAX_TOTAL:,} (2^62).")
         yield word, int(count_text)
 
 
 def base_symbols(word: str, config: PipelineConfig) -> list[str]:
-    """Split a piece into unit symbols and add the end-of-word marker.
+    """Keys (see ``bpe_core.vocab``) of a piece's unit symbols and its end-of-word marker.
 
-    Example: ``base_symbols("low", PipelineConfig())`` -> ``["l", "o", "w", "</w>"]``.
+    Example: ``base_symbols("low", PipelineConfig())`` -> ``["l", "o", "w", "\\x00"]``.
     """
     symbols = list(bytes_to_display(word.encode("utf-8"))) if config.unit == "byte" else list(word)
-    marker = config.end_of_word
-    if marker is not None and symbols:
+    if config.end_of_word is not None and symbols:
         if config.attach_marker:
-            symbols[-1] += marker
+            symbols[-1] += MARK
         else:
-            symbols.append(marker)
+            symbols.append(MARK)
     return symbols
 
 
@@ -158,16 +173,9 @@ def _split_specials(text: str, specials: tuple[str, ...], found: list[int]) -> l
 def read_text_file(path: str | Path) -> str:
     """Read a UTF-8 text file, refusing binary and undecodable files with a clear message."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"The file {str(path)!r} does not exist.") from None
-    except IsADirectoryError:
-        raise InputError(f"{str(path)!r} is a folder, not a file.") from None
-    except OSError as error:
-        raise InputError(f"The file {str(path)!r} cannot be read ({error.strerror}).") from None
-    if b"\x00" in data[:_BINARY_SNIFF]:
-        raise InputError(f"The file {str(path)!r} looks binary, not like text.")
+    data = read_bounded(path)
+    if b"\x00" in data:  # anywhere: a NUL byte deep in a file is as binary as one at the start
+        raise InputError(f"The file {str(path)!r} looks binary, not like text (it contains NUL bytes).")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -32,6 +32,7 @@ from bpe_core.corpus import base_symbols
 from bpe_core.errors import BpeError, Cancelled
 from bpe_core.normalize import normalize, normalize_aligned
 from bpe_core.pretokenize import spans as piece_spans
+from bpe_core.vocab import MARK, display
 
 if TYPE_CHECKING:
     from bpe_core.trainer import Trainer
@@ -93,19 +94,18 @@ class Encoder:
     Parameters
     ----------
     config : the pipeline the merges were trained with.
-    tokens : display string of every id.
+    keys : the key (identity, see ``bpe_core.vocab``) of every id; ``tokens`` are their displays.
     merges : the merges in order.
     n_special : how many of the first ids are special tokens.
     """
 
-    def __init__(
-        self, config: PipelineConfig, tokens: list[str], merges: list[Merge], n_special: int
-    ) -> None:
+    def __init__(self, config: PipelineConfig, keys: list[str], merges: list[Merge], n_special: int) -> None:
         self.config = config
-        self.tokens = list(tokens)
+        self.keys = list(keys)
+        self.tokens = [display(key, config.end_of_word) for key in self.keys]
         self.merges = list(merges)
         self.n_special = n_special
-        self._ids = {token: i for i, token in reversed(list(enumerate(self.tokens)))}
+        self._ids = {key: i for i, key in reversed(list(enumerate(self.keys)))}
         self._first_rank: dict[str, int] = {}
         self._later_ranks: dict[str, list[int]] = {}
         for merge in self.merges:
@@ -115,11 +115,11 @@ class Encoder:
             else:
                 self._first_rank[key] = merge.rank
         self._units = self._unit_lengths()
-        marker = config.end_of_word
-        self._marker_id = self._ids.get(marker) if marker is not None and not config.attach_marker else None
+        marked_alone = config.end_of_word is not None and not config.attach_marker
+        self._marker_id = self._ids.get(MARK) if marked_alone else None
         self._unit_symbol = self._unit_table()
         self._special_pattern = (
-            re.compile("|".join(re.escape(t) for t in sorted(self.tokens[:n_special], key=len, reverse=True)))
+            re.compile("|".join(re.escape(t) for t in sorted(self.keys[:n_special], key=len, reverse=True)))
             if n_special
             else None
         )
@@ -136,37 +136,35 @@ class Encoder:
         while the user moves back and forth in the same history.
         """
         records = trainer.history if full_history else trainer.history[: trainer.position]
-        tokens = list(trainer.vocab.tokens)
+        keys = list(trainer.vocab.keys)
         for record in records[trainer.position :]:  # tokens undone so far but recorded
             if record.new_token:
-                tokens.append(tokens[record.pair[0]] + tokens[record.pair[1]])
+                keys.append(keys[record.pair[0]] + keys[record.pair[1]])
         merges = [Merge(r.step - 1, r.pair[0], r.pair[1], r.token, r.count) for r in records]
-        return cls(trainer.corpus.config, tokens, merges, trainer.vocab.n_special)
+        return cls(trainer.corpus.config, keys, merges, trainer.vocab.n_special)
 
     # -- set-up ----------------------------------------------------------------------------
 
     def _unit_lengths(self) -> list[int]:
         """How many source units (characters, or bytes in byte mode) each token covers."""
-        config = self.config
-        marker = config.end_of_word or ""
-        lengths = [0] * len(self.tokens)
-        for i, token in enumerate(self.tokens):
+        byte_mode = self.config.unit == "byte"
+        lengths = [0] * len(self.keys)
+        for i, key in enumerate(self.keys):
             if i < self.n_special:
-                lengths[i] = len(token.encode("utf-8")) if config.unit == "byte" else len(token)
-            elif config.end_of_word is not None and token.endswith(marker):
-                lengths[i] = len(token) - len(marker)
+                lengths[i] = len(key.encode("utf-8")) if byte_mode else len(key)
             else:
-                lengths[i] = len(token)
+                lengths[i] = len(key) - key.endswith(MARK)
         for merge in self.merges:  # merged tokens: sum of their parts (markers cover nothing)
             lengths[merge.token] = lengths[merge.left] + lengths[merge.right]
         return lengths
 
     def _unit_table(self) -> dict[int, str]:
         """str.translate table from a unit (character, or latin-1 byte) to its symbol."""
-        base = range(self.n_special, len(self.tokens))
+        base = range(self.n_special, len(self.keys))
         if self.config.unit == "byte":
             return {byte: chr(self._ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in self._ids}
-        return {ord(self.tokens[i]): chr(i) for i in base if len(self.tokens[i]) == 1}
+        keys = self.keys
+        return {ord(keys[i]): chr(i) for i in base if len(keys[i]) == 1 and keys[i] != MARK}
 
     # -- encoding --------------------------------------------------------------------------
 
@@ -351,11 +349,10 @@ class Encoder:
     def decode(self, ids: list[int]) -> str:
         """Text of ``ids``: end-of-word markers become word boundaries; ``UNKNOWN_ID`` becomes
         U+FFFD. Byte mode restores any text exactly (with a lossless pre-tokenizer)."""
-        tokens = self.tokens
+        keys = self.keys
         for token_id in ids:
-            if not (token_id == UNKNOWN_ID or 0 <= token_id < len(tokens)):
-                raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(tokens) - 1}).")
-        marker = self.config.end_of_word
+            if not (token_id == UNKNOWN_ID or 0 <= token_id < len(keys)):
+                raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(keys) - 1}).")
         boundary = "" if self.config.keeps_whitespace else " "
         byte_mode = self.config.unit == "byte"
         out: list[str] = []
@@ -369,9 +366,9 @@ class Encoder:
         for token_id in ids:
             if token_id == UNKNOWN_ID or token_id < self.n_special:
                 flush()
-                out.append("\ufffd" if token_id == UNKNOWN_ID else tokens[token_id])
+                out.append("\ufffd" if token_id == UNKNOWN_ID else keys[token_id])
                 continue
-            for i, part in enumerate(tokens[token_id].split(marker) if marker else [tokens[token_id]]):
+            for i, part in enumerate(keys[token_id].split(MARK)):
                 if i:
                     flush()
                     out.append(boundary)

@@ -34,6 +34,17 @@ def pairs_of(seg: str) -> list[str]:
     return [seg[i : i + 2] for i in range(len(seg) - 1)]
 
 
+def _exact_bincount(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Sums of the integer ``weights`` per ``index`` value, exactly. ``np.bincount`` sums in
+    float64, exact only below 2^53: it serves while the grand total stays below that (nearly
+    always); huge counts take the slower integer path (the corpus bounds them by 2^62)."""
+    if int(weights.sum()) < 2**53:
+        return np.bincount(index, weights=weights, minlength=size).astype(np.int64)
+    sums = np.zeros(size, dtype=np.int64)
+    np.add.at(sums, index, weights)
+    return sums
+
+
 @dataclass(slots=True)
 class MergeEffect:
     """What one merge changed, kept by the trainer so the merge can be undone exactly.
@@ -90,8 +101,8 @@ class PairIndex:
         word_of = np.cumsum(boundary)  # word index of each position (separators excluded below)
         weight = self._weights
         inside = ~boundary
-        symbols = np.bincount(codes[inside], weights=weight[word_of[inside]], minlength=len(self.token_freq))
-        self.token_freq = symbols.astype(np.int64).tolist()
+        symbols = _exact_bincount(codes[inside], weight[word_of[inside]], len(self.token_freq))
+        self.token_freq = symbols.tolist()
         self.total_tokens = int(symbols.sum())
         adjacent = inside[:-1] & inside[1:]
         pair_codes = (codes[:-1][adjacent].astype(np.int64) << 21) | codes[1:][adjacent]
@@ -104,7 +115,7 @@ class PairIndex:
         np.not_equal(pair_codes[1:], pair_codes[:-1], out=starts[1:])
         unique_pairs = pair_codes[starts]
         group = np.cumsum(starts) - 1
-        totals = np.bincount(group, weights=weight[words]).astype(np.int64).tolist() if len(group) else []
+        totals = _exact_bincount(group, weight[words], int(group[-1]) + 1).tolist() if len(group) else []
         first = starts.copy()
         first[1:] |= words[1:] != words[:-1]  # first occurrence of each (pair, word)
         word_lists = np.split(words[first], np.flatnonzero(starts[first])[1:]) if len(words) else []

@@ -8,20 +8,23 @@ bad file with one clear sentence; nothing in a file is ever executed (plain ``js
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import PipelineConfig, TrainingConfig
 from bpe_core.corpus import Corpus
 from bpe_core.encoder import Encoder, Merge
-from bpe_core.errors import BpeError, SessionError
+from bpe_core.errors import BpeError, InputError, SessionError
+from bpe_core.fileio import read_bounded, write_atomic
 from bpe_core.trainer import Trainer
+from bpe_core.vocab import MARK, key_of, sorted_alphabet
 
 FORMAT = "bpe-studio-session"
-VERSION = 1
+# Version 2 names tokens by key (``bpe_core.vocab``): the end-of-word marker is written "\u0000",
+# so that it can never be mistaken for text that spells it. Version 1 wrote display strings.
+VERSION = 2
 Progress = Callable[[int, int], None]
 
 
@@ -32,8 +35,8 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
     """Everything needed to restore ``trainer`` exactly, as plain JSON data."""
     vocab = trainer.vocab
     specials = vocab.n_special
-    # The full history may hold tokens beyond the current position; name them by string.
-    strings = list(vocab.tokens[: specials + vocab.n_base])
+    # The full history may hold tokens beyond the current position; name them by key.
+    strings = list(vocab.keys[: specials + vocab.n_base])
     names: dict[int, str] = dict(enumerate(strings))
     merges = []
     for record in trainer.history:
@@ -71,7 +74,7 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
 
 def _name(trainer: Trainer, names: dict[int, str], token_id: int) -> str:
     name = names.get(token_id)
-    return name if name is not None else trainer.token_string(token_id)
+    return name if name is not None else trainer.vocab.keys[token_id]
 
 
 def save_session(trainer: Trainer, path: str | Path) -> None:
@@ -88,31 +91,11 @@ def save_session(trainer: Trainer, path: str | Path) -> None:
         else:
             lines.append(f"  {_dumps(key)}: {_dumps(value)}{comma}")
     lines.append("}")
-    write_atomic(Path(path), "\n".join(lines) + "\n")
+    write_atomic(path, "\n".join(lines) + "\n")
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` via a temporary file in the same folder and a rename."""
-    try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise SessionError(f"Cannot write to the folder of {str(path)!r} ({error.strerror}).") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -126,29 +109,36 @@ def read_session(path: str | Path) -> dict[str, Any]:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SessionError(f"The session file {str(path)!r} does not exist.") from None
+        return read_bounded(path, "session file").decode("utf-8")
+    except InputError as error:
+        raise SessionError(str(error)) from None
     except UnicodeDecodeError:
         raise SessionError(f"The session file {str(path)!r} is not UTF-8 text.") from None
-    except OSError as error:
-        raise SessionError(f"The session file {str(path)!r} cannot be read ({error.strerror}).") from None
 
 
 def parse_session(text: str, path: Path) -> dict[str, Any]:
     """Validate the text of a session file (``path`` names it in messages)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SessionError(
-            f"The session file {str(path)!r} is not valid JSON (line {error.lineno}, column {error.colno})."
-        ) from None
+    data = _json(text, path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SessionError(f"The file {str(path)!r} is JSON but not a BPE Studio session.")
     try:
         return _validated(data)
     except SessionError as error:
         raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
+
+
+def _json(text: str, path: Path) -> Any:
+    """Plain JSON data (nothing is executed), every failure one sentence."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SessionError(
+            f"The session file {str(path)!r} is not valid JSON (line {error.lineno}, column {error.colno})."
+        ) from None
+    except RecursionError:
+        raise SessionError(f"The session file {str(path)!r} is nested too deeply to be a session.") from None
+    except ValueError:  # an integer of thousands of digits
+        raise SessionError(f"The session file {str(path)!r} holds a number too long to be a count.") from None
 
 
 def sniff_session(path: str | Path) -> dict[str, Any] | None:
@@ -169,8 +159,8 @@ def sniff_session(path: str | Path) -> dict[str, Any] | None:
     if not head.startswith(b"{"):
         return None
     try:
-        data = json.loads(_read(path))
-    except (SessionError, json.JSONDecodeError):
+        data = _json(_read(path), path)
+    except SessionError:
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
@@ -195,8 +185,8 @@ def _validated(data: dict[str, Any]) -> dict[str, Any]:
     except BpeError as error:
         raise SessionError(str(error)[0].lower() + str(error)[1:].rstrip(".") + ".") from None
     alphabet = data["alphabet"]
-    if not _is_list_of(alphabet, str) or len(set(alphabet)) != len(alphabet) or "" in alphabet:
-        raise SessionError("the alphabet must be a list of distinct, non-empty strings.")
+    if not _is_list_of(alphabet, str) or "" in alphabet:
+        raise SessionError("the alphabet must be a list of non-empty strings.")
     corpus = data["corpus"]
     if not isinstance(corpus, dict) or not isinstance(corpus.get("words"), list) or not corpus["words"]:
         raise SessionError("the corpus must hold a non-empty list of words.")
@@ -224,7 +214,41 @@ def _validated(data: dict[str, Any]) -> dict[str, Any]:
     position = data["position"]
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(merges):
         raise SessionError(f"the position must be a whole number from 0 to {len(merges)}.")
-    return {**data, "pipeline": pipeline, "training": training}
+    if version == 1:
+        alphabet, merges = _keyed(alphabet, merges, pipeline.end_of_word)
+    if len(set(alphabet)) != len(alphabet):
+        raise SessionError("the alphabet must not list a symbol twice.")
+    if pipeline.unit == "byte" and not set(alphabet) <= _byte_alphabet(pipeline):
+        raise SessionError("its unit is bytes, yet its alphabet holds a symbol that is not a byte.")
+    return {**data, "pipeline": pipeline, "training": training, "alphabet": alphabet, "merges": merges}
+
+
+def _keyed(alphabet: list[str], merges: list[dict], marker: str | None) -> tuple[list[str], list[dict]]:
+    """A version-1 alphabet and merges with their display strings turned into keys."""
+
+    def key(string: str) -> str:
+        return key_of(string, marker)
+
+    keyed = [
+        {
+            **merge,
+            "pair": [key(merge["pair"][0]), key(merge["pair"][1])],
+            "token": key(merge["token"]),
+            "candidates": [[key(a), key(b)] for a, b in merge["candidates"]],
+        }
+        for merge in merges
+    ]
+    return [key(symbol) for symbol in alphabet], keyed
+
+
+def _byte_alphabet(pipeline: PipelineConfig) -> set[str]:
+    """The key of every base symbol byte mode can have: the 256 bytes, and the end-of-word marker."""
+    symbols = set(BYTE_TO_CHAR)
+    if pipeline.end_of_word is not None and pipeline.attach_marker:
+        symbols |= {char + MARK for char in BYTE_TO_CHAR}
+    elif pipeline.end_of_word is not None:
+        symbols.add(MARK)
+    return symbols
 
 
 def _check_merge(number: int, merge: Any) -> None:
@@ -279,8 +303,13 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     words = [(w, c) for w, c in data["corpus"]["words"]]
     specials = data["corpus"].get("special_counts") or [0] * len(pipeline.special_tokens)
     trainer = Trainer(Corpus.from_word_counts(words, pipeline, specials), data["training"])
-    base = trainer.vocab.tokens[trainer.vocab.n_special :]
+    base = trainer.vocab.keys[trainer.vocab.n_special :]
     if base != data["alphabet"]:
+        if pipeline.unit == "byte" and pipeline.attach_marker:  # before 0.2 only the bytes seen ended words
+            raise SessionError(
+                "it was saved by BPE Studio 0.1 with byte units and an attached marker, whose alphabet "
+                "lacked most marked bytes; train it again."
+            )
         raise SessionError("its alphabet differs from the one the corpus gives.")
     ids = trainer.vocab.ids
     merges = data["merges"]
@@ -304,7 +333,7 @@ def load_encoder(path: str | Path) -> Encoder:
     data = read_session(path)
     pipeline: PipelineConfig = data["pipeline"]
     tokens = [*pipeline.special_tokens, *data["alphabet"]]
-    if data["alphabet"] != sorted(data["alphabet"]):
+    if data["alphabet"] != sorted_alphabet(data["alphabet"], pipeline.end_of_word):
         raise SessionError(f"The session file {str(path)!r} is invalid: its alphabet is not sorted.")
     ids = {token: i for i, token in enumerate(tokens)}
     if len(ids) != len(tokens):

@@ -36,7 +36,7 @@ from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
 from bpe_core.pair_index import MergeEffect, PairIndex
 from bpe_core.pair_queue import PairQueue
 from bpe_core.tiebreak import RULE_NAMES, TieBreakRule, parse_rule
-from bpe_core.vocab import Vocabulary
+from bpe_core.vocab import MARK, Vocabulary
 
 Pair = tuple[int, int]
 Progress = Callable[[int, int], None]
@@ -115,7 +115,7 @@ class Trainer:
         self.training = training
         self._rule = parse_rule(training.tie_break)
         config = corpus.config
-        self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus))
+        self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus), config.end_of_word)
         self._index = PairIndex(_initial_segs(corpus, self.vocab.ids), list(corpus.counts), len(self.vocab))
         for i, n in enumerate(corpus.special_counts):
             self._index.token_freq[i] = n
@@ -278,7 +278,6 @@ class Trainer:
         start = self.position
         self._last_change = None
         floor = self.training.min_frequency if min_frequency is None else min_frequency
-        self._truncate()
         goal = merges if merges is not None else 0
         reason: StopReason | None = None
         while reason is None:
@@ -292,6 +291,7 @@ class Trainer:
                 if stop_at_tie and self.ties_at_top() > 1:
                     reason = StopReason.TIE
                 else:
+                    self._truncate()  # only once a merge happens: a run that makes none keeps redo
                     self._merge(None, self._rule.spec)
                     if progress is not None:
                         progress(self.position - start, goal)
@@ -331,11 +331,11 @@ class Trainer:
         count = index.pair_count[key]
         left, right = ord(key[0]), ord(key[1])
         step = self.position + 1
-        string = vocab.tokens[left] + vocab.tokens[right]
-        token = vocab.ids.get(string)
+        merged = vocab.keys[left] + vocab.keys[right]
+        token = vocab.ids.get(merged)
         created = token is None
         if created:
-            token = vocab.add(string, step)
+            token = vocab.add(merged, step)
             index.token_freq.append(0)
         effect = index.merge(key, chr(token), fresh=index.token_freq[token] == 0)
         queue.push(effect.increased)
@@ -383,7 +383,7 @@ class Trainer:
         record = self._records[self.position]
         index = self._index
         if record.new_token:
-            self.vocab.add(self.vocab.tokens[record.pair[0]] + self.vocab.tokens[record.pair[1]], record.step)
+            self.vocab.add(self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]], record.step)
             index.token_freq.append(0)
         effect = index.merge(_key(record.pair), chr(record.token), fresh=index.token_freq[record.token] == 0)
         self._queue.push(effect.increased)
@@ -490,14 +490,10 @@ class Trainer:
     def token_length(self, token_id: int) -> int:
         """Units (characters, or bytes in byte mode) of text the token stands for: the end-of-word
         marker covers none; a special token counts its own text."""
-        token = self.vocab.tokens[token_id]
-        config = self.corpus.config
+        key = self.vocab.keys[token_id]
         if token_id < self.vocab.n_special:
-            return len(token.encode("utf-8")) if config.unit == "byte" else len(token)
-        marker = config.end_of_word
-        if marker and token.endswith(marker):
-            return len(token) - len(marker)
-        return len(token)
+            return len(key.encode("utf-8")) if self.corpus.config.unit == "byte" else len(key)
+        return len(key) - key.endswith(MARK)
 
     def token_frequency(self, token_id: int) -> int:
         """Occurrences of the token in the current segmentation of the corpus."""
@@ -560,19 +556,22 @@ class Trainer:
 
 
 def _alphabet(corpus: Corpus) -> set[str]:
-    """Base symbols: every unit in the corpus (all 256 bytes in byte mode) and the marker.
+    """Keys of the base symbols: every unit in the corpus (all 256 bytes in byte mode) and the
+    marker.
 
     With an attached marker both ``w`` and ``w</w>`` are base symbols, as with the
-    ``end_of_word_suffix`` of Hugging Face's trainer.
+    ``end_of_word_suffix`` of Hugging Face's trainer (in byte mode for all 256 bytes).
     """
     config = corpus.config
     words = corpus.words
     symbols = set(BYTE_TO_CHAR) if config.unit == "byte" else set("".join(words))
-    marker = config.end_of_word
-    if marker is not None and config.attach_marker:
-        symbols.update(corpus.base_symbols(word[-1])[-1] for word in {w[-1] for w in words})
-    elif marker is not None:
-        symbols.add(marker)
+    if config.end_of_word is not None and config.attach_marker:
+        if config.unit == "byte":  # any byte can end a word: byte mode never meets an unknown unit
+            symbols.update(char + MARK for char in BYTE_TO_CHAR)
+        else:
+            symbols.update(word[-1] + MARK for word in words)
+    elif config.end_of_word is not None:
+        symbols.add(MARK)
     return symbols
 
 
@@ -583,14 +582,13 @@ def _initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
         table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR)}
         units = [w.encode("utf-8").decode("latin-1").translate(table) for w in corpus.words]
     else:
-        table = {ord(char): chr(i) for char, i in ids.items() if len(char) == 1}
+        table = {ord(key): chr(i) for key, i in ids.items() if len(key) == 1 and key != MARK}
         units = [w.translate(table) for w in corpus.words]
-    marker = config.end_of_word
-    if marker is None:
+    if config.end_of_word is None:
         return units
     if not config.attach_marker:
-        end = chr(ids[marker])
+        end = chr(ids[MARK])
         return [seg + end for seg in units]
     # The last unit becomes its marked twin: ``w`` -> ``w</w>`` (both are base symbols).
-    marked = {chr(i): chr(ids[t + marker]) for t, i in ids.items() if t + marker in ids}
+    marked = {chr(i): chr(ids[key + MARK]) for key, i in ids.items() if key + MARK in ids}
     return [seg[:-1] + marked[seg[-1]] for seg in units]

@@ -1,8 +1,13 @@
 """Token strings by id. Ids are special tokens, then the base alphabet in code-point order of the
 display strings (for bytes: GPT-2's order), then merged tokens in creation order.
 
-A merge whose string already exists reuses that id, as Hugging Face ``tokenizers`` and
-``tiktoken`` do; the vocabulary size counts distinct strings.
+Every token has a *key*, its identity, and a *display* string. They differ only in the
+end-of-word marker: in a key it is ``MARK`` (NUL), a character no corpus holds (input with NUL
+is refused), so the marker never collides with text that spells it (``</w>`` in the text, or
+``_`` as the marker of ``snake_case``); the display shows the marker as configured.
+
+A merge whose key already exists reuses that id, as Hugging Face ``tokenizers`` and
+``tiktoken`` do for strings; the vocabulary size counts distinct keys.
 """
 
 from __future__ import annotations
@@ -11,38 +16,67 @@ from collections.abc import Iterable
 
 from bpe_core.errors import ConfigError
 
+MARK = "\x00"  # the end-of-word marker in a key; only ever a key's last character
+
+
+def display(key: str, marker: str | None) -> str:
+    """The display string of a key. Example: ``display("low\\x00", "</w>")`` -> ``"low</w>"``."""
+    return key[:-1] + (marker or "") if key.endswith(MARK) else key
+
+
+def key_of(string: str, marker: str | None) -> str:
+    """The key of a display string written before keys existed (session files of version 1),
+    where a string ending in the marker was marked."""
+    return string[: -len(marker)] + MARK if marker and string.endswith(marker) else string
+
+
+def sorted_alphabet(keys: Iterable[str], marker: str | None) -> list[str]:
+    """Base symbols in id order: by display, so ids match the peers'; a text twin of a marked
+    symbol (``_`` in ``snake_case`` when ``_`` is the marker) first."""
+    return sorted(set(keys), key=lambda key: (display(key, marker), key.endswith(MARK)))
+
 
 class Vocabulary:
-    """Attributes: ``tokens`` (id -> string), ``ids`` (string -> id), ``created_at`` (id -> step,
-    0 for special and base tokens), ``n_special``, ``n_base``."""
+    """Attributes: ``tokens`` (id -> display string), ``keys`` (id -> key), ``ids`` (key -> id),
+    ``created_at`` (id -> step, 0 for special and base tokens), ``n_special``, ``n_base``."""
 
-    def __init__(self, specials: Iterable[str], alphabet: Iterable[str]) -> None:
+    def __init__(self, specials: Iterable[str], alphabet: Iterable[str], marker: str | None) -> None:
         specials = list(specials)
-        alphabet = sorted(set(alphabet))
+        self.marker = marker
+        alphabet = sorted_alphabet(alphabet, marker)
         clash = set(specials) & set(alphabet)
         if clash:
             raise ConfigError(f"The special token {sorted(clash)[0]!r} is also a base symbol.")
-        self.tokens: list[str] = [*specials, *alphabet]
-        self.ids: dict[str, int] = {token: i for i, token in enumerate(self.tokens)}
-        self.created_at: list[int] = [0] * len(self.tokens)
+        self.keys: list[str] = [*specials, *alphabet]
+        self.tokens: list[str] = [display(key, marker) for key in self.keys]
+        self.ids: dict[str, int] = {key: i for i, key in enumerate(self.keys)}
+        self.created_at: list[int] = [0] * len(self.keys)
         self.n_special = len(specials)
         self.n_base = len(alphabet)
 
     def __len__(self) -> int:
         return len(self.tokens)
 
+    def find(self, string: str) -> int | None:
+        """The id of a token as displayed (a string ending in the marker is taken as marked), or
+        ``None``. Example: ``find("est</w>")`` is the id of the key ``"est\\x00"``."""
+        token_id = self.ids.get(string) if string in self.tokens[: self.n_special] else None
+        return token_id if token_id is not None else self.ids.get(key_of(string, self.marker))
+
     def is_special(self, token_id: int) -> bool:
         return token_id < self.n_special
 
-    def add(self, token: str, step: int) -> int:
+    def add(self, key: str, step: int) -> int:
         """Append a new token created at ``step``; returns its id."""
-        token_id = len(self.tokens)
-        self.tokens.append(token)
-        self.ids[token] = token_id
+        token_id = len(self.keys)
+        self.keys.append(key)
+        self.tokens.append(display(key, self.marker))
+        self.ids[key] = token_id
         self.created_at.append(step)
         return token_id
 
     def remove_last(self) -> None:
         """Forget the most recently added token (undo of the merge that created it)."""
-        del self.ids[self.tokens.pop()]
+        del self.ids[self.keys.pop()]
+        self.tokens.pop()
         self.created_at.pop()

@@ -11,19 +11,23 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 pytest_plugins = ["tests.gui_helpers"]  # the window and dialog fixtures
 
 REPO = Path(__file__).resolve().parents[1]
-# The shared corpora live beside the checkout (../shared/corpora); a clone elsewhere finds them
-# through BPE_STUDIO_CORPORA or the workspace's fixed location.
-_CANDIDATES = [
-    Path(os.environ["BPE_STUDIO_CORPORA"]) if os.environ.get("BPE_STUDIO_CORPORA") else None,
-    REPO.parent / "shared" / "corpora",
-    Path("/work/shared/corpora"),
-]
-CORPORA = next((p for p in _CANDIDATES if p is not None and p.is_dir()), REPO.parent / "shared" / "corpora")
+DATA = Path(__file__).resolve().parent / "data"  # small real texts: the suite needs nothing else
+# The large shared corpora serve the tests marked ``corpora``: the folder named by
+# BPE_STUDIO_CORPORA (authoritative when set: CI sets it to nowhere to prove the suite stands
+# alone), else ../shared/corpora beside the checkout.
+_named = os.environ.get("BPE_STUDIO_CORPORA")
+CORPORA = Path(_named) if _named is not None else REPO.parent / "shared" / "corpora"
+
+
+def data_text(name: str) -> str:
+    """A text of ``tests/data`` (sources and licences in its SOURCES.md)."""
+    return (DATA / name).read_text(encoding="utf-8")
 
 
 def corpus_path(name: str) -> Path:
-    """A file of the shared corpora; skipped (with the reason) only if they are absent."""
+    """A file of the large shared corpora; the test skips, saying why, if they are absent.
+    Only tests marked ``corpora`` use them."""
     path = CORPORA / name
-    if not path.exists():
-        pytest.skip(f"shared corpus {name} not available at {path}")
+    if not path.is_file():
+        pytest.skip(f"the shared corpus {name} is not at {path} (set BPE_STUDIO_CORPORA)")
     return path

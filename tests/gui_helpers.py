@@ -4,6 +4,7 @@ import gc
 import time
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
@@ -80,15 +81,22 @@ def make_window(qtbot, tmp_path, dialogs):
         return window
 
     yield make
-    # Delete the windows now, on this thread. Left to Python's cyclic collector, a window could
-    # be collected on a worker thread of a later test, and PySide would then delete it in the
-    # middle of whatever the GUI thread is doing.
     for window in windows:
-        window.bridge.shutdown()
-        window.bridge.dirty = False
-        window.close()
-        window.deleteLater()
+        delete_window(window)
     windows.clear()
+
+
+def delete_window(window) -> None:
+    """Close and delete a window now, on this thread, and collect what referred to it. Left to
+    Python's cyclic collector, it could be collected on a worker thread of a later test, and
+    PySide would then delete it in the middle of whatever the GUI thread is doing."""
+    if not shiboken6.isValid(window):  # pytest-qt closed and deleted it already
+        gc.collect()
+        return
+    window.bridge.shutdown()
+    window.bridge.dirty = False
+    window.close()
+    window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     gc.collect()
 

@@ -1,6 +1,7 @@
 """Conformance: merge lists identical, in order, to the real trainers on real text.
 
-Each peer is run as published (installed as a test dependency) on slices of ../shared/corpora.
+Each peer is run as published (installed as a test dependency) on the real texts of
+``tests/data``, and, in the tests marked ``corpora``, on larger slices of ../shared/corpora.
 """
 
 import io
@@ -11,12 +12,20 @@ import pytest
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.byte_alphabet import display_to_bytes
 from bpe_core.pretokenize import GPT2_PATTERN
-from tests.conftest import corpus_path
+from tests.conftest import DATA, corpus_path, data_text
 from tests.helpers import merge_strings
 
 
 def read(name: str, chars: int) -> str:
+    if (DATA / name).is_file():
+        return data_text(name)[:chars]
     return corpus_path(name).read_text(encoding="utf-8")[:chars]
+
+
+def case(name: str, chars: int, merges: int):
+    """A text, how much of it, how many merges; texts outside tests/data are marked ``corpora``."""
+    marks = () if (DATA / name).is_file() else (pytest.mark.corpora,)
+    return pytest.param(name, chars, merges, marks=marks, id=f"{name}-{merges}")
 
 
 def train(
@@ -46,8 +55,10 @@ def hf_merges(text: str, pre_tokenizer, vocab_size: int, **trainer_options) -> l
 @pytest.mark.parametrize(
     ("name", "chars", "merges"),
     [
-        ("tinyshakespeare.txt", 300_000, 2000),
-        ("taylorswift.txt", 185_768, 1500),
+        case("shakespeare_200k.txt", 200_000, 1500),
+        case("jargon_file_120k.txt", 132_790, 1000),
+        case("tinyshakespeare.txt", 300_000, 2000),
+        case("taylorswift.txt", 185_768, 1500),
     ],
 )
 def test_hf_char_level_whitespace_split_no_suffix(name, chars, merges):
@@ -64,8 +75,10 @@ def test_hf_char_level_whitespace_split_no_suffix(name, chars, merges):
 @pytest.mark.parametrize(
     ("name", "chars", "merges"),
     [
-        ("tinyshakespeare.txt", 300_000, 2000),
-        ("taylorswift.txt", 185_768, 1500),
+        case("shakespeare_200k.txt", 200_000, 1500),
+        case("jargon_file_120k.txt", 132_790, 1000),
+        case("tinyshakespeare.txt", 300_000, 2000),
+        case("taylorswift.txt", 185_768, 1500),
     ],
 )
 def test_hf_byte_level(name, chars, merges):
@@ -85,8 +98,10 @@ def test_hf_byte_level(name, chars, merges):
 @pytest.mark.parametrize(
     ("name", "chars", "merges"),
     [
-        ("tinyshakespeare.txt", 300_000, 2000),
-        ("english_10mb.txt", 1_500_000, 1000),  # the Bible part starts after Shakespeare
+        case("shakespeare_200k.txt", 200_000, 1500),
+        case("kjv_genesis_100k.txt", 100_000, 800),
+        case("tinyshakespeare.txt", 300_000, 2000),
+        case("english_10mb.txt", 1_500_000, 1000),  # the Bible part starts after Shakespeare
     ],
 )
 def test_subword_nmt_learn_bpe_attached_marker(name, chars, merges):
@@ -105,8 +120,9 @@ def test_subword_nmt_learn_bpe_attached_marker(name, chars, merges):
 @pytest.mark.parametrize(
     ("name", "chars", "merges"),
     [
-        ("taylorswift.txt", 40_000, 300),
-        ("tinyshakespeare.txt", 30_000, 300),
+        case("jargon_file_120k.txt", 40_000, 300),
+        case("shakespeare_200k.txt", 30_000, 300),
+        case("taylorswift.txt", 40_000, 300),
     ],
 )
 def test_tiktoken_educational_bpe_train(name, chars, merges):

@@ -7,16 +7,11 @@ from hypothesis import strategies as st
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.encoder import UNKNOWN_ID, Encoder
 from bpe_core.normalize import normalize
-from tests.conftest import corpus_path
-
-TRAINING_TEXT = None
+from tests.conftest import data_text
 
 
 def training_text() -> str:
-    global TRAINING_TEXT
-    if TRAINING_TEXT is None:
-        TRAINING_TEXT = corpus_path("taylorswift.txt").read_text(encoding="utf-8")[:60_000]
-    return TRAINING_TEXT
+    return data_text("jargon_file_120k.txt")[:60_000]  # real text with some non-ASCII
 
 
 def encoder_for(merges=300, **pipeline) -> tuple[Trainer, Encoder]:

@@ -4,6 +4,7 @@ import pytest
 
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, TrainingConfig
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
+from bpe_core.encoder import Encoder
 from bpe_core.events import CorpusReplaced, HistoryReset, Jumped, MergeApplied, MergeUndone, SettingsChanged
 from tests.helpers import snapshot, trainer_for
 
@@ -61,18 +62,18 @@ def test_vocab_size_counts_special_tokens_alphabet_and_merges():
 
 def test_manual_merge_of_any_present_pair_even_below_min_frequency():
     trainer = trainer_for(LOW, counts=True)
-    ids = trainer.vocab.ids
-    record = trainer.step((ids["d"], ids["e"]))
+    find = trainer.vocab.find
+    record = trainer.step((find("d"), find("e")))
     assert record.decided_by == "user" and record.count == 3 and record.top_count == 9
     assert trainer.token_string(record.token) == "de"
     rare = trainer_for("ab cd cd", min_frequency=2)
-    record = rare.step((rare.vocab.ids["a"], rare.vocab.ids["b"]))
+    record = rare.step((rare.vocab.find("a"), rare.vocab.find("b")))
     assert record.count == 1
 
 
 def test_overlapping_counts_and_real_replacements():
     trainer = trainer_for("aaaa", pretokenize="none", end_of_word=None)
-    a = trainer.vocab.ids["a"]
+    a = trainer.vocab.find("a")
     assert trainer.pair_count((a, a)) == 3 and trainer.replacements((a, a)) == 2
     record = trainer.step()
     assert record.count == 3 and record.replacements == 2
@@ -81,12 +82,12 @@ def test_overlapping_counts_and_real_replacements():
 def test_queries_for_views():
     trainer = trainer_for(LOW, counts=True)
     trainer.run(merges=4)
-    ids = trainer.vocab.ids
-    assert trainer.words_with_pair((ids["lo"], ids["w"])) == [0, 1]
-    assert trainer.words_with_token(ids["est</w>"]) == [2, 3]
-    assert trainer.token_frequency(ids["est</w>"]) == 9
-    assert trainer.token_created_at(ids["est</w>"]) == 3 and trainer.token_created_at(ids["l"]) == 0
-    assert trainer.token_parts(ids["est</w>"]) == (ids["est"], ids["</w>"])
+    find = trainer.vocab.find
+    assert trainer.words_with_pair((find("lo"), find("w"))) == [0, 1]
+    assert trainer.words_with_token(find("est</w>")) == [2, 3]
+    assert trainer.token_frequency(find("est</w>")) == 9
+    assert trainer.token_created_at(find("est</w>")) == 3 and trainer.token_created_at(find("l")) == 0
+    assert trainer.token_parts(find("est</w>")) == (find("est"), find("</w>"))
     assert trainer.changed_words() == [0, 1]
     series = trainer.series()
     assert [p.step for p in series] == [0, 1, 2, 3, 4]
@@ -117,23 +118,22 @@ def test_ids_specials_then_alphabet_by_code_point_then_merges():
     assert trainer.vocab.tokens[0] == "<s>"
     assert trainer.vocab.tokens[1:257] == sorted(BYTE_TO_CHAR)
     # GPT-2's own ids: 'Ġ' (space) is 220 and 'Ċ' (newline) 198, counted without specials.
-    assert trainer.vocab.ids["Ġ"] - 1 == 220 and trainer.vocab.ids["Ċ"] - 1 == 198
+    assert trainer.vocab.find("Ġ") - 1 == 220 and trainer.vocab.find("Ċ") - 1 == 198
 
 
-def test_a_merge_that_recreates_an_existing_string_reuses_its_id():
-    # With the marker "bc", merging the characters b + c re-creates the marker's string.
+def test_a_merge_that_spells_the_marker_makes_a_text_token_not_the_marker():
+    # With the marker "bc", merging the characters b + c spells the marker: it is a token of
+    # its own (the marker's identity is not its string), so decoding keeps the text.
     trainer = trainer_for("xbc xbc abc", end_of_word="bc", min_frequency=1)
-    ids = trainer.vocab.ids
+    find = trainer.vocab.find
     size, before = trainer.vocab_size, snapshot(trainer)
-    record = trainer.step((ids["b"], ids["c"]))
-    assert not record.new_token and record.token == ids["bc"] and trainer.vocab_size == size
-    assert [[trainer.token_string(t) for t in trainer.segmentation(w)] for w in range(2)] == [
-        ["x", "bc", "bc"],
-        ["a", "bc", "bc"],
-    ]
-    record = trainer.step((ids["x"], ids["bc"]))
-    assert record.new_token and trainer.vocab_size == size + 1
-    trainer.undo()
+    marker = trainer.segmentation(0)[-1]
+    record = trainer.step((find("b"), find("c")))
+    assert record.new_token and record.token != marker and trainer.vocab_size == size + 1
+    assert trainer.token_string(record.token) == trainer.token_string(marker) == "bc"
+    assert [trainer.segmentation(w)[1:] for w in range(2)] == [[record.token, marker]] * 2
+    encoder = Encoder.from_trainer(trainer)
+    assert encoder.decode(encoder.encode("abc xbc").ids) == "abc xbc"
     trainer.undo()
     assert snapshot(trainer) == before
 

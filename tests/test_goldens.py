@@ -46,7 +46,7 @@ def test_seed_002_old_older_finest_lowest():
     assert [r.count for r in trainer.history] == [13, 13, 13, 10, 10]
     # 23 words, so 23 end-of-word markers, and 12 distinct initial tokens (the seed's table).
     assert trainer.initial_point.vocab_size == 12
-    assert trainer.token_frequency(trainer.vocab.ids["</w>"]) == 23 - 13
+    assert trainer.token_frequency(trainer.vocab.find("</w>")) == 23 - 13
 
 
 def test_seed_000_fred_with_underscore_marker():
@@ -106,7 +106,7 @@ def test_seed_000_initial_pairs_table():
 )
 def test_compression_variant_aaabdaaabac(rule, merges):
     trainer = trainer_for("aaabdaaabac", pretokenize="none", end_of_word=None, rule=rule)
-    assert trainer.pair_count((trainer.vocab.ids["a"],) * 2) == 4  # overlapping pairs counted
+    assert trainer.pair_count((trainer.vocab.find("a"),) * 2) == 4  # overlapping pairs counted
     trainer.run()
     assert merge_strings(trainer) == merges
     assert trainer.record(2).ties == 2
@@ -136,15 +136,18 @@ def test_seed_004_hf_course_corpus_with_special_token():
     assert [r.count for r in trainer.history[:3]] == [4, 3, 3]
 
 
-def test_two_process_counting_equals_one_process_in_content_and_order():
+def test_two_process_counting_equals_one_process_in_content_and_order(monkeypatch):
     from collections import Counter
 
-    from bpe_core.pretokenize import _PARALLEL_MIN, count_pieces
-    from tests.conftest import corpus_path
+    from bpe_core import pretokenize
+    from tests.conftest import data_text
 
-    text = corpus_path("english_10mb.txt").read_text(encoding="utf-8")
-    text = text[: _PARALLEL_MIN + 500_000]
+    # The real threshold is 4 MB; lowered, the data texts exercise the same two-process path.
+    monkeypatch.setattr(pretokenize, "_PARALLEL_MIN", 100_000)
+    text = "".join(
+        data_text(name) for name in ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
+    )
     for mode in ("whitespace", "gpt2", "words"):
-        single = count_pieces(text, mode)
-        double = count_pieces(text, mode, Counter(), workers=2)
+        single = pretokenize.count_pieces(text, mode)
+        double = pretokenize.count_pieces(text, mode, Counter(), workers=2)
         assert list(double.items()) == list(single.items()), mode

@@ -20,7 +20,7 @@ from app.main_window import MainWindow
 from app.panes.encode_pane import BACKGROUND_CHARS
 from bpe_core import gc_pause
 from bpe_core.encoder import CACHED_POSITIONS
-from tests.gui_helpers import run_app_process, sample, wait_idle
+from tests.gui_helpers import delete_window, run_app_process, sample, wait_idle
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -160,12 +160,8 @@ def test_ten_sessions_opened_trained_and_closed_leave_no_memory_or_threads(qtbot
         window.encode_pane.encode_now()
         window.bridge.goto(0)  # a far jump: a second job
         wait_idle(qtbot, window)
-        window.bridge.dirty = False
-        assert window.close()
-        window.deleteLater()
+        delete_window(window)
         del window
-        qtbot.wait(50)  # deleteLater runs
-        gc.collect()
         memory.append(_rss_mb())
         threads.append(os_threads())
         assert set(python_threads()) <= others

@@ -41,7 +41,7 @@ def test_open_sample_step_undo_merge_a_tied_pair_by_hand(qtbot, make_window):
     # (aa, a) and (a, b) are tied at 2; first-seen would pick (aa, a): merge (a, b) by hand.
     assert trainer.ties_at_top() == 2
     pairs = window.pairs_pane
-    a, b = trainer.vocab.ids["a"], trainer.vocab.ids["b"]
+    a, b = trainer.vocab.find("a"), trainer.vocab.find("b")
     assert pairs.model.pair_at(0) != (a, b)
     assert pairs.select_pair((a, b))
     qtbot.keyClick(pairs.view, Qt.Key.Key_Return)
@@ -65,8 +65,8 @@ def test_typing_in_the_encode_pane_updates_the_spans(qtbot, make_window):
     assert "6 tokens for 12 characters" in pane.stats.text()
     tip = pane.tooltip_for(1)
     assert "est</w>" in tip and "step 3" in tip
-    window.vocab_pane.select_token(window.bridge.trainer.vocab.ids["low"])
-    qtbot.waitUntil(lambda: pane._highlight_token == window.bridge.trainer.vocab.ids["low"])
+    window.vocab_pane.select_token(window.bridge.trainer.vocab.find("low"))
+    qtbot.waitUntil(lambda: pane._highlight_token == window.bridge.trainer.vocab.find("low"))
 
 
 def test_ask_me_stops_at_a_tie_and_records_the_choice(qtbot, make_window):

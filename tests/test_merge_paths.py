@@ -1,7 +1,7 @@
 """The vectorised and per-word merge paths give identical histories and states on real text."""
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig, pair_index
-from tests.conftest import corpus_path
+from tests.conftest import data_text
 from tests.helpers import recount, snapshot
 
 
@@ -22,7 +22,7 @@ def train_and_undo(text: str, batch_words: int, config: PipelineConfig):
 
 
 def test_paths_agree_on_real_text():
-    text = corpus_path("tinyshakespeare.txt").read_text(encoding="utf-8")[:400_000]
+    text = data_text("shakespeare_200k.txt")
     for config in (PipelineConfig(), PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)):
         results = [train_and_undo(text, n, config) for n in (0, 64, 10**9)]
         assert results[0] == results[1] == results[2]

@@ -1,13 +1,16 @@
 """Session files: exact round trips, atomic writes, and clear refusals of bad files."""
 
 import json
+from pathlib import Path
 
 import pytest
 
-from bpe_core import SessionError
+from bpe_core import Corpus, PipelineConfig, SessionError, Trainer, TrainingConfig
 from bpe_core.encoder import Encoder
 from bpe_core.session import load_encoder, load_session, save_session, session_to_dict
 from tests.helpers import snapshot, trainer_for
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def trained():
@@ -113,3 +116,36 @@ def test_bad_session_files_are_refused_with_one_sentence(tmp_path, case):
 def test_missing_session_file(tmp_path):
     with pytest.raises(SessionError, match="does not exist"):
         load_session(tmp_path / "nope.json")
+
+
+@pytest.mark.parametrize(
+    ("name", "sample", "pipeline", "training", "merges", "position"),
+    [
+        ("session_v1_low.json", "low_lower_newest_widest.tsv", PipelineConfig(), TrainingConfig(), 10, 8),
+        (
+            "session_v1_bytes.json",
+            "hf_course.txt",
+            PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None),
+            TrainingConfig(tie_break="hf"),
+            30,
+            27,  # all there are
+        ),
+    ],
+)
+def test_version_1_files_still_open_and_encode_as_before(name, sample, pipeline, training, merges, position):
+    # Written by BPE Studio 0.1 (display strings rather than keys): kept as fixtures.
+    path = Path(__file__).parent / "data" / name
+    source = REPO / "resources" / "samples" / sample
+    corpus = (
+        Corpus.from_counts(source.read_text(), pipeline)
+        if sample.endswith(".tsv")
+        else Corpus.from_text(source.read_text(), pipeline)
+    )
+    fresh = Trainer(corpus, training)
+    fresh.run(merges=merges)
+    fresh.goto(position)
+    loaded = load_session(path)
+    assert loaded.history == fresh.history and loaded.position == position
+    text = "the lowest newer wider hugs, and Byte-Pair Encoding"
+    expected = Encoder.from_trainer(fresh).encode(text).ids
+    assert Encoder.from_trainer(loaded).encode(text).ids == load_encoder(path).encode(text).ids == expected

@@ -78,7 +78,7 @@ def check_consistent(trainer: Trainer) -> None:
     top = max(pairs.values(), default=0)
     assert trainer.top_count() == top
     assert trainer.ties_at_top() == sum(1 for c in pairs.values() if c == top and top)
-    assert trainer.vocab_size == len(set(trainer.vocab.tokens))
+    assert trainer.vocab_size == len(set(trainer.vocab.keys))
 
 
 actions = st.lists(
@@ -190,7 +190,7 @@ def test_manual_step_rejects_absent_pair_and_leaves_state():
     trainer = Trainer(Corpus.from_text("ab ab", PipelineConfig()))
     before = snapshot(trainer)
     try:
-        trainer.step((trainer.vocab.ids["b"], trainer.vocab.ids["a"]))
+        trainer.step((trainer.vocab.find("b"), trainer.vocab.find("a")))
     except MergeError as error:
         assert "does not occur" in str(error)
     else:

@@ -118,6 +118,8 @@ class VocabModel(TableModel):
         trainer = self._bridge.trainer
         self._n_special = trainer.vocab.n_special
         size = trainer.vocab_size
+        for token_id in range(size, self._size):  # undone: the id will name another token
+            self._fixed.pop(token_id, None)
         if self._sort_column == ID and self._sort_order == Qt.SortOrder.AscendingOrder and not self._filter:
             # Steps add or remove tokens at the end: move only those rows.
             if size > self._size and self._ids == list(range(self._size)):
@@ -128,8 +130,6 @@ class VocabModel(TableModel):
             elif size < self._size and self._ids == list(range(self._size)):
                 self.beginRemoveRows(QModelIndex(), size, self._size - 1)
                 del self._ids[size:]
-                for token_id in range(size, self._size):
-                    self._fixed.pop(token_id, None)  # the id will name another token
                 self._size = size
                 self.endRemoveRows()
             elif size != self._size or len(self._ids) != size:

@@ -1,0 +1,130 @@
+"""Reading input files within a size limit, and writing files atomically.
+
+Reading stops with one sentence past a size limit (``/dev/zero`` or a FIFO would otherwise be
+read until memory runs out). Writing goes through a temporary file beside the target and a
+rename, so a crash, kill or full disk never leaves a half-written file; a new file gets the
+user's umask, a replaced one keeps its mode, and a symlink is written through (the link stays).
+Temporary files that a killed save left behind are removed by the next save to that folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from bpe_core.errors import InputError, SessionError
+
+LIMIT_VARIABLE = "BPE_STUDIO_MAX_INPUT_MB"
+DEFAULT_LIMIT_MB = 2048  # well above the largest real corpus anyone trains on a desktop
+_CHUNK = 16 * 2**20
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+
+
+def input_limit() -> int:
+    """Bytes a single input file may have (``BPE_STUDIO_MAX_INPUT_MB`` overrides the default)."""
+    value = os.environ.get(LIMIT_VARIABLE, "")
+    megabytes = int(value) if value.isdigit() and value.isascii() and int(value) > 0 else DEFAULT_LIMIT_MB
+    return megabytes * 2**20
+
+
+def read_bounded(path: Path, what: str = "file") -> bytes:
+    """The bytes of ``path``, refusing more than :func:`input_limit` with one sentence."""
+    limit = input_limit()
+    try:
+        with path.open("rb") as stream:
+            chunks, size = [], 0
+            while chunk := stream.read(min(_CHUNK, limit + 1 - size)):
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    raise InputError(
+                        f"The {what} {str(path)!r} is larger than {limit // 2**20:,} MB, the input limit "
+                        f"(set {LIMIT_VARIABLE} to raise it)."
+                    )
+    except FileNotFoundError:
+        raise InputError(f"The {what} {str(path)!r} does not exist.") from None
+    except IsADirectoryError:
+        raise InputError(f"{str(path)!r} is a folder, not a file.") from None
+    except OSError as error:
+        raise InputError(f"The {what} {str(path)!r} cannot be read ({error.strerror}).") from None
+    return b"".join(chunks)
+
+
+def check_writable(path: str | Path) -> Path:
+    """Where saving to ``path`` will write (a symlink's target), checked before long work, so a
+    bad output path is reported at once rather than after training."""
+    text = str(path)
+    if not text.strip():
+        raise SessionError("The output file name is empty.")
+    if text.endswith(os.sep) or Path(text).is_dir():
+        raise SessionError(
+            f"The output {text!r} is a folder; give a file name such as {text.rstrip(os.sep)}/model.json."
+        )
+    target = Path(os.path.realpath(text))
+    folder = target.parent
+    if not folder.is_dir():
+        raise SessionError(f"Cannot write {text!r}: the folder {str(folder)!r} does not exist.")
+    if not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise SessionError(f"Cannot write {text!r}: permission denied.")
+    return target
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Replace ``path`` with ``text`` via a temporary file in the same folder and a rename."""
+    target = check_writable(path)
+    _remove_stale_temporaries(target)
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp"
+        )
+    except OSError as error:
+        raise SessionError(f"Cannot write to the folder of {str(path)!r} ({error.strerror}).") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, _mode_for(target))
+        os.replace(temporary, target)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
+    except BaseException:  # Ctrl+C, SIGTERM: no half-written file, no temporary left behind
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _mode_for(target: Path) -> int:
+    """A replaced file keeps its mode; a new one gets the user's umask (as ``open`` would)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Temporary files of ours for ``target`` whose writing process is gone (killed mid-save)."""
+    try:
+        entries = list(target.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        match = _TEMP.match(entry.name)
+        if match and match["name"] == target.name and not _alive(int(match["pid"])):
+            entry.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

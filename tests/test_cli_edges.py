@@ -1,0 +1,303 @@
+"""The command line at its edges: every failure one sentence (never a traceback), output to
+closed or full streams, interrupts, huge counts, byte mode with an attached marker, and the
+output file checked before training. Each case is a reproduction from an adversarial pass."""
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_core import Corpus, InputError, PipelineConfig, Trainer
+from bpe_core.encoder import Encoder
+from bpe_core.session import load_encoder, session_to_dict
+from tests.helpers import recount
+from tests.test_cli import one_sentence, run
+
+REPO = Path(__file__).resolve().parents[1]
+LOW = "low\t5\nlower\t2\nnewest\t6\nwidest\t3\n"
+
+
+def shell(command: str, cwd: Path, timeout: int = 60) -> subprocess.CompletedProcess:
+    """Run a shell line with ``bpe-studio`` meaning this checkout's entry point."""
+    entry = f"{sys.executable} -m app"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        command.replace("bpe-studio", entry),
+        shell=True,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def model(tmp_path) -> Path:
+    (tmp_path / "low.tsv").write_text(LOW)
+    code, _, err = run(
+        "train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json")
+    )
+    assert code == 0, err
+    return tmp_path / "m.json"
+
+
+# -- 1. silent corruption ------------------------------------------------------------------
+
+
+def test_byte_mode_with_an_attached_marker_has_no_unknown_ids(tmp_path):
+    (tmp_path / "ab.txt").write_text("aa bb aa bb\n")
+    code, _, err = run(
+        "train", str(tmp_path / "ab.txt"), "--unit", "byte", "--attach-marker", "-o", str(tmp_path / "a.json")
+    )
+    assert code == 0, err
+    code, out, _ = run("encode", "--model", str(tmp_path / "a.json"), "abc", "--json")
+    assert code == 0 and -1 not in json.loads(out)["ids"] and "unknown" not in json.loads(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=1, max_size=40))
+def test_byte_mode_with_an_attached_marker_encodes_any_text_without_unknowns(text):
+    config = PipelineConfig(unit="byte", attach_marker=True)
+    trainer = Trainer(Corpus.from_text("aa bb aa bb cc", config))
+    trainer.run()
+    encoding = Encoder.from_trainer(trainer).encode(text)
+    assert not any(encoding.unknown)
+
+
+def test_counts_beyond_2_53_stay_exact():
+    big = 2**55 + 3  # float64 would round this
+    trainer = Trainer(Corpus.from_counts(f"ab\t{big}\nabc\t{big + 2}\nbc\t7\n", PipelineConfig()))
+    pairs, _tokens, total = recount(trainer)
+    assert trainer.pair_counts() == dict(pairs) and trainer.corpus_tokens == total
+    assert trainer.top_pairs(1)[0].count == 2 * big + 2
+
+
+@pytest.mark.parametrize("count", [2**62, 2**63 - 1, 2**63, 10**40, "9" * 5000])
+def test_counts_beyond_the_supported_range_are_refused_with_one_sentence(tmp_path, count):
+    path = tmp_path / "huge.tsv"
+    path.write_text(f"a\t{count}\nb\t5\n")
+    code, out, err = run("train", str(path), "--input", "counts")
+    assert code == 1 and one_sentence(err) and "2^62" in err and out == ""
+    with pytest.raises(InputError, match="2\\^62"):
+        Corpus.from_counts(path.read_text(), PipelineConfig())
+
+
+def test_a_vocabulary_size_below_the_alphabet_says_what_happened(tmp_path):
+    (tmp_path / "low.tsv").write_text(LOW)
+    code, out, _ = run("train", str(tmp_path / "low.tsv"), "--input", "counts", "--vocab-size", "3")
+    assert code == 0 and "starts with 11 tokens" in out and "more than the 3 requested" in out
+    assert "reached the requested vocabulary size" not in out
+
+
+# -- 2. one sentence, never a traceback ----------------------------------------------------
+
+
+def session_variant(model: Path, tmp_path: Path, name: str, change) -> Path:
+    data = json.loads(model.read_text())
+    text = change(data)
+    path = tmp_path / name
+    path.write_text(text if isinstance(text, str) else json.dumps(data))
+    return path
+
+
+def test_model_files_with_huge_numbers_deep_nesting_or_a_foreign_alphabet_get_one_sentence(tmp_path, model):
+    long_number = session_variant(
+        model,
+        tmp_path,
+        "long.json",
+        lambda d: json.dumps(d).replace('"count": 9', '"count": ' + "9" * 5000, 1),
+    )
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 3000 + "]" * 3000)
+    foreign = tmp_path / "foreign.json"
+    trainer = Trainer(Corpus.from_text("aa bb aa", PipelineConfig(unit="byte", end_of_word=None)))
+    data = session_to_dict(trainer)
+    data["alphabet"][-1] = "é€"  # not a byte symbol
+    foreign.write_text(json.dumps(data))
+    for path in (long_number, deep, foreign):
+        for argv in (["encode", "--model", str(path), "ab"], ["decode", "--model", str(path), "1"]):
+            code, out, err = run(*argv)
+            assert code == 1 and one_sentence(err) and out == "", (path.name, err)
+
+
+def test_undecodable_text_arguments_get_one_sentence(tmp_path, model):
+    result = shell(f"bpe-studio encode --model {model} $(printf 'ab\\377c') --json", tmp_path)
+    assert result.returncode == 1 and one_sentence(result.stderr.decode()), result.stderr
+    assert result.stdout == b""
+
+
+def test_output_to_a_closed_reader_a_full_disk_or_a_closed_stdout(tmp_path, model):
+    (tmp_path / "big.txt").write_text("the lowest newer widest\n" * 20_000)
+    piped = shell(f"bpe-studio encode --model {model} --file big.txt | head -c 10", tmp_path)
+    assert piped.stderr == b"" and len(piped.stdout) == 10
+    full = shell(f"bpe-studio encode --model {model} lowest > /dev/full", tmp_path)
+    assert full.returncode == 1 and one_sentence(full.stderr.decode()) and "No space" in full.stderr.decode()
+    closed = shell(f"bpe-studio encode --model {model} lowest >&-", tmp_path)
+    assert closed.returncode == 1 and one_sentence(closed.stderr.decode())
+
+
+def test_a_closed_reader_ends_the_command_with_status_zero(tmp_path, model):
+    (tmp_path / "big.txt").write_text("the lowest newer widest\n" * 20_000)
+    result = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"{sys.executable} -m app encode --model {model} --file big.txt | head -c 10 >/dev/null; "
+            "echo ${PIPESTATUS[0]}",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.strip() == "0" and result.stderr == ""
+
+
+@pytest.mark.parametrize("word", ["trian", "--colour", "-x"])
+def test_a_first_word_that_is_neither_a_command_nor_a_file_is_a_usage_error(tmp_path, word):
+    result = shell(f"bpe-studio {word} x", tmp_path)
+    assert result.returncode == 2 and one_sentence(result.stderr.decode()) and b"train" in result.stderr
+
+
+def test_version(tmp_path):
+    from bpe_core import __version__
+
+    result = shell("bpe-studio --version", tmp_path)
+    assert result.returncode == 0 and result.stdout.decode().strip() == f"bpe-studio {__version__}"
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.15, 0.3, 0.6])
+def test_ctrl_c_at_any_moment_of_start_up_says_interrupted(tmp_path, delay):
+    (tmp_path / "low.tsv").write_text(LOW * 20_000)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "train", "low.tsv", "--input", "counts", "-o", "m.json"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    if process.returncode == 0:  # it had finished
+        return
+    assert process.returncode == 130 and err.decode() == "bpe-studio: Interrupted.\n", err
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_ctrl_c_just_after_a_save_says_interrupted(tmp_path, monkeypatch):
+    from bpe_core import cli
+
+    (tmp_path / "low.tsv").write_text(LOW)
+    real_save = cli.save_session
+
+    def save_then_interrupt(trainer, path):
+        real_save(trainer, path)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "save_session", save_then_interrupt)
+    code, out, err = run(
+        "train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json")
+    )
+    assert code == 130 and err == "bpe-studio: Interrupted.\n" and out == ""
+    assert (tmp_path / "m.json").exists()
+
+
+# -- 4. files ------------------------------------------------------------------------------
+
+
+def test_saved_models_get_the_umask_and_a_replaced_file_keeps_its_mode(tmp_path):
+    (tmp_path / "low.tsv").write_text(LOW)
+    old = os.umask(0o022)
+    try:
+        code, _, _ = run(
+            "train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json")
+        )
+        assert code == 0 and stat.S_IMODE((tmp_path / "m.json").stat().st_mode) == 0o644
+        (tmp_path / "m.json").chmod(0o600)
+        run("train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json"))
+        assert stat.S_IMODE((tmp_path / "m.json").stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+
+
+def test_a_save_killed_midway_leaves_a_temporary_the_next_save_removes(tmp_path):
+    (tmp_path / "low.tsv").write_text(LOW)
+    stale = tmp_path / ".m.json.999999.abcd1234.tmp"  # a writer that no longer exists
+    stale.write_text("")
+    code, _, _ = run("train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json"))
+    assert code == 0 and not stale.exists()
+
+
+def test_sigterm_during_training_cleans_up_like_ctrl_c(tmp_path):
+    (tmp_path / "big.txt").write_text(" ".join(f"w{i}x{i % 97}y" for i in range(300_000)))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "train", "big.txt", "--min-frequency", "1", "-o", "m.json"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(1.5)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode in (0, 130), err
+    if process.returncode == 130:
+        assert err.decode() == "bpe-studio: Interrupted.\n"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("output", ["", "newdir/", "missing/m.json", "low.tsv/m.json", "readonly/m.json"])
+def test_a_bad_output_path_is_refused_before_training(tmp_path, monkeypatch, output):
+    from bpe_core import fileio
+
+    (tmp_path / "low.tsv").write_text(LOW)
+    (tmp_path / "newdir").mkdir()
+    (tmp_path / "readonly").mkdir()
+    # As root every folder is writable: deny this one as the system would deny a user.
+    real_access = os.access
+    monkeypatch.setattr(
+        fileio.os, "access", lambda path, mode: "readonly" not in str(path) and real_access(path, mode)
+    )
+    trained = []
+    monkeypatch.setattr(Trainer, "run", lambda self, **kw: trained.append(1))
+    target = str(tmp_path / output) if output else ""
+    code, out, err = run("train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", target)
+    assert code == 1 and one_sentence(err) and out == "" and not trained
+    assert not (tmp_path / "newdir" / "model.json").exists()
+
+
+def test_saving_through_a_symlink_writes_its_target(tmp_path):
+    (tmp_path / "low.tsv").write_text(LOW)
+    (tmp_path / "real.json").write_text("{}")
+    (tmp_path / "link.json").symlink_to("real.json")
+    code, _, _ = run(
+        "train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "link.json")
+    )
+    assert code == 0 and (tmp_path / "link.json").is_symlink()
+    assert load_encoder(tmp_path / "real.json").merges
+
+
+# -- 3. reading stays bounded --------------------------------------------------------------
+
+
+def test_reading_dev_zero_stops_at_the_size_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv("BPE_STUDIO_MAX_INPUT_MB", "3")
+    code, _out, err = run("train", "/dev/zero")
+    assert code == 1 and one_sentence(err) and "3 MB" in err
+
+
+def test_a_nul_byte_deep_in_a_file_is_refused(tmp_path):
+    path = tmp_path / "late.txt"
+    path.write_bytes(b"hello world " * 10_000 + b"\x00" + b"more words")
+    code, _, err = run("train", str(path))
+    assert code == 1 and one_sentence(err) and "NUL" in err
