@@ -23,6 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.collector import collect_on_gui_thread
 from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoder import Encoder
@@ -95,6 +96,7 @@ class Bridge(QObject):
 
     def __init__(self, trainer: Trainer, source: Source | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        collect_on_gui_thread()  # jobs run on other threads: see app.collector
         # Attributes
         self._trainer = trainer
         self._unsubscribe: Callable[[], None] = trainer.events.subscribe(self._on_core_event)

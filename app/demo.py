@@ -18,7 +18,12 @@ def wait_until(condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
     loop = QEventLoop()
     timer = QTimer(interval=10)
     deadline = time.monotonic() + timeout_s
-    timer.timeout.connect(lambda: (condition() or time.monotonic() > deadline) and loop.quit())
+
+    def check() -> None:
+        if condition() or time.monotonic() > deadline:
+            loop.quit()
+
+    timer.timeout.connect(check)
     timer.start()
     if not condition():
         loop.exec()

@@ -148,6 +148,8 @@ class FileActions(QObject):
         value = self._settings.value(RECENT_KEY, [])
         if isinstance(value, str):  # QSettings returns a bare string for one-element lists
             value = [value]
+        if not isinstance(value, list | tuple):  # a damaged settings file
+            return []
         return [v for v in value if isinstance(v, str)]
 
     def remember(self, path: Path) -> None:

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import NoReturn
 
 PROG = "bpe-studio"
-COMMANDS = ("train", "encode", "decode")
 
 
 def _quit_now(_signal, _frame) -> None:
-    """Until ``main`` runs: imports take a while, and a Ctrl+C then must not print a traceback."""
+    """Until the command runs: imports take a while, and a Ctrl+C then must not print a
+    traceback. Installed before any other import of ours."""
     os.write(2, f"{PROG}: Interrupted.\n".encode())
     os._exit(130)
 
@@ -24,20 +20,29 @@ def _quit_now(_signal, _frame) -> None:
 signal.signal(signal.SIGINT, _quit_now)
 signal.signal(signal.SIGTERM, _quit_now)
 
+import sys  # noqa: E402  (after the handler, on purpose)
+from collections.abc import Callable, Sequence  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import NoReturn  # noqa: E402
+
+COMMANDS = ("train", "encode", "decode")
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    command = _route(args)  # imports what the command needs, still under _quit_now
     try:
         # From here on Ctrl+C and SIGTERM raise KeyboardInterrupt, so a save in progress
-        # removes its temporary file on the way out.
+        # removes its temporary file on the way out. (Not during imports: a C extension such
+        # as numpy turns a KeyboardInterrupt in its import into an ImportError.)
         signal.signal(signal.SIGINT, _interrupt)
         signal.signal(signal.SIGTERM, _interrupt)
-        return _dispatch(args)
+        return command()
     except KeyboardInterrupt:
         _leave(130, "Interrupted.")
 
 
-def _dispatch(args: list[str]) -> int:
+def _route(args: list[str]) -> Callable[[], int]:
     first = args[0] if args else None
     if first in ("--version", "-V"):
         from bpe_core import __version__
@@ -46,9 +51,11 @@ def _dispatch(args: list[str]) -> int:
     if first in COMMANDS or first in ("-h", "--help"):
         from bpe_core.cli import main as cli_main
 
-        code = cli_main(args)
-        # A short-lived command: skip tearing down the (possibly huge) engine object by object.
-        _leave(code)
+        def headless() -> int:
+            # A short-lived command: skip tearing down the (possibly huge) engine object by object.
+            _leave(cli_main(args))
+
+        return headless
     if first is not None and first.startswith("-"):
         _leave(2, f"Unknown option {first!r}; the commands are {', '.join(COMMANDS)} (see --help).")
     if first is not None and not Path(first).exists():
@@ -57,7 +64,7 @@ def _dispatch(args: list[str]) -> int:
         )
     from app.gui import run  # imports Qt
 
-    return run(args)
+    return lambda: run(args)
 
 
 def _interrupt(_signal, _frame) -> None:

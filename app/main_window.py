@@ -3,6 +3,7 @@ bridge. It holds no engine logic; a test can build as many windows as it likes."
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, QSize, Qt
@@ -51,6 +52,7 @@ TITLE_BAR = 40  # room a window manager's title bar takes, kept free on small sc
 FRAME = 16  # and its window borders
 CONFIRM_DISCARD_KEY = "confirm/discard_redo"
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
+ZOOM_MIN, ZOOM_MAX = -4.0, 24.0  # points added to the normal font size
 
 
 @guard_overrides
@@ -121,7 +123,9 @@ class MainWindow(QMainWindow):
         self.playback.sig_playing_changed.connect(self._on_playing)
         self.rule_box.activated.connect(lambda _: bridge.set_tie_rule(self.rule_box.currentData()))
         self.speed.valueChanged.connect(self.playback.set_speed)
-        QApplication.instance().focusChanged.connect(self._on_focus_changed)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)  # widgets exist only under a QApplication
+        app.focusChanged.connect(self._on_focus_changed)
         reporter().sig_reported.connect(self._on_internal_error)
         self._restore()
         self._apply_zoom()
@@ -417,7 +421,9 @@ class MainWindow(QMainWindow):
 
     def zoom(self, direction: int) -> None:
         """Scale every pane's font (for a projector); 0 returns to the normal size."""
-        self._zoom_points = 0.0 if direction == 0 else max(-4.0, min(24.0, self._zoom_points + 2 * direction))
+        self._zoom_points = (
+            0.0 if direction == 0 else max(ZOOM_MIN, min(ZOOM_MAX, self._zoom_points + 2 * direction))
+        )
         self._apply_zoom()
 
     def _apply_zoom(self) -> None:
@@ -609,7 +615,14 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state, STATE_VERSION)
-        try:
-            self._zoom_points = float(self.settings.value("window/zoom", 0.0))
-        except (TypeError, ValueError):
-            self._zoom_points = 0.0
+        self._zoom_points = restored_zoom(self.settings.value("window/zoom", 0.0))
+
+
+def restored_zoom(value: object) -> float:
+    """The zoom kept in the settings, within ``ZOOM_MIN``..``ZOOM_MAX``; none (0) if the value
+    is not a finite number (a damaged or hand-edited settings file)."""
+    try:
+        points = float(value) if isinstance(value, int | float | str) else 0.0
+    except ValueError:
+        return 0.0
+    return max(ZOOM_MIN, min(ZOOM_MAX, points)) if math.isfinite(points) else 0.0

@@ -44,16 +44,19 @@ def marker_color(palette: QPalette, chip: QColor) -> QColor:
     """The end-of-word marker on a chip: set back from the token's text, yet legible on the chip
     (mostly text colour: a contrast of at least 4.5:1 on every chip colour, light or dark)."""
     text = palette.color(QPalette.ColorRole.Text)
-    return QColor(
-        *(round(0.85 * t + 0.15 * c) for t, c in zip(text.getRgb()[:3], chip.getRgb()[:3], strict=True))
-    )
+    return QColor(*(round(0.85 * t + 0.15 * c) for t, c in zip(rgb(text), rgb(chip), strict=True)))
+
+
+def rgb(color: QColor) -> tuple[int, int, int]:
+    """The colour's red, green and blue, 0 to 255 (``getRgb`` without alpha, typed)."""
+    return color.red(), color.green(), color.blue()
 
 
 def contrast(a: QColor, b: QColor) -> float:
     """WCAG contrast ratio of two colours (1 to 21)."""
 
     def luminance(color: QColor) -> float:
-        channels = [c / 255 for c in color.getRgb()[:3]]
+        channels = [c / 255 for c in rgb(color)]
         linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 

@@ -1,8 +1,23 @@
-"""Encoding throughput against Hugging Face ``tokenizers`` (single thread) on the same model.
+"""Encoding throughput against Hugging Face ``tokenizers`` and ``tiktoken`` (one thread), same model.
 
-Trains our model on the corpus, builds an HF ``BPE`` from exactly our vocabulary and merges,
-encodes the same text with both (each returning ids, tokens and offsets), alternating runs,
-and checks the two encodings are identical.
+Trains our model on the corpus, builds an HF ``BPE`` (and, for byte-level, a ``tiktoken.Encoding``)
+from exactly our vocabulary and merges, and encodes the same text with each, in two ways:
+
+- the whole text as one string: our ``Encoder.encode(text)``; HF ``Tokenizer.encode(text)`` (one
+  10 MB sequence, not how HF is usually called); tiktoken ``encode_ordinary(text)``;
+- the text's lines (``str.splitlines(keepends=True)``), the way HF's users call it: our
+  ``Encoder.encode(line)`` for each line in a Python loop (ours has no batch API and is
+  single-threaded); HF ``Tokenizer.encode_batch(lines)``; tiktoken
+  ``encode_ordinary_batch(lines, num_threads=1)`` and, as that hands every line to a thread
+  pool, also ``encode_ordinary(line)`` in a Python loop.
+
+What each side returns: ours always builds ids, token strings and character spans; for HF we read
+``ids``, ``tokens`` and ``offsets`` of every encoding into Python (what ours returns), and for the
+batch also ``ids`` alone (what most callers read); tiktoken returns ids only.
+
+Runs alternate between the programs; each run starts with a fresh encoder of ours and a fresh HF
+tokenizer (empty word caches). Checks that every peer's ids (and HF's spans) equal ours, and says
+where they first differ when they do not.
 
     python bench/encode_vs_hf.py [--corpus english_10mb.txt] [--text english_10mb.txt] [--merges 8000]
 """
@@ -18,17 +33,37 @@ import argparse
 import statistics
 import sys
 import time
+from functools import partial
 
 from common import CORPORA, REPO, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, TrainingConfig, load_corpus
+from bpe_core.byte_alphabet import display_to_bytes
 from bpe_core.encoder import Encoder
+from bpe_core.pretokenize import GPT2_PATTERN
 
 SETTINGS = {
     "whitespace, </w> attached": PipelineConfig(attach_marker=True),
     "byte-level gpt2": PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None),
 }
+OURS_WHOLE, OURS_LINES = "Encoder.encode(text)", "Encoder.encode(line) per line"
+HF_WHOLE, HF_LINES = "HF Tokenizer.encode(text)", "HF Tokenizer.encode_batch(lines)"
+# Reading tokens and offsets into Python is a large share of HF's batch time; most callers want ids.
+HF_LINES_IDS = "HF Tokenizer.encode_batch(lines), ids only"
+TT_WHOLE, TT_LINES = "tiktoken encode_ordinary(text)", "tiktoken encode_ordinary_batch(lines, num_threads=1)"
+# tiktoken's batch call hands each line to a thread pool, which costs more than encoding a short line
+# (even with one thread); a plain loop is how a single-threaded caller would avoid that.
+TT_LOOP = "tiktoken encode_ordinary(line) per line"
+IDS_ONLY = (HF_LINES_IDS, TT_WHOLE, TT_LINES, TT_LOOP)
+PAIRS = [
+    (OURS_WHOLE, HF_WHOLE),
+    (OURS_LINES, HF_LINES),
+    (OURS_LINES, HF_LINES_IDS),
+    (OURS_WHOLE, TT_WHOLE),
+    (OURS_LINES, TT_LINES),
+    (OURS_LINES, TT_LOOP),
+]
 
 
 def hf_tokenizer(trainer: Trainer):
@@ -47,6 +82,104 @@ def hf_tokenizer(trainer: Trainer):
     return tokenizer
 
 
+def tiktoken_encoding(trainer: Trainer):
+    """Our byte-level model as tiktoken sees one: the bytes of each token and its rank.
+
+    Our ids put merged tokens in creation order after the base bytes, so an id is a valid rank
+    (a lower id was merged earlier) and tiktoken's ids are ours with no mapping. Special tokens
+    are left out (``encode_ordinary`` never produces them); their ids are simply not used."""
+    import tiktoken
+
+    vocab = trainer.vocab
+    ranks = {display_to_bytes(key): i for i, key in enumerate(vocab.keys) if i >= vocab.n_special}
+    return tiktoken.Encoding("bpe-studio", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={})
+
+
+def programs(trainer: Trainer, text: str, lines: list[str]) -> dict:
+    """API name -> (make a fresh subject, not timed; encode with it, timed)."""
+    fresh_ours = partial(Encoder.from_trainer, trainer)  # a fresh word cache every run
+    fresh_hf = partial(hf_tokenizer, trainer)
+
+    def hf_whole(hf):
+        encoding = hf.encode(text)
+        return encoding.ids, encoding.tokens, encoding.offsets  # read out what ours returns too
+
+    def hf_lines(hf):
+        return [(e.ids, e.tokens, e.offsets) for e in hf.encode_batch(lines)]
+
+    chosen = {
+        OURS_WHOLE: (fresh_ours, lambda ours: ours.encode(text)),
+        HF_WHOLE: (fresh_hf, hf_whole),
+        OURS_LINES: (fresh_ours, lambda ours: [ours.encode(line) for line in lines]),
+        HF_LINES: (fresh_hf, hf_lines),
+        HF_LINES_IDS: (fresh_hf, lambda hf: [e.ids for e in hf.encode_batch(lines)]),
+    }
+    if trainer.corpus.config.unit == "byte":
+        tik = tiktoken_encoding(trainer)  # keeps no cache between calls: built once
+        chosen[TT_WHOLE] = (lambda: tik, lambda tt: tt.encode_ordinary(text))
+        chosen[TT_LINES] = (lambda: tik, lambda tt: tt.encode_ordinary_batch(lines, num_threads=1))
+        chosen[TT_LOOP] = (lambda: tik, lambda tt: [tt.encode_ordinary(line) for line in lines])
+    return chosen
+
+
+def same(ours, theirs) -> bool:
+    """Our encoding against a peer's ``(ids, tokens, offsets)`` (HF: ids and spans) or ids (tiktoken)."""
+    if isinstance(theirs, tuple):
+        return ours.ids == theirs[0] and [tuple(s) for s in ours.spans] == [tuple(o) for o in theirs[2]]
+    return ours.ids == theirs
+
+
+def first_difference(ours, theirs) -> str:
+    """Where a peer's ids first differ from ours (reported, never hidden)."""
+    theirs = theirs[0] if isinstance(theirs, tuple) else theirs
+    at = next((i for i, (a, b) in enumerate(zip(ours.ids, theirs)) if a != b), min(len(ours), len(theirs)))
+    return f"ids differ first at token {at:,} (ours {ours.ids[at : at + 5]}, peer {theirs[at : at + 5]})"
+
+
+def measure_setting(name: str, trainer: Trainer, text: str, lines: list[str], runs: int, megabytes: float):
+    """Table rows for one setting, and notes on any mismatch."""
+    chosen = programs(trainer, text, lines)
+    times: dict[str, list[float]] = {api: [] for api in chosen}
+    results = {}
+    for _ in range(runs):  # alternate: every program sees the same machine moments
+        for api, (make, encode) in chosen.items():
+            subject = make()
+            started = time.perf_counter()
+            results[api] = encode(subject)
+            times[api].append(time.perf_counter() - started)
+    rows, notes = [], []
+    for ours_api, peer_api in PAIRS:
+        if peer_api not in chosen:
+            continue
+        ours, theirs = results[ours_api], results[peer_api]
+        if ours_api == OURS_WHOLE:
+            ours, theirs = [ours], [theirs]
+        checks = [same(o, t) for o, t in zip(ours, theirs, strict=True)]
+        if not all(checks):
+            bad = checks.index(False)
+            where = f"line {bad + 1:,}" if ours_api == OURS_LINES else "the whole text"
+            notes.append(
+                f"{name}, {peer_api}: {checks.count(False):,} of {len(checks):,} encodings differ; "
+                f"in {where}: {first_difference(ours[bad], theirs[bad])}"
+            )
+        ours_s, peer_s = statistics.median(times[ours_api]), statistics.median(times[peer_api])
+        rows.append(
+            [
+                name,
+                ours_api,
+                peer_api,
+                f"{ours_s:.2f}",
+                f"{peer_s:.2f}",
+                f"{megabytes / ours_s:.2f}",
+                f"{megabytes / peer_s:.2f}",
+                f"{peer_s / ours_s:.2f}x",
+                ("yes" if all(checks) else "NO") + (" (ids)" if peer_api in IDS_ONLY else ""),
+            ]
+        )
+    notes.append(f"{name}: {len(results[OURS_WHOLE].ids):,} tokens for the whole text")
+    return rows, notes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default="english_10mb.txt")
@@ -55,44 +188,30 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     text = (CORPORA / args.text).read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)  # newlines kept: the same bytes as the whole text
     megabytes = len(text.encode()) / 1e6
-    rows = []
+    rows, notes = [], []
     for name, config in SETTINGS.items():
         trainer = Trainer(load_corpus(CORPORA / args.corpus, config), TrainingConfig(tie_break="hf"))
         trainer.run(merges=args.merges)
-        hf = hf_tokenizer(trainer)
-        ours_times, hf_times = [], []
-        for _ in range(args.runs):
-            encoder = Encoder.from_trainer(trainer)  # fresh: no word cache carried between runs
-            started = time.perf_counter()
-            ours = encoder.encode(text)
-            ours_times.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            theirs = hf.encode(text)
-            _ = (theirs.ids, theirs.tokens, theirs.offsets)  # materialise what we return too
-            hf_times.append(time.perf_counter() - started)
-        same = ours.ids == theirs.ids and [tuple(s) for s in ours.spans] == [tuple(o) for o in theirs.offsets]
-        ours_s, hf_s = statistics.median(ours_times), statistics.median(hf_times)
-        rows.append(
-            [
-                name,
-                f"{len(ours.ids):,}",
-                f"{megabytes / ours_s:.2f}",
-                f"{megabytes / hf_s:.2f}",
-                f"{hf_s / ours_s:.2f}x",
-                "yes" if same else "NO",
-            ]
-        )
+        setting_rows, setting_notes = measure_setting(name, trainer, text, lines, args.runs, megabytes)
+        rows += setting_rows
+        notes += setting_notes
     print(
-        f"Encoding {args.text} ({megabytes:.1f} MB) with a {args.merges:,}-merge model "
-        f"trained on {args.corpus} "
-        f"(HF single thread; medians of {args.runs}):\n"
+        f"Encoding {args.text} ({megabytes:.1f} MB, {len(lines):,} lines) with a {args.merges:,}-merge model "
+        f"trained on {args.corpus}; one thread everywhere (RAYON_NUM_THREADS=1, num_threads=1); seconds "
+        f"are medians of {args.runs} alternated runs.\n"
+        "Ours returns ids, tokens and spans; HF's ids, tokens and offsets are read into Python (ids alone "
+        "where the row says so); tiktoken returns ids only.\n"
+        "ours / peer = our throughput divided by the peer's (peer s / ours s): above 1 we are faster, "
+        "below 1 the peer is. same: the peer's ids and spans equal ours; (ids): ids compared, the peer "
+        "returned no spans.\n"
     )
-    print(
-        table(
-            ["setting", "tokens", "ours MB/s", "HF MB/s", "our throughput vs HF", "same ids and spans"], rows
-        )
-    )
+    header = ["setting", "ours", "peer", "ours s", "peer s", "ours MB/s", "peer MB/s", "ours / peer", "same"]
+    print(table(header, rows))
+    print()
+    for note in notes:
+        print(f"- {note}")
 
 
 if __name__ == "__main__":

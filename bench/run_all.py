@@ -8,7 +8,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["train_vs_hf.py", "single_sequence.py", "step_latency.py", "encode_vs_hf.py"]
+SCRIPTS = [
+    "train_vs_hf.py",
+    "single_sequence.py",
+    "step_latency.py",
+    "encode_vs_hf.py",
+    "normalize_encode.py",
+]
 
 if __name__ == "__main__":
     for script in SCRIPTS:

@@ -70,7 +70,7 @@ def merge_many(
     Updates ``segs``, adds neighbour changes to ``delta`` and new pairs' words to ``where``;
     returns the words that changed and the number of (weighted) replacements.
     """
-    a, b = pair
+    a, b = pair[0], pair[1]  # a pair is a two-symbol string
     sep_id = ord(sep)
     words = list(dict.fromkeys(candidates))
     word_ids = np.asarray(words, dtype=np.int64)
@@ -112,7 +112,7 @@ def unmerge_many(
     where: defaultdict[str, list[int]],
 ) -> None:
     """Split every ``new`` back into ``pair`` in ``words`` (``new`` was fresh when merged)."""
-    a, b = pair
+    a, b = pair[0], pair[1]  # a pair is a two-symbol string
     sep_id = ord(sep)
     word_ids = np.asarray(words, dtype=np.int64)
     joined = sep + sep.join(map(segs.__getitem__, words)) + sep

@@ -108,7 +108,7 @@ class TrainingConfig:
         return cls(**_checked_fields(cls, data, "training"))
 
 
-_EXPECTED_TYPES = {
+_EXPECTED_TYPES: dict[str, type | tuple[type, ...]] = {
     "normalization": str,
     "lowercase": bool,
     "pretokenize": str,

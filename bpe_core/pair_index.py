@@ -82,7 +82,7 @@ class PairIndex:
         self._weights = np.asarray(counts, dtype=np.int64)
         self.token_freq = [0] * n_symbols
         self.pair_count: dict[str, int] = {}
-        self.where: dict[str, list[int]] = defaultdict(list)
+        self.where: defaultdict[str, list[int]] = defaultdict(list)
         self.count_hist: dict[int, int] = {}
         self.total_tokens = 0
         self._first: dict[str, tuple[list[int], int, int]] = {}  # see first_word

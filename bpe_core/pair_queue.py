@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from heapq import heapify, heappop, heappush, heapreplace
+from typing import cast
 
 from bpe_core.pair_index import PairIndex
 from bpe_core.tiebreak import TieBreakRule
@@ -123,14 +124,15 @@ class PairQueue:
             heappush(heap, entry)
         if positional:
             segs = self._index.segs
-            out.sort(key=lambda e: (e[0], e[1], segs[e[1]].find(e[2])))
+            # positional rules key on (count, first word): e[1] is a word index here
+            out.sort(key=lambda e: (e[0], e[1], segs[cast(int, e[1])].find(e[2])))
         return [entry[2] for entry in out[:n]]
 
     def best(self) -> str | None:
         """The pair the rule picks now, or ``None`` when no pair is left."""
         if self.rule.depends_on_position:
-            top = self.ranked(1)
-            return top[0] if top else None
+            ranked = self.ranked(1)
+            return ranked[0] if ranked else None
         top = self._settle()
         return None if top is None else top[2]
 

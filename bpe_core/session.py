@@ -17,7 +17,7 @@ from bpe_core.config import PipelineConfig, TrainingConfig
 from bpe_core.corpus import Corpus
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import BpeError, InputError, SessionError
-from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.fileio import input_limit, read_bounded, write_atomic
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, key_of, sorted_alphabet
 
@@ -63,12 +63,13 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
         "pipeline": corpus.config.to_dict(),
         "training": trainer.training.to_dict(),
         "alphabet": strings[specials:],
+        "merges": merges,
+        "position": trainer.position,
+        # Last, so that encoding reads only the model above it (see read_model).
         "corpus": {
             "words": [[w, c] for w, c in zip(corpus.words, corpus.counts, strict=True)],
             "special_counts": list(corpus.special_counts),
         },
-        "merges": merges,
-        "position": trainer.position,
     }
 
 
@@ -170,13 +171,21 @@ def sniff_session(path: str | Path) -> dict[str, Any] | None:
         raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
 
 
-def _validated(data: dict[str, Any]) -> dict[str, Any]:
+def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]:
+    """Check every field (with ``model_only``, all but the corpus)."""
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SessionError("its version is missing or malformed.")
     if version > VERSION:
         raise SessionError(f"it was written by a newer BPE Studio (format version {version}).")
-    for key in ("pipeline", "training", "alphabet", "corpus", "merges", "position"):
+    for key in (
+        "pipeline",
+        "training",
+        "alphabet",
+        "merges",
+        "position",
+        *(() if model_only else ("corpus",)),
+    ):
         if key not in data:
             raise SessionError(f"the field {key!r} is missing.")
     try:
@@ -187,7 +196,26 @@ def _validated(data: dict[str, Any]) -> dict[str, Any]:
     alphabet = data["alphabet"]
     if not _is_list_of(alphabet, str) or "" in alphabet:
         raise SessionError("the alphabet must be a list of non-empty strings.")
-    corpus = data["corpus"]
+    if not model_only:
+        _check_corpus(data["corpus"], pipeline)
+    merges = data["merges"]
+    if not isinstance(merges, list):
+        raise SessionError("the merges must be a list.")
+    for number, merge in enumerate(merges, start=1):
+        _check_merge(number, merge)
+    position = data["position"]
+    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(merges):
+        raise SessionError(f"the position must be a whole number from 0 to {len(merges)}.")
+    if version == 1:
+        alphabet, merges = _keyed(alphabet, merges, pipeline.end_of_word)
+    if len(set(alphabet)) != len(alphabet):
+        raise SessionError("the alphabet must not list a symbol twice.")
+    if pipeline.unit == "byte" and not set(alphabet) <= _byte_alphabet(pipeline):
+        raise SessionError("its unit is bytes, yet its alphabet holds a symbol that is not a byte.")
+    return {**data, "pipeline": pipeline, "training": training, "alphabet": alphabet, "merges": merges}
+
+
+def _check_corpus(corpus: Any, pipeline: PipelineConfig) -> None:
     if not isinstance(corpus, dict) or not isinstance(corpus.get("words"), list) or not corpus["words"]:
         raise SessionError("the corpus must hold a non-empty list of words.")
     for item in corpus["words"]:
@@ -206,21 +234,6 @@ def _validated(data: dict[str, Any]) -> dict[str, Any]:
         and all(n >= 0 for n in specials)
     ):
         raise SessionError("the special-token counts do not match the special tokens.")
-    merges = data["merges"]
-    if not isinstance(merges, list):
-        raise SessionError("the merges must be a list.")
-    for number, merge in enumerate(merges, start=1):
-        _check_merge(number, merge)
-    position = data["position"]
-    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(merges):
-        raise SessionError(f"the position must be a whole number from 0 to {len(merges)}.")
-    if version == 1:
-        alphabet, merges = _keyed(alphabet, merges, pipeline.end_of_word)
-    if len(set(alphabet)) != len(alphabet):
-        raise SessionError("the alphabet must not list a symbol twice.")
-    if pipeline.unit == "byte" and not set(alphabet) <= _byte_alphabet(pipeline):
-        raise SessionError("its unit is bytes, yet its alphabet holds a symbol that is not a byte.")
-    return {**data, "pipeline": pipeline, "training": training, "alphabet": alphabet, "merges": merges}
 
 
 def _keyed(alphabet: list[str], merges: list[dict], marker: str | None) -> tuple[list[str], list[dict]]:
@@ -328,9 +341,59 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     return trainer
 
 
+def read_model(path: str | Path) -> dict[str, Any]:
+    """A session's validated data without its corpus, which encoding does not need.
+
+    A file as :func:`save_session` writes it (one key per line, the corpus last) is read only
+    up to the corpus; any other layout (edited by hand, or version 1) is read whole.
+    """
+    path = Path(path)
+    head = _model_text(path)
+    if head is not None:
+        try:
+            data = json.loads(head)
+        except (ValueError, RecursionError):
+            data = None
+        if (
+            isinstance(data, dict)
+            and data.get("format") == FORMAT
+            and "merges" in data
+            and "position" in data
+        ):
+            try:
+                return _validated(data, model_only=True)
+            except SessionError as error:
+                raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
+    return read_session(path)
+
+
+_CORPUS_LINE = b'  "corpus": '
+
+
+def _model_text(path: Path) -> str | None:
+    """The file's text before the line that starts the corpus, closed as a JSON object; or
+    ``None`` if there is no such line (the caller then reads the whole file)."""
+    limit = input_limit()
+    lines: list[bytes] = []
+    size = 0
+    try:
+        with path.open("rb") as stream:
+            while line := stream.readline(limit + 1 - size):
+                if line.startswith(_CORPUS_LINE):
+                    text = b"".join(lines).decode("utf-8", errors="strict").rstrip()
+                    return text.removesuffix(",") + "\n}"
+                lines.append(line)
+                size += len(line)
+                if size > limit:
+                    return None
+    except (OSError, UnicodeDecodeError):
+        return None  # read_session reports it
+    return None
+
+
 def load_encoder(path: str | Path) -> Encoder:
-    """An encoder with the merges up to the saved position, without rebuilding the corpus."""
-    data = read_session(path)
+    """An encoder with the merges up to the saved position, without reading the corpus."""
+    data = read_model(path)
     pipeline: PipelineConfig = data["pipeline"]
     tokens = [*pipeline.special_tokens, *data["alphabet"]]
     if data["alphabet"] != sorted_alphabet(data["alphabet"], pipeline.end_of_word):

@@ -17,6 +17,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
 
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import TrainingConfig
@@ -328,15 +330,19 @@ class Trainer:
                 key = candidates[0] if candidates else queue.best()
         else:
             top, ties, candidates = saved.top_count, saved.ties, [_key(p) for p in saved.candidates]
+        if key is None:
+            raise MergeError("No pair is left to merge.")
         count = index.pair_count[key]
         left, right = ord(key[0]), ord(key[1])
         step = self.position + 1
         merged = vocab.keys[left] + vocab.keys[right]
-        token = vocab.ids.get(merged)
-        created = token is None
-        if created:
+        found = vocab.ids.get(merged)
+        created = found is None
+        if found is None:
             token = vocab.add(merged, step)
             index.token_freq.append(0)
+        else:
+            token = found
         effect = index.merge(key, chr(token), fresh=index.token_freq[token] == 0)
         queue.push(effect.increased)
         record = MergeRecord(
@@ -472,7 +478,7 @@ class Trainer:
             if rule.depends_on_position:
                 choices[name] = min(pairs, key=self.first_occurrence)
             else:
-                choices[name] = min(pairs, key=lambda p, r=rule: r.static_key(tokens[p[0]], tokens[p[1]], *p))
+                choices[name] = min(pairs, key=partial(_static_key, rule, tokens))
         return choices
 
     # -- queries: vocabulary and corpus ----------------------------------------------------
@@ -553,6 +559,10 @@ class Trainer:
     @property
     def initial_point(self) -> SeriesPoint:
         return self._initial
+
+
+def _static_key(rule: TieBreakRule, tokens: list[str], pair: Pair) -> Any:
+    return rule.static_key(tokens[pair[0]], tokens[pair[1]], *pair)
 
 
 def _alphabet(corpus: Corpus) -> set[str]:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
 from app import guard
+from app.collector import restore_automatic_collection
 from app.gui import sample_trainer
 from app.main_window import MainWindow
 from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
@@ -42,6 +43,14 @@ class Dialogs:
     @property
     def messages(self) -> list[str]:
         return [text for _, _, text in self.shown]
+
+
+@pytest.fixture(autouse=True)
+def automatic_collection_afterwards():
+    """A window collects garbage on its own timer (app.collector); the next test starts with
+    Python's automatic collection back on."""
+    yield
+    restore_automatic_collection()
 
 
 @pytest.fixture

@@ -149,3 +149,18 @@ def test_version_1_files_still_open_and_encode_as_before(name, sample, pipeline,
     text = "the lowest newer wider hugs, and Byte-Pair Encoding"
     expected = Encoder.from_trainer(fresh).encode(text).ids
     assert Encoder.from_trainer(loaded).encode(text).ids == load_encoder(path).encode(text).ids == expected
+
+
+def test_encoding_reads_the_model_and_never_the_corpus(tmp_path):
+    trainer = trained()
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    text = path.read_text(encoding="utf-8")
+    head, corpus = text.split('\n  "corpus": ', 1)
+    assert '"merges"' in head and '"merges"' not in corpus  # the corpus comes last
+    # Whatever follows the model is never read: here it is not even JSON.
+    path.write_text(head + '\n  "corpus": ' + "\x00 not json " * 1000, encoding="utf-8")
+    expected = Encoder.from_trainer(trainer).encode("lowest newer aaa").ids
+    assert load_encoder(path).encode("lowest newer aaa").ids == expected
+    with pytest.raises(SessionError, match="not valid JSON"):
+        load_session(path)  # the window needs the corpus, and says so

@@ -65,7 +65,9 @@ class TieDialog(QDialog):
                     ]
                 )
             )
-        self.list.setCurrentItem(self.list.topLevelItem(0))
+        top = self.list.topLevelItem(0)
+        if top is not None:
+            self.list.setCurrentItem(top)
         self.list.setColumnWidth(0, 200)
         self.list.setColumnWidth(1, 120)
         buttons = QDialogButtonBox()
@@ -88,10 +90,13 @@ class TieDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
     def select(self, pair: Pair) -> None:
-        self.list.setCurrentItem(self.list.topLevelItem(self._candidates.index(pair)))
+        item = self.list.topLevelItem(self._candidates.index(pair))
+        if item is not None:
+            self.list.setCurrentItem(item)
 
     def _merge_selected(self) -> None:
-        row = self.list.indexOfTopLevelItem(self.list.currentItem())
+        item = self.list.currentItem()
+        row = -1 if item is None else self.list.indexOfTopLevelItem(item)
         if row >= 0:
             self._decide(self._candidates[row], USER)
 

@@ -7,9 +7,10 @@ recomputed; the token-count order, which a step can change, is re-sorted after a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 
 from app.bridge import Bridge
 from app.glyphs import show_whitespace, token_parts
@@ -76,7 +77,7 @@ class CorpusModel(TableModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def data(self, index: QModelIndex, role=DISPLAY):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
         # Views ask for a dozen roles per cell on every paint: answer the others at once.
         if role not in _ROLES or not 0 <= index.row() < len(self._rows):
             return None
@@ -252,6 +253,7 @@ class CorpusModel(TableModel):
             words = corpus.words
             rows = [w for w in rows if self._filter in words[w].casefold()]
         column = self._sort_column
+        key: Callable[[int], str | int]
         if column == WORD:
             key = corpus.words.__getitem__
         elif column == COUNT:

@@ -5,7 +5,7 @@ The current position is marked; merges after it (redo-able) are dimmed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
@@ -55,7 +55,7 @@ class MergeModel(TableModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._history)
 
-    def data(self, index: QModelIndex, role=DISPLAY):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._history):
             return None
         record = self._history[index.row()]

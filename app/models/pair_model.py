@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QTimer
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QTimer
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
@@ -110,7 +110,7 @@ class PairModel(TableModel):
             self._rows.extend(rows)
             self.endInsertRows()
 
-    def data(self, index: QModelIndex, role=DISPLAY):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._rows):
             return None
         row = self._rows[index.row()]

@@ -8,7 +8,7 @@ changes with every step and shows a placeholder while a background job runs.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
@@ -65,7 +65,7 @@ class VocabModel(TableModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._ids)
 
-    def data(self, index: QModelIndex, role=DISPLAY):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
         if role not in _ROLES or not 0 <= index.row() < len(self._ids):
             return None
         token_id = self._ids[index.row()]
@@ -168,7 +168,7 @@ class VocabModel(TableModel):
         trainer = self._bridge.trainer
         self._n_special = trainer.vocab.n_special
         self._size = trainer.vocab_size
-        ids = range(self._size)
+        ids: range | list[int] = range(self._size)
         if self._filter:
             ids = [i for i in ids if self._filter in self.token_label(i).casefold()]
         column = self._sort_column

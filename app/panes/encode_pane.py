@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -24,6 +24,7 @@ from app.glyphs import visible
 from app.guard import guard_overrides
 from app.theme import chip_colors
 from app.widgets import status_label
+from bpe_core.encoder import Encoder, Encoding
 
 DEBOUNCE_MS = 120
 PAINTED_TOKENS = 20_000  # beyond this, spans are not painted (the ids and counts still are)
@@ -40,8 +41,8 @@ class EncodePane(QWidget):
         super().__init__(parent)
         # Attributes
         self._bridge = bridge
-        self._encoding = None
-        self._encoder = None  # the encoder that made ``_encoding`` (tooltips trace with it)
+        self._encoding: Encoding | None = None
+        self._encoder: Encoder | None = None  # the encoder that made ``_encoding`` (tooltips trace with it)
         self._worker = EncodeWorker(self)
         self._encoded_text = ""
         self._starts: list[int] = []
@@ -83,7 +84,7 @@ class EncodePane(QWidget):
         self.schedule()
 
     @property
-    def encoding(self):
+    def encoding(self) -> Encoding | None:
         return self._encoding
 
     def is_current(self) -> bool:
@@ -131,15 +132,16 @@ class EncodePane(QWidget):
         self._timer.stop()
         self._worker.stop()
 
-    def _on_result(self, generation: int, result) -> None:
+    def _on_result(self, generation: int, result: tuple[str, Encoder, Encoding]) -> None:
         if generation != self._generation:
             return  # the text or the step changed meanwhile
-        self._encoded_text, self._encoder, self._encoding = result
+        encoding: Encoding
+        self._encoded_text, self._encoder, encoding = result
+        self._encoding = encoding
         self._encoded_state = self._pending_state
-        self._starts = [start for start, _ in self._encoding.spans]
+        self._starts = [start for start, _ in encoding.spans]
         self._qt = utf16_offsets(self._encoded_text)
         self._paint()
-        encoding = self._encoding
         count = len(encoding.ids)
         shown = " ".join(map(str, encoding.ids[:SHOWN_IDS])) + (" …" if count > SHOWN_IDS else "")
         self.ids.setPlainText(shown)
@@ -184,8 +186,11 @@ class EncodePane(QWidget):
         """Index of the token whose span contains character ``position``."""
         if not self._starts:
             return None
+        encoding = self._encoding
+        if encoding is None:
+            return None
         i = bisect_right(self._starts, position) - 1
-        if i >= 0 and self._encoding.spans[i][0] <= position < self._encoding.spans[i][1]:
+        if i >= 0 and encoding.spans[i][0] <= position < encoding.spans[i][1]:
             return i
         return None
 
@@ -193,6 +198,8 @@ class EncodePane(QWidget):
         """The token's id, and how its word was merged: from the encoder and step that produced
         the shown encoding, never from the trainer (which a background job may be changing)."""
         encoding, encoder = self._encoding, self._encoder
+        if encoding is None or encoder is None:
+            return ""
         config = encoder.config
         token_id, token = encoding.ids[index], encoding.tokens[index]
         if encoding.unknown[index]:
@@ -217,7 +224,11 @@ class EncodePane(QWidget):
         return "\n".join(lines)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.input.viewport() and event.type() == QEvent.Type.ToolTip:
+        if (
+            watched is self.input.viewport()
+            and isinstance(event, QHelpEvent)
+            and event.type() == QEvent.Type.ToolTip
+        ):
             position = self.input.cursorForPosition(event.pos()).position()
             if self._qt is not None:  # back from UTF-16 units to characters
                 position = max(0, bisect_right(self._qt, position) - 1)

@@ -5,6 +5,7 @@ search box finds merges by their text."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
@@ -66,6 +67,7 @@ class MergesPane(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             watched is self.view
+            and isinstance(event, QKeyEvent)
             and event.type() == QEvent.Type.KeyPress
             and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         ):

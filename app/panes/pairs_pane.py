@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
@@ -78,6 +79,7 @@ class PairsPane(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             watched is self.view
+            and isinstance(event, QKeyEvent)
             and event.type() == QEvent.Type.KeyPress
             and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         ):
