@@ -4,7 +4,7 @@ token selected elsewhere highlighted, or shown alone."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -22,9 +22,6 @@ from app.widgets import StatusText, row_table, status_label
 
 @guard_overrides
 class CorpusPane(QWidget):
-    sig_word_selected = Signal(int)
-    """A word type was selected: its index."""
-
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         # Attributes
@@ -59,7 +56,6 @@ class CorpusPane(QWidget):
         self.filter_edit.textChanged.connect(lambda: self._filter_timer.start())
         self._filter_timer.timeout.connect(lambda: self.model.set_filter(self.filter_edit.text()))
         self.only_check.toggled.connect(lambda _: self._apply_selection())
-        self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
         bridge.sig_changed.connect(self._update_summary)
         bridge.sig_reset.connect(lambda: self.show_selection("", ()))
         self._update_summary()
@@ -73,10 +69,6 @@ class CorpusPane(QWidget):
         label, words = self._selection
         self.model.set_highlight(words, only=self.only_check.isChecked() and bool(label))
         self.selection_label.setText(f"{len(words):,} words contain {label}" if label else "")
-
-    def _on_current_row(self, current, _previous) -> None:
-        if current.isValid():
-            self.sig_word_selected.emit(self.model.word_index(current.row()))
 
     def _update_summary(self) -> None:
         if self._bridge.busy:
