@@ -48,6 +48,8 @@ SETTINGS = {
     "byte-level gpt2": PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None),
 }
 OURS_WHOLE, OURS_LINES = "Encoder.encode(text)", "Encoder.encode(line) per line"
+# Our ids-only path, against the peers' ids-only calls.
+OURS_IDS_WHOLE, OURS_IDS_LINES = "Encoder.encode_ids(text)", "Encoder.encode_ids(line) per line"
 HF_WHOLE, HF_LINES = "HF Tokenizer.encode(text)", "HF Tokenizer.encode_batch(lines)"
 # Reading tokens and offsets into Python is a large share of HF's batch time; most callers want ids.
 HF_LINES_IDS = "HF Tokenizer.encode_batch(lines), ids only"
@@ -59,11 +61,12 @@ IDS_ONLY = (HF_LINES_IDS, TT_WHOLE, TT_LINES, TT_LOOP)
 PAIRS = [
     (OURS_WHOLE, HF_WHOLE),
     (OURS_LINES, HF_LINES),
-    (OURS_LINES, HF_LINES_IDS),
-    (OURS_WHOLE, TT_WHOLE),
-    (OURS_LINES, TT_LINES),
-    (OURS_LINES, TT_LOOP),
+    (OURS_IDS_LINES, HF_LINES_IDS),
+    (OURS_IDS_WHOLE, TT_WHOLE),
+    (OURS_IDS_LINES, TT_LINES),
+    (OURS_IDS_LINES, TT_LOOP),
 ]
+WHOLE = (OURS_WHOLE, OURS_IDS_WHOLE)
 
 
 def hf_tokenizer(trainer: Trainer):
@@ -111,6 +114,8 @@ def programs(trainer: Trainer, text: str, lines: list[str]) -> dict:
         OURS_WHOLE: (fresh_ours, lambda ours: ours.encode(text)),
         HF_WHOLE: (fresh_hf, hf_whole),
         OURS_LINES: (fresh_ours, lambda ours: [ours.encode(line) for line in lines]),
+        OURS_IDS_WHOLE: (fresh_ours, lambda ours: ours.encode_ids(text)),
+        OURS_IDS_LINES: (fresh_ours, lambda ours: [ours.encode_ids(line) for line in lines]),
         HF_LINES: (fresh_hf, hf_lines),
         HF_LINES_IDS: (fresh_hf, lambda hf: [e.ids for e in hf.encode_batch(lines)]),
     }
@@ -122,18 +127,24 @@ def programs(trainer: Trainer, text: str, lines: list[str]) -> dict:
     return chosen
 
 
+def ids_of(result) -> list[int]:
+    return result if isinstance(result, list) else result.ids
+
+
 def same(ours, theirs) -> bool:
-    """Our encoding against a peer's ``(ids, tokens, offsets)`` (HF: ids and spans) or ids (tiktoken)."""
+    """Our encoding (or ids) against a peer's ``(ids, tokens, offsets)`` (HF: ids and spans) or
+    ids (HF ids only, tiktoken)."""
     if isinstance(theirs, tuple):
         return ours.ids == theirs[0] and [tuple(s) for s in ours.spans] == [tuple(o) for o in theirs[2]]
-    return ours.ids == theirs
+    return ids_of(ours) == theirs
 
 
 def first_difference(ours, theirs) -> str:
     """Where a peer's ids first differ from ours (reported, never hidden)."""
     theirs = theirs[0] if isinstance(theirs, tuple) else theirs
-    at = next((i for i, (a, b) in enumerate(zip(ours.ids, theirs)) if a != b), min(len(ours), len(theirs)))
-    return f"ids differ first at token {at:,} (ours {ours.ids[at : at + 5]}, peer {theirs[at : at + 5]})"
+    ours = ids_of(ours)
+    at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+    return f"ids differ first at token {at:,} (ours {ours[at : at + 5]}, peer {theirs[at : at + 5]})"
 
 
 def measure_setting(name: str, trainer: Trainer, text: str, lines: list[str], runs: int, megabytes: float):
@@ -152,12 +163,12 @@ def measure_setting(name: str, trainer: Trainer, text: str, lines: list[str], ru
         if peer_api not in chosen:
             continue
         ours, theirs = results[ours_api], results[peer_api]
-        if ours_api == OURS_WHOLE:
+        if ours_api in WHOLE:
             ours, theirs = [ours], [theirs]
         checks = [same(o, t) for o, t in zip(ours, theirs, strict=True)]
         if not all(checks):
             bad = checks.index(False)
-            where = f"line {bad + 1:,}" if ours_api == OURS_LINES else "the whole text"
+            where = "the whole text" if ours_api in WHOLE else f"line {bad + 1:,}"
             notes.append(
                 f"{name}, {peer_api}: {checks.count(False):,} of {len(checks):,} encodings differ; "
                 f"in {where}: {first_difference(ours[bad], theirs[bad])}"
@@ -201,7 +212,8 @@ def main() -> None:
         f"Encoding {args.text} ({megabytes:.1f} MB, {len(lines):,} lines) with a {args.merges:,}-merge model "
         f"trained on {args.corpus}; one thread everywhere (RAYON_NUM_THREADS=1, num_threads=1); seconds "
         f"are medians of {args.runs} alternated runs.\n"
-        "Ours returns ids, tokens and spans; HF's ids, tokens and offsets are read into Python (ids alone "
+        "Ours: encode returns ids, tokens and spans, encode_ids ids only; "
+        "HF's ids, tokens and offsets are read into Python (ids alone "
         "where the row says so); tiktoken returns ids only.\n"
         "ours / peer = our throughput divided by the peer's (peer s / ours s): above 1 we are faster, "
         "below 1 the peer is. same: the peer's ids and spans equal ours; (ids): ids compared, the peer "

@@ -143,8 +143,8 @@ def main() -> None:
         f"Encoding with NFKC + lowercase: a {args.merges:,}-merge model trained on {args.corpus}; ours "
         f"Encoder.encode(text), HF Tokenizer.encode(text) (one thread); medians of {args.runs} alternated "
         "runs, fresh encoders each time.\n"
-        f"Every run length holds the same {TOTAL_LIGATURES:,} ligatures: a linear encoder takes the same "
-        "time on each row (the same µs per ﬁ), a quadratic one twice as long per doubling.\n"
+        f"Every run length holds about {TOTAL_LIGATURES:,} ligatures: a linear encoder takes the same time "
+        "on each row (the same µs per ﬁ), a quadratic one twice as long per doubling.\n"
         "lig / ASCII = seconds on the ﬁ text over seconds on the same text with fi (1 = ligatures cost "
         "nothing extra); ours / HF = HF's seconds over ours on the ﬁ text (above 1 we are faster).\n"
     )
@@ -163,7 +163,6 @@ def main() -> None:
         "same as HF",
     ]
     print(table(header, rows))
-    print()
     for note in notes:
         print(f"- {note}")
 

@@ -22,16 +22,18 @@ import re
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bpe_core.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
 from bpe_core.config import PipelineConfig
 from bpe_core.corpus import base_symbols
 from bpe_core.errors import BpeError, Cancelled
+from bpe_core.gc_pause import gc_paused
 from bpe_core.normalize import normalize, normalize_aligned
 from bpe_core.pretokenize import spans as piece_spans
+from bpe_core.pretokenize import split as split_pieces
 from bpe_core.vocab import MARK, display
 
 if TYPE_CHECKING:
@@ -58,15 +60,25 @@ class Merge:
 class Encoding:
     """The result of :meth:`Encoder.encode`: parallel lists, one entry per token.
 
-    ``spans`` are ``(start, end)`` character offsets into the text given to ``encode``; a token
-    holding part of a character's bytes shares that character's span. ``unknown[i]`` is true for
-    a unit never seen in training (its id is ``UNKNOWN_ID``).
+    ``starts`` and ``ends`` are character offsets into the text given to ``encode`` (``spans``
+    pairs them); a token holding part of a character's bytes shares that character's span.
+    ``unknown[i]`` is true for a unit never seen in training (its id is ``UNKNOWN_ID``).
     """
 
     ids: list[int]
     tokens: list[str]
-    spans: list[tuple[int, int]]
+    starts: list[int]
+    ends: list[int]
     unknown: list[bool]
+    # Built on first use: a tuple per token is most of an encode's cost, and most callers
+    # never ask (tuples also wake the garbage collector; plain ints do not).
+    _spans: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def spans(self) -> list[tuple[int, int]]:
+        if self._spans is None:
+            self._spans = list(zip(self.starts, self.ends, strict=True))
+        return self._spans
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -181,26 +193,59 @@ class Encoder:
         Special tokens in ``text`` are matched only with ``allow_special``. ``cancelled`` is
         asked between pieces; once it answers true, :class:`~bpe_core.errors.Cancelled` is raised.
         """
-        upto = len(self.merges) if upto is None else max(0, min(upto, len(self.merges)))
-        out = Encoding([], [], [], [])
+        upto = self._upto(upto)
+        with gc_paused():
+            out = Encoding([], [], [], [], [])
+            for start, plain, special in self._segments(text, allow_special):
+                if plain:
+                    self._encode_plain(plain, start, upto, out, cancelled)
+                elif special is not None:
+                    out.ids.append(special)
+                    out.starts.append(start)
+                    out.ends.append(start + len(self.keys[special]))
+                    out.unknown.append(False)
+            if any(out.unknown):
+                out.tokens = [
+                    self.tokens[i] if i >= 0 else text[s:e]
+                    for i, s, e in zip(out.ids, out.starts, out.ends, strict=True)
+                ]
+            else:
+                out.tokens = list(map(self.tokens.__getitem__, out.ids))
+        return out
+
+    def encode_ids(self, text: str, *, upto: int | None = None, allow_special: bool = False) -> list[int]:
+        """Only the ids of :meth:`encode` (what a model is fed): no tokens, spans or flags to
+        build, so it is the fast path for bulk encoding. Unknown units are ``UNKNOWN_ID``."""
+        upto = self._upto(upto)
+        mode = self.config.pretokenize
+        with gc_paused():
+            ids: list[int] = []
+            for _, plain, special in self._segments(text, allow_special):
+                if plain:
+                    cache = self._words_at(upto)
+                    for piece in split_pieces(normalize(plain, self.config), mode):
+                        word = cache.get(piece)
+                        if word is None:
+                            word = cache[piece] = self._encode_word(piece, upto)
+                        ids.extend(word.ids)
+                elif special is not None:
+                    ids.append(special)
+        return ids
+
+    def _upto(self, upto: int | None) -> int:
+        return len(self.merges) if upto is None else max(0, min(upto, len(self.merges)))
+
+    def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, str, int | None]]:
+        """``(offset, plain text, None)`` and ``(offset, "", special id)`` in order: the text
+        split at special tokens (only with ``allow_special``)."""
         pattern = self._special_pattern if allow_special else None
         start = 0
         if pattern is not None:
             for match in pattern.finditer(text):
-                self._encode_plain(text[start : match.start()], start, upto, out, cancelled)
-                token_id = self._ids[match.group()]
-                out.ids.append(token_id)
-                out.spans.append(match.span())
-                out.unknown.append(False)
+                yield start, text[start : match.start()], None
+                yield match.start(), "", self._ids[match.group()]
                 start = match.end()
-        self._encode_plain(text[start:], start, upto, out, cancelled)
-        if any(out.unknown):
-            out.tokens = [
-                self.tokens[i] if i >= 0 else text[s:e] for i, (s, e) in zip(out.ids, out.spans, strict=True)
-            ]
-        else:
-            out.tokens = list(map(self.tokens.__getitem__, out.ids))
-        return out
+        yield start, text[start:], None
 
     def _encode_plain(
         self, text: str, offset: int, upto: int, out: Encoding, cancelled: Callable[[], bool] | None
@@ -209,7 +254,7 @@ class Encoder:
             return
         normalized, starts = normalize_aligned(text, self.config)
         cache = self._words_at(upto)
-        ids, spans, unknown = out.ids, out.spans, out.unknown
+        ids, out_starts, out_ends, unknown = out.ids, out.starts, out.ends, out.unknown
         size = len(normalized)
         for begin, end in piece_spans(normalized, self.config.pretokenize):
             piece = normalized[begin:end]
@@ -222,7 +267,8 @@ class Encoder:
             unknown.extend(word.unknown)
             if starts is None:
                 shift = (offset + begin).__add__
-                spans.extend(zip(map(shift, word.starts), map(shift, word.ends)))
+                out_starts.extend(map(shift, word.starts))
+                out_ends.extend(map(shift, word.ends))
             else:
                 for s, e in zip(word.starts, word.ends, strict=True):
                     s, e = begin + s, begin + e
@@ -230,7 +276,8 @@ class Encoder:
                     source_end = max(
                         starts[e - 1] + 1 if e > s else source_start, starts[e] if e < size else len(text)
                     )
-                    spans.append((offset + source_start, offset + source_end))
+                    out_starts.append(offset + source_start)
+                    out_ends.append(offset + source_end)
 
     def _words_at(self, upto: int) -> dict[str, _Word]:
         with self._cache_lock:  # the window encodes on two threads (short texts, long ones)

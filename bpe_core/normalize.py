@@ -84,6 +84,8 @@ def _run_starts(source: str, offset: int, piece: str, config: PipelineConfig) ->
     for group, part in zip(groups, parts, strict=True):
         if _one_to_one(group, part, config):
             starts.extend(range(offset, offset + len(group)))
+        elif len(group) == 1:  # one character (a ligature, say): all it became comes from it
+            starts.extend([offset] * len(part))
         else:
             starts.extend(_prefix_starts(group, offset, len(part), config))
         offset += len(group)

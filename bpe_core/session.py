@@ -18,6 +18,7 @@ from bpe_core.corpus import Corpus
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import BpeError, InputError, SessionError
 from bpe_core.fileio import input_limit, read_bounded, write_atomic
+from bpe_core.gc_pause import without_gc
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, key_of, sorted_alphabet
 
@@ -311,6 +312,7 @@ def trainer_from_session(data: dict[str, Any], path: str | Path, progress: Progr
         raise SessionError(f"The session file {str(path)!r} does not fit its corpus: {error}") from None
 
 
+@without_gc  # one pause for the whole replay, not one per merge (see bpe_core.gc_pause)
 def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     pipeline: PipelineConfig = data["pipeline"]
     words = [(w, c) for w, c in data["corpus"]["words"]]

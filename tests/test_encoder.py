@@ -75,6 +75,20 @@ def test_encoding_never_fails_and_spans_cover_the_text_in_order(text):
                 assert text[start:end] == (token if unknown else token.replace(marker, ""))
 
 
+SPECIAL = encoder_for(merges=200, pretokenize="gpt2", end_of_word=None, special_tokens=("<|endoftext|>",))[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["ﬁ", "<|endoftext|>", " the", "É", "\n", "x", "  "]) | st.text(max_size=40)))
+def test_the_ids_only_path_gives_the_ids_of_a_full_encode(parts):
+    text = "".join(parts) if isinstance(parts, list) else parts
+    for encoder in (*BYTE_ENCODERS.values(), CHAR[1], CHAR_GPT2[1], CHAR_LOWER[1], SPECIAL):
+        for allow_special in (False, True):
+            expected = encoder.encode(text, allow_special=allow_special).ids
+            assert encoder.encode_ids(text, allow_special=allow_special) == expected
+            assert encoder.encode_ids(text, upto=7) == encoder.encode(text, upto=7).ids
+
+
 def test_unknown_characters_are_flagged_with_the_unknown_id():
     _, encoder = CHAR
     encoding = encoder.encode("Swift 🦜")

@@ -45,7 +45,8 @@ def test_the_map_equals_the_exact_prefix_map(text, config):
 
 
 def test_a_long_run_of_ligatures_maps_every_character():
-    # 100,000 ligatures in one word: quadratic before (64k took 103 s), linear now (bench/normalize.py).
+    # 100,000 ligatures in one word: quadratic before (64k took 103 s), linear now
+    # (bench/normalize_encode.py).
     normalized, starts = normalize_aligned("ﬁ" * 100_000 + "é", PipelineConfig(normalization="nfkc"))
     assert normalized == "fi" * 100_000 + "é"
     assert starts[:4] == [0, 0, 1, 1] and starts[-3:] == [99_999, 99_999, 100_000]
