@@ -22,7 +22,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bpe_core.batch_merge import merge_many, separator, symbols_of, unmerge_many
+from bpe_core.long_word import LongWord
 
+# Words longer than this many symbols are linked lists (``bpe_core.long_word``): a merge then
+# costs work proportional to the occurrences it replaces, not to the word's length.
+LONG_WORD = 4096
 # Merges (and undos) touching at least this many words run vectorised (``batch_merge``); below
 # that the per-word loop wins. Undo's vectorised path has less fixed cost, hence its lower bar.
 BATCH_WORDS = 1024
@@ -49,14 +53,21 @@ def _exact_bincount(index: np.ndarray, weights: np.ndarray, size: int) -> np.nda
 class MergeEffect:
     """What one merge changed, kept by the trainer so the merge can be undone exactly.
 
-    ``words`` are the word types that changed; ``old_segs`` is only filled when the merged token
-    already existed (then splitting it back is ambiguous, so the old segmentations are kept).
+    ``words`` are the word types that changed (long words aside); ``old_segs`` is only filled
+    when the merged token already existed (then splitting it back is ambiguous, so the old
+    segmentations are kept); ``long`` holds the nodes each long word merged.
     """
 
     words: array = field(default_factory=lambda: array("i"))
     replacements: int = 0
     increased: list[str] = field(default_factory=list)
     old_segs: list[str] | None = None
+    long: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> list[int]:
+        """Every word type that changed."""
+        return [*self.words, *self.long]
 
 
 class PairIndex:
@@ -74,6 +85,8 @@ class PairIndex:
         zeros).
     token_freq : symbol id -> occurrences in the current segmentation.
     total_tokens : number of symbols in the whole corpus now.
+    long : word index -> :class:`LongWord`, for words longer than ``LONG_WORD``; their entry in
+        ``segs`` is not kept current: read a word with :meth:`seg`.
     """
 
     def __init__(self, segs: list[str], counts: list[int], n_symbols: int) -> None:
@@ -87,6 +100,9 @@ class PairIndex:
         self.total_tokens = 0
         self._first: dict[str, tuple[list[int], int, int]] = {}  # see first_word
         self._count_initial()
+        self.long = {w: LongWord(seg) for w, seg in enumerate(segs) if len(seg) > LONG_WORD}
+        for w in self.long:
+            segs[w] = ""  # never read: LongWord holds it
 
     def _count_initial(self) -> None:
         """Count every pair and symbol and list the words of every pair, vectorised.
@@ -128,10 +144,24 @@ class PairIndex:
 
     # -- queries ---------------------------------------------------------------------------
 
+    def seg(self, w: int) -> str:
+        """Word ``w``'s current segmentation as a symbol string."""
+        long = self.long.get(w) if self.long else None
+        return long.text() if long is not None else self.segs[w]
+
+    def has(self, w: int, pair: str) -> bool:
+        long = self.long.get(w) if self.long else None
+        return long.contains(pair) if long is not None else pair in self.segs[w]
+
+    def position(self, w: int, pair: str) -> int:
+        """Where ``pair`` first occurs in word ``w``: a number that orders occurrences."""
+        long = self.long.get(w) if self.long else None
+        return long.first(pair) if long is not None else self.segs[w].find(pair)
+
     def words_with(self, pair: str) -> list[int]:
         """Word indices containing ``pair``, ascending, without stale or repeated entries."""
-        segs = self.segs
-        return sorted({w for w in self.where.get(pair, ()) if pair in segs[w]})
+        has = self.has
+        return sorted({w for w in self.where.get(pair, ()) if has(w, pair)})
 
     def first_word(self, pair: str) -> int:
         """Index of the first word type (in order of first appearance) containing ``pair``.
@@ -141,17 +171,17 @@ class PairIndex:
         that minimum is stale the list is sorted and deduplicated (in C) and only its stale
         prefix dropped: later stale entries are harmless, and re-sorting a sorted list is cheap.
         """
-        segs = self.segs
+        has = self.has
         words = self.where[pair]
         cached = self._first.get(pair)
         if cached is not None and cached[0] is words:
             first = cached[2] if cached[1] == len(words) else min(cached[2], min(words[cached[1] :]))
         else:
             first = min(words)
-        if pair not in segs[first]:
+        if not has(first, pair):
             words = sorted(set(words))
             start = 1
-            while pair not in segs[words[start]]:
+            while not has(words[start], pair):
                 start += 1
             words = self.where[pair] = words[start:]
             first = words[0]
@@ -160,8 +190,11 @@ class PairIndex:
 
     def replacements(self, pair: str) -> int:
         """How many replacements merging ``pair`` would make (non-overlapping, weighted)."""
-        segs, counts = self.segs, self.counts
-        return sum(segs[w].count(pair) * counts[w] for w in self.words_with(pair))
+        segs, counts, long = self.segs, self.counts, self.long
+        return sum(
+            (long[w].replacements(pair) if w in long else segs[w].count(pair)) * counts[w]
+            for w in self.words_with(pair)
+        )
 
     # -- merge -----------------------------------------------------------------------------
 
@@ -176,6 +209,11 @@ class PairIndex:
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
         old_segs: list[str] | None = None
+        long_nodes: dict[int, tuple[list[int], list[int]]] = {}
+        long_replaced = 0
+        if self.long and any(w in self.long for w in candidates):
+            long_replaced = self._merge_long(candidates, pair, new, delta, long_nodes)
+            candidates = [w for w in candidates if w not in self.long]
         if fresh and len(candidates) >= BATCH_WORDS:
             changed, replaced = merge_many(
                 self.segs,
@@ -189,8 +227,9 @@ class PairIndex:
             )
         else:
             changed, replaced, old_segs = self._merge_words(candidates, pair, new, fresh, delta)
+        replaced += long_replaced
         delta[pair] -= replaced
-        effect = MergeEffect(array("i", changed), replaced, [], old_segs)
+        effect = MergeEffect(array("i", changed), replaced, [], old_segs, long_nodes)
         self._apply(delta, effect.increased)
         freq = self.token_freq
         freq[ord(pair[0])] -= replaced
@@ -198,6 +237,27 @@ class PairIndex:
         freq[ord(new)] += replaced
         self.total_tokens -= replaced
         return effect
+
+    def _merge_long(
+        self,
+        candidates: Iterable[int],
+        pair: str,
+        new: str,
+        delta: defaultdict[str, int],
+        nodes: dict[int, tuple[list[int], list[int]]],
+    ) -> int:
+        """Merge ``pair`` in the long words among ``candidates``; returns the replacements."""
+        replaced = 0
+        where = self.where
+        for w in dict.fromkeys(w for w in candidates if w in self.long):
+            added: set[str] = set()
+            merged = self.long[w].merge(pair, new, self.counts[w], delta, added)
+            if merged[0]:
+                nodes[w] = merged
+                replaced += len(merged[0]) * self.counts[w]
+                for k in added:
+                    where[k].append(w)
+        return replaced
 
     def _merge_words(
         self, candidates: Iterable[int], pair: str, new: str, fresh: bool, delta: defaultdict[str, int]
@@ -290,6 +350,11 @@ class PairIndex:
         a, b = pair[0], pair[1]
         segs, counts, where = self.segs, self.counts, self.where
         delta: defaultdict[str, int] = defaultdict(int)
+        for w, nodes in effect.long.items():
+            restored_pairs: set[str] = set()
+            self.long[w].unmerge(pair, new, nodes, counts[w], delta, restored_pairs)
+            for k in restored_pairs:
+                where[k].append(w)
         if effect.old_segs is not None:
             for w, old in zip(effect.words, effect.old_segs, strict=True):
                 self._diff_word(w, segs[w], old, counts[w], delta)

@@ -123,9 +123,9 @@ class PairQueue:
         for entry in taken:
             heappush(heap, entry)
         if positional:
-            segs = self._index.segs
+            position = self._index.position
             # positional rules key on (count, first word): e[1] is a word index here
-            out.sort(key=lambda e: (e[0], e[1], segs[cast(int, e[1])].find(e[2])))
+            out.sort(key=lambda e: (e[0], e[1], position(cast(int, e[1]), e[2])))
         return [entry[2] for entry in out[:n]]
 
     def best(self) -> str | None:

@@ -49,20 +49,23 @@ class TieBreakRule:
         return self.name == "first-seen"
 
     def static_key(self, left: str, right: str, left_id: int, right_id: int) -> object:
-        """Sort key of a pair for the rules whose order does not depend on the corpus state."""
+        """Sort key of a pair for the rules whose order does not depend on the corpus state.
+
+        The ids come last: two pairs can look the same (text that spells the end-of-word marker
+        beside the marker itself), and the order must still be total."""
         if self.name == "hf":
             return (left_id, right_id)
         if self.name == "lexicographic":
-            return (left, right)
+            return (left, right, left_id, right_id)
         if self.name == "subword-nmt":
-            return (descending(left), descending(right))
+            return (descending(left), descending(right), left_id, right_id)
         if self.name == "random":
             digest = hashlib.blake2b(
                 f"{left}\x00{right}".encode("utf-8", "surrogatepass"),
                 digest_size=8,
                 key=str(self.seed).encode(),
             ).digest()
-            return int.from_bytes(digest, "big")
+            return (int.from_bytes(digest, "big"), left_id, right_id)
         raise ValueError(f"The {self.name} rule has no static key.")
 
 

@@ -209,7 +209,7 @@ class Trainer:
             decided_by = decided_by or USER
         self._truncate()
         record = self._merge(key, decided_by)
-        self._last_change = LastChange(True, record, tuple(self._effects[-1].words))
+        self._last_change = LastChange(True, record, tuple(self._effects[-1].changed))
         self.events.emit(MergeApplied(record))
         return record
 
@@ -218,7 +218,7 @@ class Trainer:
         """Undo the last merge exactly; it stays available for :meth:`redo`."""
         if not self.can_undo:
             raise MergeError("There is no merge to undo.")
-        words = tuple(self._effects[-1].words)
+        words = tuple(self._effects[-1].changed)
         record = self._unmerge()
         self._last_change = LastChange(False, record, words)
         self.events.emit(MergeUndone(record))
@@ -230,7 +230,7 @@ class Trainer:
         if not self.can_redo:
             raise MergeError("There is no merge to redo.")
         record = self._remerge()
-        self._last_change = LastChange(True, record, tuple(self._effects[-1].words))
+        self._last_change = LastChange(True, record, tuple(self._effects[-1].changed))
         self.events.emit(MergeApplied(record, redo=True))
         return record
 
@@ -453,7 +453,7 @@ class Trainer:
         """(word index, symbol position) of the pair's first occurrence (the first-seen key)."""
         key = _key(pair)
         word = self._index.first_word(key)
-        return word, self._index.segs[word].find(key)
+        return word, self._index.position(word, key)
 
     def tied_pairs(self) -> list[Pair]:
         """Every pair tied at the top count now, in no particular order (a full scan)."""
@@ -526,19 +526,20 @@ class Trainer:
 
     def segmentation(self, word: int) -> list[int]:
         """Token ids of word type ``word`` now."""
-        return [ord(ch) for ch in self._index.segs[word]]
+        return [ord(ch) for ch in self._index.seg(word)]
 
     def segmentation_length(self, word: int) -> int:
-        return len(self._index.segs[word])
+        return len(self._index.seg(word))
 
     def words_with_token(self, token_id: int) -> list[int]:
         """Indices of the word types whose current segmentation contains the token."""
         char = chr(token_id)
-        return [w for w, seg in enumerate(self._index.segs) if char in seg]
+        seg = self._index.seg
+        return [w for w in range(len(self.corpus.words)) if char in seg(w)]
 
     def changed_words(self) -> list[int]:
         """Word types the last applied merge changed (empty at step 0)."""
-        return list(self._effects[-1].words) if self._effects else []
+        return self._effects[-1].changed if self._effects else []
 
     @property
     def last_change(self) -> LastChange | None:

@@ -1,13 +1,14 @@
-"""The vectorised and per-word merge paths give identical histories and states on real text."""
+"""The merge paths (vectorised, per word, long words as linked lists) give identical histories
+and states on real text."""
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig, pair_index
 from tests.conftest import data_text
 from tests.helpers import recount, snapshot
 
 
-def train_and_undo(text: str, batch_words: int, config: PipelineConfig):
-    saved = pair_index.BATCH_WORDS
-    pair_index.BATCH_WORDS = batch_words
+def train_and_undo(text: str, batch_words: int, config: PipelineConfig, long_word: int = 10**9):
+    saved = pair_index.BATCH_WORDS, pair_index.LONG_WORD
+    pair_index.BATCH_WORDS, pair_index.LONG_WORD = batch_words, long_word
     try:
         trainer = Trainer(Corpus.from_text(text, config), TrainingConfig())
         trainer.run(merges=600)
@@ -18,7 +19,7 @@ def train_and_undo(text: str, batch_words: int, config: PipelineConfig):
         assert trainer.pair_counts() == dict(pairs) and trainer.corpus_tokens == total
         return trainer.history, after_run, middle
     finally:
-        pair_index.BATCH_WORDS = saved
+        pair_index.BATCH_WORDS, pair_index.LONG_WORD = saved
 
 
 def test_paths_agree_on_real_text():
@@ -26,3 +27,15 @@ def test_paths_agree_on_real_text():
     for config in (PipelineConfig(), PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)):
         results = [train_and_undo(text, n, config) for n in (0, 64, 10**9)]
         assert results[0] == results[1] == results[2]
+
+
+def test_a_long_word_as_linked_symbols_trains_and_undoes_like_a_string():
+    # One 100,000-character sequence (a file as one word): linked symbols, or one string.
+    text = data_text("jargon_file_120k.txt")[:100_000]
+    for config in (
+        PipelineConfig(pretokenize="none", end_of_word=None),
+        PipelineConfig(pretokenize="none", unit="byte", end_of_word="</w>"),
+    ):
+        linked = train_and_undo(text, 10**9, config, long_word=4096)
+        string = train_and_undo(text, 10**9, config, long_word=10**9)
+        assert linked == string

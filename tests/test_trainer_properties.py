@@ -17,18 +17,26 @@ from bpe_core.encoder import Encoder
 from bpe_core.tiebreak import TieBreakRule
 from tests.helpers import recount, snapshot
 
-# Merges run per word or vectorised depending on how many words they touch; both must agree.
-PATHS = pytest.mark.parametrize("batch_words", [0, 10**9], ids=["vectorised", "per-word"])
+# Merges run per word or vectorised depending on how many words they touch, and words longer
+# than LONG_WORD symbols are linked lists; every path must agree. (batch words, long word)
+PATHS = pytest.mark.parametrize(
+    "path", [(0, 10**9), (10**9, 10**9), (10**9, 2)], ids=["vectorised", "per-word", "long-words"]
+)
 
 
 @contextmanager
-def merge_path(batch_words: int):
-    saved = pair_index.BATCH_WORDS
-    pair_index.BATCH_WORDS = batch_words
+def merge_path(path: tuple[int, int]):
+    saved = pair_index.BATCH_WORDS, pair_index.LONG_WORD
+    pair_index.BATCH_WORDS, pair_index.LONG_WORD = path
     try:
         yield
     finally:
-        pair_index.BATCH_WORDS = saved
+        pair_index.BATCH_WORDS, pair_index.LONG_WORD = saved
+
+
+def rebuilt(trainer: Trainer) -> Trainer:
+    """The same trainer made afresh, so that the merge path in force applies from the start."""
+    return Trainer(trainer.corpus, trainer.training)
 
 
 RULES = ["first-seen", "hf", "subword-nmt", "lexicographic", "random:3"]
@@ -97,9 +105,9 @@ actions = st.lists(
 @PATHS
 @settings(max_examples=300, deadline=None)
 @given(trainer=trainers(), commands=actions)
-def test_any_command_sequence_keeps_counts_exact_and_undo_exact(batch_words, trainer, commands):
-    with merge_path(batch_words):
-        run_commands(trainer, commands)
+def test_any_command_sequence_keeps_counts_exact_and_undo_exact(path, trainer, commands):
+    with merge_path(path):
+        run_commands(rebuilt(trainer), commands)
 
 
 def run_commands(trainer, commands):
@@ -157,9 +165,9 @@ def test_encoding_a_training_word_reproduces_its_training_segmentation(trainer, 
 @PATHS
 @settings(max_examples=100, deadline=None)
 @given(trainer=trainers())
-def test_undo_all_then_redo_all_restores_every_state(batch_words, trainer):
-    with merge_path(batch_words):
-        undo_redo_all(trainer)
+def test_undo_all_then_redo_all_restores_every_state(path, trainer):
+    with merge_path(path):
+        undo_redo_all(rebuilt(trainer))
 
 
 def undo_redo_all(trainer):
