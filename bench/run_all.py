@@ -14,6 +14,8 @@ SCRIPTS = [
     "step_latency.py",
     "encode_vs_hf.py",
     "normalize_encode.py",
+    "session_open.py",
+    "long_word.py",
 ]
 
 if __name__ == "__main__":

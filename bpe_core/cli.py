@@ -1,4 +1,5 @@
-"""Headless command line: ``bpe-studio train | encode | decode`` (a contract scripts rely on).
+"""Headless command line: ``bpe-studio train | encode | decode | compress`` (a contract scripts
+rely on).
 
 Bad input of any kind ends with one sentence on stderr and a non-zero exit, never a traceback:
 exit 2 for a malformed command line, 1 for unusable input.
@@ -15,6 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
+from bpe_core.compress import compress
 from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig, TrainingConfig
 from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
@@ -26,7 +28,7 @@ from bpe_core.tiebreak import RULE_NAMES, parse_rule
 from bpe_core.trainer import Trainer
 
 PROG = "bpe-studio"
-COMMANDS = ("train", "encode", "decode")
+COMMANDS = ("train", "encode", "decode", "compress")
 _VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 
 
@@ -117,6 +119,20 @@ def build_parser() -> argparse.ArgumentParser:
     decode = commands.add_parser("decode", help="turn token ids back into text")
     decode.add_argument("--model", required=True, metavar="MODEL.json")
     decode.add_argument("ids", nargs="+", type=_token_id, metavar="ID")
+
+    compress = commands.add_parser(
+        "compress", help="the classic compression variant: the file as one sequence, each merge a new symbol"
+    )
+    compress.add_argument("file", metavar="FILE", help="UTF-8 text")
+    compress.add_argument("--merges", type=_positive, metavar="N", help="stop after N merges")
+    compress.add_argument("--min-frequency", type=_positive, default=2, metavar="F")
+    compress.add_argument(
+        "--tie-break",
+        type=_rule,
+        default="first-seen",
+        metavar="{" + ",".join(RULE_NAMES[:-1]) + ",random[:SEED]}",
+    )
+    compress.add_argument("--json", action="store_true")
     return parser
 
 
@@ -144,6 +160,8 @@ def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             return _train(args, stdout, stderr)
         if args.command == "encode":
             return _encode(args, stdout)
+        if args.command == "compress":
+            return _compress(args, stdout)
         return _decode(args, stdout)
     except BpeError as error:
         print(f"{PROG}: {error}", file=stderr)
@@ -303,6 +321,38 @@ def _decode(args: argparse.Namespace, stdout: TextIO) -> int:
     encoder: Encoder = load_encoder(args.model)
     print(encoder.decode(args.ids), file=stdout)
     return 0
+
+
+def _compress(args: argparse.Namespace, stdout: TextIO) -> int:
+    text = read_text_file(args.file)
+    training = TrainingConfig(min_frequency=args.min_frequency, tie_break=args.tie_break)
+    result = compress(text, training, args.merges)
+    decompressed = result.decompress()
+    if args.json:
+        steps = [
+            {"data": s.data, "symbol": s.symbol, "pair": list(s.pair), "rule": s.rule, "count": s.count}
+            for s in result.steps
+        ]
+        data = {"steps": steps, "decompressed": decompressed, "lossless": decompressed == text}
+        stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        return 0
+    print(f"{_shown(text)}  (the input, {len(text):,} symbols)", file=stdout)
+    for step in result.steps:
+        rule = f"{step.symbol} = {(step.pair[0] + step.pair[1]).translate(_VISIBLE)}"
+        print(f"{rule}  ({step.count:,}x)  ->  {_shown(step.data)}", file=stdout)
+    verdict = "lossless" if decompressed == text else "NOT lossless"
+    print(
+        f"{len(text):,} -> {len(result.compressed):,} symbols with {len(result.steps):,} rules; "
+        f"decompressed back to the input: {verdict}.",
+        file=stdout,
+    )
+    return 0
+
+
+def _shown(data: str, width: int = 72) -> str:
+    """Data made visible on one line, elided in the middle when long."""
+    data = data.translate(_VISIBLE)
+    return data if len(data) <= width else data[: width // 2 - 1] + " … " + data[-(width // 2 - 2) :]
 
 
 class _ProgressBar:

@@ -102,7 +102,8 @@ class Corpus:
     def _checked(cls, counter: Counter[str], config: PipelineConfig, specials: tuple[int, ...]) -> Corpus:
         if not counter:
             raise InputError("The corpus is empty: it has no words after pre-tokenization.")
-        if any(MARK in word for word in counter):  # NUL is the marker's identity (bpe_core.vocab)
+        # NUL is the end-of-word marker's identity (bpe_core.vocab); without a marker it is text.
+        if config.end_of_word is not None and any(MARK in word for word in counter):
             raise InputError("The corpus contains NUL characters, which text never holds.")
         # Every count the engine keeps (a pair's, a token's, the corpus total) is at most the
         # number of symbol occurrences: bounding it keeps all of them exact 64-bit integers.

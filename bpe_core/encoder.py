@@ -160,12 +160,13 @@ class Encoder:
     def _unit_lengths(self) -> list[int]:
         """How many source units (characters, or bytes in byte mode) each token covers."""
         byte_mode = self.config.unit == "byte"
+        marked = self.config.end_of_word is not None
         lengths = [0] * len(self.keys)
         for i, key in enumerate(self.keys):
             if i < self.n_special:
                 lengths[i] = len(key.encode("utf-8")) if byte_mode else len(key)
             else:
-                lengths[i] = len(key) - key.endswith(MARK)
+                lengths[i] = len(key) - (marked and key.endswith(MARK))
         for merge in self.merges:  # merged tokens: sum of their parts (markers cover nothing)
             lengths[merge.token] = lengths[merge.left] + lengths[merge.right]
         return lengths
@@ -176,7 +177,8 @@ class Encoder:
         if self.config.unit == "byte":
             return {byte: chr(self._ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in self._ids}
         keys = self.keys
-        return {ord(keys[i]): chr(i) for i in base if len(keys[i]) == 1 and keys[i] != MARK}
+        marked = MARK if self.config.end_of_word is not None else None  # else NUL is a character
+        return {ord(keys[i]): chr(i) for i in base if len(keys[i]) == 1 and keys[i] != marked}
 
     # -- encoding --------------------------------------------------------------------------
 
@@ -415,7 +417,8 @@ class Encoder:
                 flush()
                 out.append("\ufffd" if token_id == UNKNOWN_ID else keys[token_id])
                 continue
-            for i, part in enumerate(keys[token_id].split(MARK)):
+            key = keys[token_id]
+            for i, part in enumerate(key.split(MARK) if self.config.end_of_word is not None else (key,)):
                 if i:
                     flush()
                     out.append(boundary)

@@ -499,7 +499,7 @@ class Trainer:
         key = self.vocab.keys[token_id]
         if token_id < self.vocab.n_special:
             return len(key.encode("utf-8")) if self.corpus.config.unit == "byte" else len(key)
-        return len(key) - key.endswith(MARK)
+        return len(key) - (self.corpus.config.end_of_word is not None and key.endswith(MARK))
 
     def token_frequency(self, token_id: int) -> int:
         """Occurrences of the token in the current segmentation of the corpus."""
@@ -593,7 +593,8 @@ def _initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
         table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR)}
         units = [w.encode("utf-8").decode("latin-1").translate(table) for w in corpus.words]
     else:
-        table = {ord(key): chr(i) for key, i in ids.items() if len(key) == 1 and key != MARK}
+        marker_key = MARK if config.end_of_word is not None else None  # else NUL is a character
+        table = {ord(key): chr(i) for key, i in ids.items() if len(key) == 1 and key != marker_key}
         units = [w.translate(table) for w in corpus.words]
     if config.end_of_word is None:
         return units

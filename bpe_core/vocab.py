@@ -20,8 +20,9 @@ MARK = "\x00"  # the end-of-word marker in a key; only ever a key's last charact
 
 
 def display(key: str, marker: str | None) -> str:
-    """The display string of a key. Example: ``display("low\\x00", "</w>")`` -> ``"low</w>"``."""
-    return key[:-1] + (marker or "") if key.endswith(MARK) else key
+    """The display string of a key. Example: ``display("low\\x00", "</w>")`` -> ``"low</w>"``.
+    Without a marker NUL is an ordinary character (the corpus may then hold it)."""
+    return key[:-1] + marker if marker is not None and key.endswith(MARK) else key
 
 
 def key_of(string: str, marker: str | None) -> str:

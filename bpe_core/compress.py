@@ -1,0 +1,105 @@
+"""The classic compression variant of BPE (source document 002, after Gage 1994).
+
+The data is one sequence of characters. Each merge writes its pair as a fresh single symbol that
+does not occur in the data (``Z``, then ``Y``, ``X``, … as in the document), and a rule table
+records what each symbol stands for; decompression applies the rules in reverse, step by step,
+back to the input. Merges are chosen by the trainer, so counts and tie rules are exactly those of
+training with ``--pretokenize none --end-of-word none``.
+
+Example (the document's)::
+
+    >>> steps = compress("aaabdaaabac", TrainingConfig(tie_break="hf")).steps
+    >>> [(s.rule, s.data) for s in steps]
+    [('Z = aa', 'ZabdZabac'), ('Y = ab', 'ZYdZYac'), ('X = ZY', 'XdXac')]
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from bpe_core.config import PipelineConfig, TrainingConfig
+from bpe_core.corpus import Corpus
+from bpe_core.trainer import Trainer
+
+# The document's symbols first: capital letters from the end of the alphabet, then small ones.
+_PREFERRED = "ZYXWVUTSRQPONMLKJIHGFEDCBA" + "zyxwvutsrqponmlkjihgfedcba"
+SEQUENCE = PipelineConfig(pretokenize="none", end_of_word=None)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One merge: ``symbol`` now stands for ``pair`` (two symbols of the data before the step),
+    which occurred ``count`` times (replacements made); ``data`` is the data after the step."""
+
+    symbol: str
+    pair: tuple[str, str]
+    count: int
+    data: str
+
+    @property
+    def rule(self) -> str:
+        return f"{self.symbol} = {self.pair[0]}{self.pair[1]}"
+
+
+@dataclass(frozen=True)
+class Compression:
+    original: str
+    steps: tuple[Step, ...]
+
+    @property
+    def compressed(self) -> str:
+        return self.steps[-1].data if self.steps else self.original
+
+    def decompression(self) -> Iterator[str]:
+        """The data as each rule is undone, last rule first, ending with the input."""
+        data = self.compressed
+        for step in reversed(self.steps):
+            data = data.replace(step.symbol, step.pair[0] + step.pair[1])
+            yield data
+
+    def decompress(self) -> str:
+        data = self.compressed
+        for data in self.decompression():  # noqa: B007  (the last state is the result)
+            pass
+        return data
+
+
+def fresh_symbols(data: str) -> Iterator[str]:
+    """Symbols that never occur in ``data``: the document's letters, then other visible
+    characters (no marks, spaces or controls, which would not read as one symbol)."""
+    used = set(data)
+    for char in _PREFERRED:
+        if char not in used:
+            yield char
+    for code in range(0x100, 0x110000):
+        char = chr(code)
+        if char not in used and unicodedata.category(char)[0] in "LNS":
+            yield char
+
+
+def compress(
+    text: str,
+    training: TrainingConfig | None = None,
+    merges: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Compression:
+    """Train on ``text`` as one sequence and write each merge as a fresh symbol."""
+    trainer = Trainer(Corpus.from_text(text, SEQUENCE), training or TrainingConfig())
+    trainer.run(merges=merges, progress=progress)
+    symbols = fresh_symbols(text)
+    # A base token is its own character; a merged token gets the next fresh symbol (a string
+    # re-created by another route is the same token, so it keeps its symbol).
+    symbol_of = {i: trainer.token_string(i) for i in range(trainer.vocab.n_base)}
+    steps = []
+    data = text
+    for record in trainer.history:
+        left, right = symbol_of[record.pair[0]], symbol_of[record.pair[1]]
+        if record.token not in symbol_of:
+            symbol_of[record.token] = next(symbols)
+        symbol = symbol_of[record.token]
+        # str.replace is BPE's own left-to-right, non-overlapping replacement.
+        data = data.replace(left + right, symbol)
+        steps.append(Step(symbol, (left, right), record.replacements, data))
+    return Compression(text, tuple(steps))
