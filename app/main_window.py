@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import ASK, TIE_LIST, Bridge, Source
+from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.confirm import ask_with_opt_out
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import Preferences, SettingsDialog, Target
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         self._zoom_points = 0.0
         self._base_points = self.font().pointSizeF()
         self._last_table: QAbstractItemView | None = None
+        self.compression_dialog: CompressionDialog | None = None
         self._asking_tie = False
         self.commands: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
@@ -220,6 +222,12 @@ class MainWindow(QMainWindow):
         self._action("fullscreen", "Full screen", self.toggle_fullscreen, ("F11",), checkable=True)
         self._action("shortcuts", "Keyboard shortcuts", self.show_shortcuts, ("F1",))
         self._action(
+            "compression",
+            "Compression view…",
+            self.show_compression,
+            tip="The session as the classic compression variant writes it, with decompression",
+        )
+        self._action(
             "cancel", "Cancel", self.on_escape, ("Escape",), "Cancel the running job; leave a text field"
         )
 
@@ -285,6 +293,8 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         for dock in self.docks.values():
             view.addAction(dock.toggleViewAction())
+        view.addSeparator()
+        view.addAction(self.commands["compression"])
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.commands["shortcuts"])
 
@@ -358,6 +368,13 @@ class MainWindow(QMainWindow):
             )
         if answer == QMessageBox.StandardButton.Yes:
             self.bridge.reset()
+
+    def show_compression(self) -> None:
+        """Open (or raise) the Compression view; it stays open beside the window."""
+        if self.compression_dialog is None:
+            self.compression_dialog = CompressionDialog(self.bridge, self)
+        self.compression_dialog.show()
+        self.compression_dialog.raise_()
 
     def open_settings(self) -> None:
         trainer = self.bridge.trainer

@@ -45,12 +45,13 @@ class Step:
 
 @dataclass(frozen=True)
 class Compression:
+    """``steps`` in order; ``compressed`` is the data after the last one; ``symbol_of`` maps a
+    token id of the trainer to its symbol."""
+
     original: str
     steps: tuple[Step, ...]
-
-    @property
-    def compressed(self) -> str:
-        return self.steps[-1].data if self.steps else self.original
+    compressed: str
+    symbol_of: dict[int, str]
 
     def decompression(self) -> Iterator[str]:
         """The data as each rule is undone, last rule first, ending with the input."""
@@ -88,18 +89,44 @@ def compress(
     """Train on ``text`` as one sequence and write each merge as a fresh symbol."""
     trainer = Trainer(Corpus.from_text(text, SEQUENCE), training or TrainingConfig())
     trainer.run(merges=merges, progress=progress)
+    return compression_of(trainer)
+
+
+def is_one_sequence(config: PipelineConfig) -> bool:
+    """Whether a corpus is the classic variant's data: one sequence of characters, untouched."""
+    return (
+        config.pretokenize == "none"
+        and config.end_of_word is None
+        and config.unit == "char"
+        and config.normalization == "none"
+        and not config.lowercase
+        and not config.special_tokens
+    )
+
+
+def compression_of(trainer: Trainer, every_step: bool = True) -> Compression:
+    """The trainer's merges up to its position, written as the classic variant writes them.
+
+    The trainer must hold one sequence (:func:`is_one_sequence`); its only word is the data.
+    Without ``every_step`` the steps carry no data (each costs a pass over it) and only the
+    data after the last step is built, from the trainer's segmentation."""
+    if not is_one_sequence(trainer.corpus.config) or trainer.word_count != 1:
+        raise ValueError("The compression variant needs the data as one sequence of characters.")
+    text = trainer.corpus.words[0]
     symbols = fresh_symbols(text)
     # A base token is its own character; a merged token gets the next fresh symbol (a string
     # re-created by another route is the same token, so it keeps its symbol).
     symbol_of = {i: trainer.token_string(i) for i in range(trainer.vocab.n_base)}
     steps = []
     data = text
-    for record in trainer.history:
+    for record in trainer.history[: trainer.position]:
         left, right = symbol_of[record.pair[0]], symbol_of[record.pair[1]]
         if record.token not in symbol_of:
             symbol_of[record.token] = next(symbols)
         symbol = symbol_of[record.token]
-        # str.replace is BPE's own left-to-right, non-overlapping replacement.
-        data = data.replace(left + right, symbol)
-        steps.append(Step(symbol, (left, right), record.replacements, data))
-    return Compression(text, tuple(steps))
+        if every_step:  # str.replace is BPE's own left-to-right, non-overlapping replacement
+            data = data.replace(left + right, symbol)
+        steps.append(Step(symbol, (left, right), record.replacements, data if every_step else ""))
+    if not every_step:
+        data = "".join(map(symbol_of.__getitem__, trainer.segmentation(0)))
+    return Compression(text, tuple(steps), data, symbol_of)

@@ -153,6 +153,10 @@ class PairIndex:
         long = self.long.get(w) if self.long else None
         return long.contains(pair) if long is not None else pair in self.segs[w]
 
+    def seg_length(self, w: int) -> int:
+        long = self.long.get(w) if self.long else None
+        return long.length if long is not None else len(self.segs[w])
+
     def position(self, w: int, pair: str) -> int:
         """Where ``pair`` first occurs in word ``w``: a number that orders occurrences."""
         long = self.long.get(w) if self.long else None
@@ -213,7 +217,9 @@ class PairIndex:
         long_replaced = 0
         if self.long and any(w in self.long for w in candidates):
             long_replaced = self._merge_long(candidates, pair, new, delta, long_nodes)
-            candidates = [w for w in candidates if w not in self.long]
+            # Only the short words that hold the pair: the vectorised path needs at least one.
+            segs, long = self.segs, self.long
+            candidates = [w for w in candidates if w not in long and pair in segs[w]]
         if fresh and len(candidates) >= BATCH_WORDS:
             changed, replaced = merge_many(
                 self.segs,
@@ -387,8 +393,10 @@ class PairIndex:
                 for k in set(restored):
                     where[k].append(w)
         replaced = effect.replacements
-        if effect.old_segs is None:  # the diff path above already restored the pair's count
+        if effect.old_segs is None:
             delta[pair] += replaced
+        else:  # the diff path above restored the short words' count; long words still need theirs
+            delta[pair] += sum(len(nodes[0]) * counts[w] for w, nodes in effect.long.items())
         increased: list[str] = []
         self._apply(delta, increased)
         freq = self.token_freq

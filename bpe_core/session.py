@@ -20,7 +20,7 @@ from bpe_core.errors import BpeError, InputError, SessionError
 from bpe_core.fileio import input_limit, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.trainer import Trainer
-from bpe_core.vocab import MARK, key_of, sorted_alphabet
+from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
 FORMAT = "bpe-studio-session"
 # Version 2 names tokens by key (``bpe_core.vocab``): the end-of-word marker is written "\u0000",
@@ -238,21 +238,24 @@ def _check_corpus(corpus: Any, pipeline: PipelineConfig) -> None:
 
 
 def _keyed(alphabet: list[str], merges: list[dict], marker: str | None) -> tuple[list[str], list[dict]]:
-    """A version-1 alphabet and merges with their display strings turned into keys."""
+    """A version-1 alphabet and merges with their display strings turned into keys.
+
+    Only base symbols are read as marked by their spelling; a merged token's key is its pair's
+    keys joined, so a text token that merely ends like the marker stays text. (In version 1 the
+    display string was the identity, so each display names one token at any point.)"""
+    base = [key_of(symbol, marker) for symbol in alphabet]
+    key_by_display = dict(zip(alphabet, base, strict=True))
 
     def key(string: str) -> str:
-        return key_of(string, marker)
+        return key_by_display.get(string, string)  # an unknown name is reported by the replay
 
-    keyed = [
-        {
-            **merge,
-            "pair": [key(merge["pair"][0]), key(merge["pair"][1])],
-            "token": key(merge["token"]),
-            "candidates": [[key(a), key(b)] for a, b in merge["candidates"]],
-        }
-        for merge in merges
-    ]
-    return [key(symbol) for symbol in alphabet], keyed
+    keyed = []
+    for merge in merges:
+        left, right = key(merge["pair"][0]), key(merge["pair"][1])
+        candidates = [[key(a), key(b)] for a, b in merge["candidates"]]
+        key_by_display[merge["token"]] = left + right
+        keyed.append({**merge, "pair": [left, right], "token": left + right, "candidates": candidates})
+    return base, keyed
 
 
 def _byte_alphabet(pipeline: PipelineConfig) -> set[str]:
@@ -333,7 +336,8 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
             pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
             candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
         except KeyError as missing:
-            raise SessionError(f"merge {number} uses the unknown token {missing.args[0]!r}.") from None
+            shown = display(missing.args[0], pipeline.end_of_word)
+            raise SessionError(f"merge {number} uses the unknown token {shown!r}.") from None
         trainer.replay(
             pair, merge["count"], merge["top_count"], merge["ties"], candidates, merge["decided_by"]
         )
@@ -400,11 +404,12 @@ def load_encoder(path: str | Path) -> Encoder:
     tokens = [*pipeline.special_tokens, *data["alphabet"]]
     if data["alphabet"] != sorted_alphabet(data["alphabet"], pipeline.end_of_word):
         raise SessionError(f"The session file {str(path)!r} is invalid: its alphabet is not sorted.")
-    ids = {token: i for i, token in enumerate(tokens)}
-    if len(ids) != len(tokens):
+    if set(pipeline.special_tokens) & set(data["alphabet"]):
         raise SessionError(
             f"The session file {str(path)!r} is invalid: a special token is also in the alphabet."
         )
+    # Special tokens apart: a merge that spells one makes a token of its own (as in training).
+    ids = {token: i for i, token in enumerate(tokens) if i >= len(pipeline.special_tokens)}
     merges: list[Merge] = []
     for rank, merge in enumerate(data["merges"][: data["position"]]):
         left, right = merge["pair"]

@@ -450,7 +450,8 @@ class Trainer:
         return self._index.words_with(_key(pair))
 
     def first_occurrence(self, pair: Pair) -> tuple[int, int]:
-        """(word index, symbol position) of the pair's first occurrence (the first-seen key)."""
+        """(word index, position) of the pair's first occurrence (the first-seen key). The
+        position orders occurrences within the word; in a long word it counts initial units."""
         key = _key(pair)
         word = self._index.first_word(key)
         return word, self._index.position(word, key)
@@ -529,7 +530,7 @@ class Trainer:
         return [ord(ch) for ch in self._index.seg(word)]
 
     def segmentation_length(self, word: int) -> int:
-        return len(self._index.seg(word))
+        return self._index.seg_length(word)
 
     def words_with_token(self, token_id: int) -> list[int]:
         """Indices of the word types whose current segmentation contains the token."""

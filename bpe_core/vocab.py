@@ -38,7 +38,9 @@ def sorted_alphabet(keys: Iterable[str], marker: str | None) -> list[str]:
 
 
 class Vocabulary:
-    """Attributes: ``tokens`` (id -> display string), ``keys`` (id -> key), ``ids`` (key -> id),
+    """Attributes: ``tokens`` (id -> display string), ``keys`` (id -> key), ``ids`` (key -> id of
+    a base or merged token; special tokens are apart in ``special_ids``, so that a merge that
+    spells a special token's text makes a token of its own),
     ``created_at`` (id -> step, 0 for special and base tokens), ``n_special``, ``n_base``."""
 
     def __init__(self, specials: Iterable[str], alphabet: Iterable[str], marker: str | None) -> None:
@@ -50,7 +52,8 @@ class Vocabulary:
             raise ConfigError(f"The special token {sorted(clash)[0]!r} is also a base symbol.")
         self.keys: list[str] = [*specials, *alphabet]
         self.tokens: list[str] = [display(key, marker) for key in self.keys]
-        self.ids: dict[str, int] = {key: i for i, key in enumerate(self.keys)}
+        self.special_ids: dict[str, int] = {key: i for i, key in enumerate(specials)}
+        self.ids: dict[str, int] = {key: i for i, key in enumerate(self.keys) if i >= len(specials)}
         self.created_at: list[int] = [0] * len(self.keys)
         self.n_special = len(specials)
         self.n_base = len(alphabet)
@@ -61,7 +64,7 @@ class Vocabulary:
     def find(self, string: str) -> int | None:
         """The id of a token as displayed (a string ending in the marker is taken as marked), or
         ``None``. Example: ``find("est</w>")`` is the id of the key ``"est\\x00"``."""
-        token_id = self.ids.get(string) if string in self.tokens[: self.n_special] else None
+        token_id = self.special_ids.get(string)
         return token_id if token_id is not None else self.ids.get(key_of(string, self.marker))
 
     def is_special(self, token_id: int) -> bool:

@@ -87,3 +87,19 @@ def test_save_then_load_encodes_the_same(training_text, config, merges, other):
     for encoder in (Encoder.from_trainer(loaded), from_file):
         for text in (training_text, other):
             assert encoder.encode(text).ids == before.encode(text).ids
+
+
+def test_a_merge_that_spells_a_special_token_makes_a_token_of_its_own():
+    # Review finding: byte units, special token "Ã©" (the display of é's two bytes); merging
+    # those bytes reused the special token's id, so "é" encoded as the special token.
+    trainer = Trainer(
+        Corpus.from_text("éx " * 20, PipelineConfig(unit="byte", special_tokens=("Ã©",), end_of_word=None)),
+        TrainingConfig(),
+    )
+    record = trainer.step()
+    assert trainer.token_string(record.token) == "Ã©" and record.token != 0 and record.new_token
+    encoder = Encoder.from_trainer(trainer)
+    assert encoder.encode("é").ids == [record.token] and encoder.decode([record.token]) == "é"
+    with tempfile.TemporaryDirectory() as folder:
+        save_session(trainer, Path(folder) / "s.json")
+        assert load_encoder(Path(folder) / "s.json").encode("é").ids == [record.token]

@@ -39,3 +39,29 @@ def test_a_long_word_as_linked_symbols_trains_and_undoes_like_a_string():
         linked = train_and_undo(text, 10**9, config, long_word=4096)
         string = train_and_undo(text, 10**9, config, long_word=10**9)
         assert linked == string
+
+
+def test_a_pair_left_only_in_long_words_with_many_stale_short_entries():
+    # Review finding: once long words were set apart, the short words left could all be stale
+    # entries, 1,024 of them or more, and the vectorised path then failed on finding none.
+    short = ["xyz" + "".join("abcdefghij"[int(c)] for c in str(i)) for i in range(1100)]
+    text = "xyq" * 2000 + "ryz" * 3000 + " " + " ".join(short)
+    for rule in ("first-seen", "hf"):
+        corpus = Corpus.from_text(text, PipelineConfig(end_of_word=None))
+        linked = Trainer(corpus, TrainingConfig(tie_break=rule))
+        linked.run(merges=10)
+        pairs, _, total = recount(linked)
+        assert linked.pair_counts() == dict(pairs) and linked.corpus_tokens == total
+
+
+def test_undoing_a_merge_into_an_existing_token_restores_a_long_words_pairs():
+    for long_word in (2, 10**9):
+        saved = pair_index.LONG_WORD
+        pair_index.LONG_WORD = long_word
+        try:
+            index = pair_index.PairIndex(["abdab"], [1], 4)
+            effect = index.merge("ab", "d", fresh=False)
+            index.unmerge("ab", "d", effect)
+            assert index.pair_count == {"ab": 2, "bd": 1, "da": 1}, long_word
+        finally:
+            pair_index.LONG_WORD = saved

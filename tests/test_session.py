@@ -164,3 +164,16 @@ def test_encoding_reads_the_model_and_never_the_corpus(tmp_path):
     assert load_encoder(path).encode("lowest newer aaa").ids == expected
     with pytest.raises(SessionError, match="not valid JSON"):
         load_session(path)  # the window needs the corpus, and says so
+
+
+def test_a_version_1_text_token_that_ends_like_the_marker_stays_text():
+    # "a</w>" here is text (a < / w >): version 1 named it by its display, which a marked
+    # token would share; only base symbols are read as marked, merged ones from their parts.
+    path = Path(__file__).parent / "data" / "session_v1_marker_text.json"
+    fresh = Trainer(Corpus.from_text("a</w>b a</w>b a</w>b ab ab", PipelineConfig()), TrainingConfig())
+    fresh.run()
+    loaded = load_session(path)
+    assert loaded.history == fresh.history and loaded.vocab.keys == fresh.vocab.keys
+    expected = Encoder.from_trainer(fresh).encode("a</w>b ab")
+    assert expected.tokens == ["a</w>b</w>", "ab</w>"]
+    assert load_encoder(path).encode("a</w>b ab").ids == expected.ids
