@@ -16,6 +16,7 @@ Example (the document's)::
 from __future__ import annotations
 
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -61,10 +62,8 @@ class Compression:
             yield data
 
     def decompress(self) -> str:
-        data = self.compressed
-        for data in self.decompression():  # noqa: B007  (the last state is the result)
-            pass
-        return data
+        last = deque(self.decompression(), maxlen=1)
+        return last[0] if last else self.compressed
 
 
 def fresh_symbols(data: str) -> Iterator[str]:

@@ -175,6 +175,17 @@ def test_version(tmp_path):
     assert result.returncode == 0 and result.stdout.decode().strip() == f"bpe-studio {__version__}"
 
 
+def start_training(folder: Path, *args: str) -> subprocess.Popen:
+    """``bpe-studio train ARGS -o m.json`` running in ``folder``, as a user starts it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "app", "train", *args, "-o", "m.json"],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
 def wait_for_our_handlers(pid: int) -> None:
     """Until the process catches SIGTERM: our launcher's first act. Before it, Python itself
     is still starting (site, .pth files) and a Ctrl+C there is Python's to report."""
@@ -192,13 +203,7 @@ def wait_for_our_handlers(pid: int) -> None:
 @pytest.mark.parametrize("delay", [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.6])
 def test_ctrl_c_at_any_moment_of_start_up_says_interrupted(tmp_path, delay):
     (tmp_path / "low.tsv").write_text(LOW * 20_000)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "train", "low.tsv", "--input", "counts", "-o", "m.json"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_training(tmp_path, "low.tsv", "--input", "counts")
     wait_for_our_handlers(process.pid)
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
@@ -255,13 +260,7 @@ def test_a_save_killed_midway_leaves_a_temporary_the_next_save_removes(tmp_path)
 
 def test_sigterm_during_training_cleans_up_like_ctrl_c(tmp_path):
     (tmp_path / "big.txt").write_text(" ".join(f"w{i}x{i % 97}y" for i in range(300_000)))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "train", "big.txt", "--min-frequency", "1", "-o", "m.json"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_training(tmp_path, "big.txt", "--min-frequency", "1")
     time.sleep(1.5)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)

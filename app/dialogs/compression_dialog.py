@@ -7,6 +7,8 @@ sequence of characters (pre-tokenizer "none", no end-of-word marker); otherwise 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
@@ -52,6 +54,7 @@ class CompressionDialog(QDialog):
         self._bridge = bridge
         self._compression: Compression | None = None
         self._states: list[str] = []  # decompression: the data with 0, 1, 2, … rules undone
+        self._undoing: Iterator[str] = iter(())  # the states not reached yet
         self._undone = 0
         self._timer = QTimer(self, interval=PLAY_MS)
         # Widgets
@@ -136,6 +139,7 @@ class CompressionDialog(QDialog):
         last = compression.steps[-1].symbol if compression.steps else None
         self._show(self.data, compressed, last)
         self._states = [compressed]
+        self._undoing = compression.decompression()
         self._set_player_enabled(True)
         self.show_undone(0)
 
@@ -164,9 +168,8 @@ class CompressionDialog(QDialog):
             return
         steps = compression.steps
         undone = max(0, min(undone, len(steps)))
-        while len(self._states) <= undone:  # each state once, from the one before
-            step = steps[len(steps) - len(self._states)]
-            self._states.append(self._states[-1].replace(step.symbol, step.pair[0] + step.pair[1]))
+        while len(self._states) <= undone:  # each state once, as the player reaches it
+            self._states.append(next(self._undoing))
         self._undone = undone
         data = self._states[undone]
         if undone == 0:
