@@ -10,6 +10,7 @@ the per-word loop (the property tests run both).
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict, deque
 from collections.abc import Iterator, Sequence
 
@@ -62,7 +63,7 @@ def merge_many(
     new: str,
     sep: str,
     delta: defaultdict[str, int],
-    where: defaultdict[str, list[int]],
+    where: defaultdict[str, array[int]],
 ) -> tuple[list[int], int]:
     """Merge ``pair`` into the fresh symbol ``new`` in the candidate words (``sep``: see
     :func:`separator`).
@@ -109,7 +110,7 @@ def unmerge_many(
     new: str,
     sep: str,
     delta: defaultdict[str, int],
-    where: defaultdict[str, list[int]],
+    where: defaultdict[str, array[int]],
 ) -> None:
     """Split every ``new`` back into ``pair`` in ``words`` (``new`` was fresh when merged)."""
     a, b = pair[0], pair[1]  # a pair is a two-symbol string

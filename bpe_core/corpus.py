@@ -53,6 +53,10 @@ class Corpus:
         cls, items: Iterable[tuple[str, int]], config: PipelineConfig, special_counts=()
     ) -> Corpus:
         """Build from already pre-tokenized pieces (e.g. a saved session); merges duplicates."""
+        if isinstance(items, list):  # as a session holds them: usually without duplicates
+            counts = dict(items)
+            if len(counts) == len(items):
+                return cls._checked(counts, config, tuple(special_counts))
         counter: Counter[str] = Counter()
         for word, count in items:
             counter[word] += count
@@ -99,7 +103,7 @@ class Corpus:
         return cls._checked(counter, config, tuple(specials))
 
     @classmethod
-    def _checked(cls, counter: Counter[str], config: PipelineConfig, specials: tuple[int, ...]) -> Corpus:
+    def _checked(cls, counter: dict[str, int], config: PipelineConfig, specials: tuple[int, ...]) -> Corpus:
         if not counter:
             raise InputError("The corpus is empty: it has no words after pre-tokenization.")
         # NUL is the end-of-word marker's identity (bpe_core.vocab); without a marker it is text.
@@ -115,7 +119,7 @@ class Corpus:
         return cls(config, tuple(counter), tuple(counter.values()), specials)
 
 
-def _symbol_occurrences(counter: Counter[str], config: PipelineConfig) -> int:
+def _symbol_occurrences(counter: dict[str, int], config: PipelineConfig) -> int:
     """An upper bound of the corpus' symbol occurrences (units plus a marker per word)."""
     if config.unit == "byte":
         return sum(count * (len(word.encode("utf-8")) + 1) for word, count in counter.items())

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +31,10 @@ LONG_WORD = 4096
 # that the per-word loop wins. Undo's vectorised path has less fixed cost, hence its lower bar.
 BATCH_WORDS = 1024
 UNDO_BATCH_WORDS = 256
+
+
+def _word_list() -> array[int]:
+    return array("i")
 
 
 def pairs_of(seg: str) -> list[str]:
@@ -78,9 +82,9 @@ class PairIndex:
     segs : current segmentation of each word type, as a symbol string.
     counts : occurrences of each word type.
     pair_count : live pairs (count > 0) -> weighted count.
-    where : pair -> word indices; a superset of the words containing it (stale or repeated
-        entries are skipped when read), because removing entries on every change costs more
-        than skipping them.
+    where : pair -> word indices (a 4-byte ``array``: a list would cost 36 bytes an entry); a
+        superset of the words containing it (stale or repeated entries are skipped when read),
+        because removing entries on every change costs more than skipping them.
     count_hist : count -> number of live pairs with that count (gives ties in O(1); may hold
         zeros).
     token_freq : symbol id -> occurrences in the current segmentation.
@@ -95,10 +99,10 @@ class PairIndex:
         self._weights = np.asarray(counts, dtype=np.int64)
         self.token_freq = [0] * n_symbols
         self.pair_count: dict[str, int] = {}
-        self.where: defaultdict[str, list[int]] = defaultdict(list)
+        self.where: defaultdict[str, array[int]] = defaultdict(_word_list)
         self.count_hist: dict[int, int] = {}
         self.total_tokens = 0
-        self._first: dict[str, tuple[list[int], int, int]] = {}  # see first_word
+        self._first: dict[str, tuple[array[int], int, int]] = {}  # see first_word
         self._count_initial()
         self.long = {w: LongWord(seg) for w, seg in enumerate(segs) if len(seg) > LONG_WORD}
         for w in self.long:
@@ -114,7 +118,9 @@ class PairIndex:
         sep = separator(len(self.token_freq))
         codes = symbols_of(sep.join(self.segs))
         boundary = codes == ord(sep)
-        word_of = np.cumsum(boundary)  # word index of each position (separators excluded below)
+        word_of = np.cumsum(
+            boundary, dtype=np.int32
+        )  # word index of each position (separators excluded below)
         weight = self._weights
         inside = ~boundary
         symbols = _exact_bincount(codes[inside], weight[word_of[inside]], len(self.token_freq))
@@ -134,13 +140,16 @@ class PairIndex:
         totals = _exact_bincount(group, weight[words], int(group[-1]) + 1).tolist() if len(group) else []
         first = starts.copy()
         first[1:] |= words[1:] != words[:-1]  # first occurrence of each (pair, word)
-        word_lists = np.split(words[first], np.flatnonzero(starts[first])[1:]) if len(words) else []
+        # Cutting one buffer is several times cheaper than splitting the numpy array per pair.
+        listed = words[first].astype(np.int32).tobytes()
+        bounds = [*(4 * np.flatnonzero(starts[first])).tolist(), len(listed)]
         keys = [chr(code >> 21) + chr(code & 0x1FFFFF) for code in unique_pairs.tolist()]
         self.pair_count = dict(zip(keys, totals, strict=True))
         self.count_hist = dict(Counter(totals))
         where = self.where
-        for key, listed in zip(keys, word_lists, strict=True):
-            where[key] = listed.tolist()
+        for i, key in enumerate(keys):
+            where[key] = word_list = array("i")
+            word_list.frombytes(listed[bounds[i] : bounds[i + 1]])
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -183,11 +192,11 @@ class PairIndex:
         else:
             first = min(words)
         if not has(first, pair):
-            words = sorted(set(words))
+            ordered = sorted(set(words))
             start = 1
-            while not has(words[start], pair):
+            while not has(ordered[start], pair):
                 start += 1
-            words = self.where[pair] = words[start:]
+            words = self.where[pair] = array("i", ordered[start:])
             first = words[0]
         self._first[pair] = (words, len(words), first)
         return first
@@ -209,7 +218,7 @@ class PairIndex:
         contain ``new`` take a slower path that diffs their pairs, and their old segmentations are
         kept for undo.
         """
-        candidates = self.where.pop(pair, ())
+        candidates: Sequence[int] = self.where.pop(pair, ())
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
         old_segs: list[str] | None = None
@@ -410,7 +419,7 @@ class PairIndex:
         pair_count = self.pair_count
         for k in increased:
             if len(where[k]) > 2 * pair_count[k] + 32:
-                where[k] = self.words_with(k)
+                where[k] = array("i", self.words_with(k))
         return increased
 
     def _diff_word(self, w: int, old: str, new: str, c: int, delta: defaultdict[str, int]) -> None:

@@ -19,6 +19,7 @@ from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import BpeError, InputError, SessionError
 from bpe_core.fileio import input_limit, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
+from bpe_core.history import MergeRecord
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
@@ -318,9 +319,9 @@ def trainer_from_session(data: dict[str, Any], path: str | Path, progress: Progr
 @without_gc  # one pause for the whole replay, not one per merge (see bpe_core.gc_pause)
 def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     pipeline: PipelineConfig = data["pipeline"]
-    words = [(w, c) for w, c in data["corpus"]["words"]]
+    words = data["corpus"]["words"]  # [word, count] lists, validated
     specials = data["corpus"].get("special_counts") or [0] * len(pipeline.special_tokens)
-    trainer = Trainer(Corpus.from_word_counts(words, pipeline, specials), data["training"])
+    trainer = Trainer.restoring(Corpus.from_word_counts(words, pipeline, specials), data["training"])
     base = trainer.vocab.keys[trainer.vocab.n_special :]
     if base != data["alphabet"]:
         if pipeline.unit == "byte" and pipeline.attach_marker:  # before 0.2 only the bytes seen ended words
@@ -329,21 +330,34 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
                 "lacked most marked bytes; train it again."
             )
         raise SessionError("its alphabet differs from the one the corpus gives.")
-    ids = trainer.vocab.ids
-    merges = data["merges"]
-    for number, merge in enumerate(merges, start=1):
+    # Ids as the trainer will number them: a merge's token is new unless its key exists.
+    ids = dict(trainer.vocab.ids)
+    saved = []
+    for number, merge in enumerate(data["merges"], start=1):
         try:
             pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
             candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
         except KeyError as missing:
             shown = display(missing.args[0], pipeline.end_of_word)
             raise SessionError(f"merge {number} uses the unknown token {shown!r}.") from None
-        trainer.replay(
-            pair, merge["count"], merge["top_count"], merge["ties"], candidates, merge["decided_by"]
+        ids.setdefault(merge["token"], len(ids) + trainer.vocab.n_special)
+        saved.append(
+            MergeRecord(
+                number,
+                pair,
+                0,
+                merge["count"],
+                merge["top_count"],
+                0,
+                merge["ties"],
+                candidates,
+                merge["decided_by"],
+                False,
+                0,
+                0,
+            )
         )
-        if progress is not None:
-            progress(number, len(merges))
-    trainer.goto(data["position"])
+    trainer.restore(saved, data["position"], progress)
     return trainer
 
 

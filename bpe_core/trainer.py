@@ -15,11 +15,14 @@ Example
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+import numpy as np
+
+from bpe_core import pair_index
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import TrainingConfig
 from bpe_core.corpus import Corpus
@@ -39,6 +42,7 @@ from bpe_core.pair_index import MergeEffect, PairIndex
 from bpe_core.pair_queue import PairQueue
 from bpe_core.tiebreak import RULE_NAMES, TieBreakRule, parse_rule
 from bpe_core.vocab import MARK, Vocabulary
+from bpe_core.word_replay import replay_words
 
 Pair = tuple[int, int]
 Progress = Callable[[int, int], None]
@@ -111,28 +115,42 @@ class Trainer:
 
     # -- set-up ----------------------------------------------------------------------------
 
+    @classmethod
+    def restoring(cls, corpus: Corpus, training: TrainingConfig | None = None) -> Trainer:
+        """A trainer with its vocabulary but no pair counts yet, to be given a saved history with
+        :meth:`restore` before any other use (counting the initial pairs is then not needed)."""
+        trainer = cls.__new__(cls)
+        trainer.events = EventSource()
+        trainer._load(corpus, training or TrainingConfig(), count=False)
+        return trainer
+
     @without_gc
-    def _load(self, corpus: Corpus, training: TrainingConfig) -> None:
+    def _load(self, corpus: Corpus, training: TrainingConfig, count: bool = True) -> None:
         self.corpus = corpus
         self.training = training
         self._rule = parse_rule(training.tie_break)
         config = corpus.config
         self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus), config.end_of_word)
-        self._index = PairIndex(_initial_segs(corpus, self.vocab.ids), list(corpus.counts), len(self.vocab))
-        for i, n in enumerate(corpus.special_counts):
-            self._index.token_freq[i] = n
-        self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
         self._records: list[MergeRecord] = []
         self.revision = next(_REVISIONS)
         self._effects: list[MergeEffect] = []
         self._last_change: LastChange | None = None
-        self._initial = SeriesPoint(
-            0,
-            self._queue.top_count(),
-            self._ties(self._queue.top_count()),
-            len(self.vocab),
-            self._index.total_tokens,
-        )
+        segs = _initial_segs(corpus, self.vocab.ids)
+        self._unrestored: list[str] | None = None if count else segs
+        if count:
+            self._index_segs(segs)
+            self._initial = self._now()
+
+    def _now(self) -> SeriesPoint:
+        top = self._queue.top_count()
+        return SeriesPoint(self.position, top, self._ties(top), len(self.vocab), self._index.total_tokens)
+
+    def _index_segs(self, segs: list[str]) -> None:
+        """Count pairs and tokens afresh over the segmentations ``segs`` (one per word type)."""
+        self._index = PairIndex(segs, list(self.corpus.counts), len(self.vocab))
+        for i, n in enumerate(self.corpus.special_counts):
+            self._index.token_freq[i] = n
+        self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
 
     def replace_corpus(self, corpus: Corpus, training: TrainingConfig | None = None) -> None:
         """Start over on a new corpus (and optionally new training settings)."""
@@ -384,6 +402,108 @@ class Trainer:
             self.position + 1, pair, 0, count, top_count, 0, ties, candidates, decided_by, False, 0, 0
         )
         return self._merge(_key(pair), decided_by, template)
+
+    @without_gc
+    def restore(self, saved: Sequence[MergeRecord], position: int, progress: Progress | None = None) -> None:
+        """Give a trainer from :meth:`restoring` its saved history and stand after ``position``.
+
+        ``saved`` gives each merge's pair and decision data as :meth:`replay` takes them; every
+        count is checked against the corpus (``MergeError`` if one differs, after which this
+        trainer is unusable). The result is exactly that of replaying merge by merge, which is
+        how it is done when the word-by-word replay (``bpe_core.word_replay``) does not apply:
+        a merge that spells an existing token, a long word, or counts too large for float64.
+        """
+        segs = self._unrestored
+        if segs is None:
+            raise MergeError("Only a trainer made by Trainer.restoring can restore a history.")
+        self._unrestored = None
+        if not 0 <= position <= len(saved):
+            raise MergeError(f"Step {position} is outside the history (0 to {len(saved)}).")
+        weights = np.asarray(self.corpus.counts, dtype=np.int64)
+        lengths = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))
+        if (
+            not saved
+            or lengths.max() > pair_index.LONG_WORD  # read when called: tests vary it
+            or float(lengths.astype(np.float64) @ weights) >= 2**52
+            or not self._all_new_tokens(saved)
+        ):
+            self._index_segs(segs)
+            self._initial = self._now()
+            for number, merge in enumerate(saved, start=1):
+                self.replay(
+                    merge.pair, merge.count, merge.top_count, merge.ties, merge.candidates, merge.decided_by
+                )
+                if progress is not None:
+                    progress(number, len(saved))
+            self.goto(position)
+            return
+        vocab, total = self.vocab, len(saved)
+        # Merge 1 was chosen at step 0, so its record holds step 0's top count and ties.
+        corpus_tokens = int(lengths @ weights)
+        self._initial = SeriesPoint(0, saved[0].top_count, saved[0].ties, len(vocab), corpus_tokens)
+        first = len(vocab)  # the id of merge 1's token
+        for step, merge in enumerate(saved, start=1):
+            vocab.add(vocab.keys[merge.pair[0]] + vocab.keys[merge.pair[1]], step)
+        merges = [(*merge.pair, first + k) for k, merge in enumerate(saved)]
+        done = replay_words(
+            segs,
+            weights,
+            merges[:position],
+            len(vocab),
+            progress and (lambda done: progress(int(done * position), total)),
+        )
+        del segs  # the initial segmentations: memory the index is about to need
+        later = replay_words(
+            done.segs,
+            weights,
+            merges[position:],
+            len(vocab),
+            progress and (lambda done: progress(position + int(done * (total - position)), total)),
+        )
+        counts = done.counts + later.counts
+        replacements = done.replacements + later.replacements
+        for merge, count in zip(saved, counts, strict=True):
+            if count != merge.count:
+                raise MergeError(
+                    f"Merge {merge.step} {self.pair_string(merge.pair)} occurs {count} times in the "
+                    f"corpus, not {merge.count} as recorded."
+                )
+        for k, merge in enumerate(saved):
+            corpus_tokens -= replacements[k]
+            record = replace(
+                merge,
+                step=k + 1,
+                token=first + k,
+                replacements=replacements[k],
+                new_token=True,
+                vocab_size=first + k + 1,
+                corpus_tokens=corpus_tokens,
+            )
+            self._records.append(record)
+        for _ in range(total - position):
+            vocab.remove_last()
+        self._index_segs(done.segs)
+        self._effects = [MergeEffect(words, replacements[k]) for k, words in enumerate(done.words)]
+        self.revision = next(_REVISIONS)
+
+    def _all_new_tokens(self, saved: Sequence[MergeRecord]) -> bool:
+        """Whether each merge makes a token no earlier one spells (and names only tokens made)."""
+        keys = self.vocab.keys
+        known = set(self.vocab.ids)
+        made: list[str] = []
+        for merge in saved:
+            left, right = merge.pair
+            n = len(keys) + len(made)
+            if not (0 <= left < n and 0 <= right < n):
+                return False
+            key = (keys[left] if left < len(keys) else made[left - len(keys)]) + (
+                keys[right] if right < len(keys) else made[right - len(keys)]
+            )
+            if key in known:
+                return False
+            known.add(key)
+            made.append(key)
+        return True
 
     def _remerge(self) -> MergeRecord:
         record = self._records[self.position]

@@ -1,6 +1,7 @@
 """Session files: exact round trips, atomic writes, and clear refusals of bad files."""
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,41 @@ def test_a_version_1_text_token_that_ends_like_the_marker_stays_text():
     expected = Encoder.from_trainer(fresh).encode("a</w>b ab")
     assert expected.tokens == ["a</w>b</w>", "ab</w>"]
     assert load_encoder(path).encode("a</w>b ab").ids == expected.ids
+
+
+def test_a_real_session_opens_word_by_word_and_equals_the_trained_one(tmp_path, monkeypatch):
+    """The fast way to open (every merge made a new token, no long word) is the one real text
+    takes; the result is the trained trainer, at the saved position and at every other."""
+    from bpe_core import trainer as trainer_module
+    from tests.conftest import data_text
+
+    calls = []
+    real = trainer_module.replay_words
+    monkeypatch.setattr(trainer_module, "replay_words", lambda *a, **k: calls.append(1) or real(*a, **k))
+    trainer = trainer_for(data_text("shakespeare_200k.txt"))
+    trainer.run(merges=400)
+    trainer.goto(250)
+    save_session(trainer, tmp_path / "s.json")
+    steps = []
+    loaded = load_session(tmp_path / "s.json", progress=lambda done, total: steps.append((done, total)))
+    assert calls, "the word-by-word replay was not used"
+    assert steps[-1][1] == 400 and all(a <= b for (a, _), (b, _) in pairwise(steps))
+    assert loaded.history == trainer.history and loaded.series() == trainer.series()
+    for step in (250, 249, 0, 400, 251):
+        loaded.goto(step)
+        trainer.goto(step)
+        assert snapshot(loaded) == snapshot(trainer)
+
+
+def test_a_count_that_does_not_fit_the_corpus_is_refused_by_the_fast_replay_too(tmp_path):
+    trainer = trainer_for("low low low lower lowest newest newest widest")
+    trainer.run(merges=4)
+    data = session_to_dict(trainer)
+    data["merges"][2]["count"] += 1
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(
+        SessionError,
+        match=r"does not fit its corpus: Merge 3 .* occurs \d+ times in the corpus, not \d+ as recorded\.",
+    ):
+        load_session(path)

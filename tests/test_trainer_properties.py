@@ -4,9 +4,11 @@ Corpora use a three-letter alphabet and markers such as ``bc`` so that ties, ove
 (``aaa``) and tokens re-created by a different route (``a+bc`` and ``ab+c``) all occur often.
 """
 
+import json
 from collections import Counter
 from contextlib import contextmanager
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 
 from bpe_core import Corpus, MergeError, PipelineConfig, Trainer, TrainingConfig, pair_index
 from bpe_core.encoder import Encoder
+from bpe_core.session import parse_session, session_to_dict, trainer_from_session
 from bpe_core.tiebreak import TieBreakRule
 from tests.helpers import recount, snapshot
 
@@ -221,3 +224,36 @@ def test_a_token_id_reused_after_undo_does_not_keep_the_old_tie_key(rule):
     trainer = Trainer(Corpus.from_text(text, config), TrainingConfig(min_frequency=1, tie_break=rule))
     commands = [("pick", 1), ("undo",), ("step",), ("step",), ("step",), ("undo",), ("step",)]
     run_commands(trainer, commands)
+
+
+@PATHS
+@settings(max_examples=200, deadline=None)
+@given(trainer=trainers(), commands=actions)
+def test_a_saved_session_reopens_at_every_step_exactly_as_it_was(path, trainer, commands):
+    """Opening replays the history word by word when it can (``bpe_core.word_replay``); either
+    way, every state along the history must equal the original's and a merge-by-merge replay's."""
+    with merge_path(path):
+        reopen_at_every_step(rebuilt(trainer), commands)
+
+
+def reopen_at_every_step(trainer, commands):
+    run_commands(trainer, commands)
+    loaded = trainer_from_session(
+        parse_session(json.dumps(session_to_dict(trainer)), Path("s.json")), "s.json"
+    )
+    replayed = Trainer(trainer.corpus, trainer.training)
+    for r in trainer.history:
+        replayed.replay(r.pair, r.count, r.top_count, r.ties, r.candidates, r.decided_by)
+    replayed.goto(trainer.position)
+    assert loaded.history == replayed.history == trainer.history
+    assert loaded.series() == trainer.series()
+    check_consistent(loaded)
+    for step in [*range(trainer.position, -1, -1), *range(len(trainer.history) + 1)]:
+        for t in (loaded, replayed, trainer):
+            if t.position > step:
+                t.undo()
+            elif t.position < step:
+                t.redo()
+        assert snapshot(loaded) == snapshot(replayed) == snapshot(trainer)
+        assert sorted(loaded.changed_words()) == sorted(trainer.changed_words())
+    check_consistent(loaded)
