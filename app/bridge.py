@@ -28,7 +28,18 @@ from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoder import Encoder
 from bpe_core.errors import Cancelled
-from bpe_core.events import CorpusReplaced, Event, HistoryReset, Jumped, MergeApplied, MergeUndone
+from bpe_core.events import (
+    BranchCreated,
+    BranchDeleted,
+    BranchRenamed,
+    BranchSwitched,
+    CorpusReplaced,
+    Event,
+    HistoryReset,
+    Jumped,
+    MergeApplied,
+    MergeUndone,
+)
 from bpe_core.history import USER
 from bpe_core.session import load_session, save_session, sniff_session, trainer_from_session
 
@@ -73,6 +84,8 @@ class Bridge(QObject):
     """The last merge was undone: (record,)."""
     sig_jumped = Signal(int, int)
     """Several merges were applied or undone at once: (old position, new position)."""
+    sig_branches_changed = Signal()
+    """A branch was made, switched to, renamed or deleted."""
     sig_reset = Signal()
     """Everything derived from the corpus changed: a reset, a new corpus or a loaded session."""
     sig_settings_changed = Signal()
@@ -107,7 +120,6 @@ class Bridge(QObject):
         self._encoder: Encoder | None = None
         self._encoder_key: tuple = ()  # (trainer.revision,) it was built for
         self._clean_state = self._state()
-        self._discard_confirmed: tuple | None = None
         self._interrupted_run: dict[str, int | None] | None = None
         self._state_before_job: tuple = ()
         self._closed = False  # after shutdown: no job starts any more
@@ -115,8 +127,6 @@ class Bridge(QObject):
         self.path: Path | None = None  # the session file, once saved or opened
         self.dirty = False
         self.source = source or Source("untitled")
-        self.confirm_discard: Callable[[int], bool] | None = None
-        """Asked before a step discards more than one redo-able merge: (how many) -> go ahead?"""
 
     # -- state -------------------------------------------------------------------------
 
@@ -184,6 +194,11 @@ class Bridge(QObject):
             self.sig_merge_undone.emit(event.record)
         elif isinstance(event, Jumped):
             self.sig_jumped.emit(event.old_position, event.new_position)
+        elif isinstance(event, BranchSwitched):
+            self.sig_jumped.emit(event.old_position, event.new_position)  # the state moved like a jump
+            self.sig_branches_changed.emit()
+        elif isinstance(event, (BranchCreated, BranchRenamed, BranchDeleted)):
+            self.sig_branches_changed.emit()
         elif isinstance(event, (HistoryReset, CorpusReplaced)):
             self.sig_reset.emit()
         else:
@@ -206,8 +221,6 @@ class Bridge(QObject):
         if reason is not None:
             self.sig_message.emit(f"No step: {reason.value}.")
             return False
-        if not self._may_discard_redo():
-            return False
         if self.ask_at_ties and trainer.ties_at_top() > 1:
             self.sig_tie_reached.emit()
             return False
@@ -216,7 +229,7 @@ class Bridge(QObject):
 
     def step_pair(self, pair: Pair, decided_by: str | None = None) -> bool:
         """Merge a chosen pair (any pair present), recording who decided."""
-        if self.busy or not self._may_discard_redo():
+        if self.busy:
             return False
         try:
             self._trainer.step(pair, decided_by=decided_by)
@@ -256,6 +269,53 @@ class Bridge(QObject):
 
         self._start(_Request(f"Jumping to step {step:,}", work, finished))
 
+    def switch_branch(self, branch: int, step: int | None = None) -> None:
+        """Go to a branch (after its merge ``step``, default its last); far walks run in the
+        background."""
+        trainer = self._trainer
+        if self.busy:
+            return
+        try:
+            target = trainer.branch_history(branch)
+        except MergeError as error:
+            self.sig_error.emit("Cannot switch", str(error))
+            return
+        step = len(target) if step is None else step
+        if branch == trainer.current_branch:
+            self.goto(step)
+            return
+
+        def work(progress, cancelled) -> bool:
+            trainer.switch(branch, step, progress, cancelled)
+            return trainer.current_branch == branch and trainer.position == step
+
+        def finished(arrived: bool) -> None:
+            if not arrived:
+                self.sig_message.emit("Cancelled")
+
+        name = next(b.name for b in trainer.branches() if b.id == branch)
+        if abs(trainer.position - step) + len(target) <= SYNC_JUMP:  # a short walk: at once
+            self._guarded(lambda: trainer.switch(branch, step), "Cannot switch")
+            return
+        self._start(_Request(f"Switching to {name}", work, finished))
+
+    def rename_branch(self, branch: int, name: str) -> bool:
+        return not self.busy and self._guarded(
+            lambda: self._trainer.rename_branch(branch, name), "Cannot rename"
+        )
+
+    def delete_branch(self, branch: int) -> bool:
+        return not self.busy and self._guarded(lambda: self._trainer.delete_branch(branch), "Cannot delete")
+
+    def _guarded(self, command: Callable[[], object], title: str) -> bool:
+        """Run a trainer command; a refusal (``MergeError``) becomes a dialog."""
+        try:
+            command()
+        except MergeError as error:
+            self.sig_error.emit(title, str(error))
+            return False
+        return True
+
     def reset(self) -> None:
         if not self.busy:
             self._interrupted_run = None
@@ -291,21 +351,6 @@ class Bridge(QObject):
         self.sig_message.emit(f"Saved to {self.path}")
         return True
 
-    def _may_discard_redo(self) -> bool:
-        """Before a step cuts the history: ask when more than one redo-able merge would go. The
-        answer holds until the state changes (a tie dialog after the question does not ask again)."""
-        trainer = self._trainer
-        redo = trainer.history_length - trainer.position
-        if redo <= 1 or self.confirm_discard is None:
-            return True
-        state = self._state()
-        if self._discard_confirmed == state:
-            return True
-        if not self.confirm_discard(redo):
-            return False
-        self._discard_confirmed = state
-        return True
-
     # -- commands: background --------------------------------------------------------------
 
     def run(
@@ -313,7 +358,7 @@ class Bridge(QObject):
     ) -> None:
         """Merge until a target; in Ask-me mode the run stops at each tie, asks, and goes on
         (see :meth:`continue_run`)."""
-        if self.busy or not self._may_discard_redo():
+        if self.busy:
             return
         trainer, ask = self._trainer, self.ask_at_ties
         start = trainer.position
@@ -454,7 +499,6 @@ class Bridge(QObject):
         self._unsubscribe = trainer.events.subscribe(self._on_core_event)
         self._encoder = None
         self._interrupted_run = None
-        self._discard_confirmed = None
         self.source = source
         self.path = session_path
         self._clean_state = self._state() if saved else ()

@@ -27,14 +27,14 @@ from PySide6.QtWidgets import (
 
 from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.dialogs.compression_dialog import CompressionDialog
-from app.dialogs.confirm import ask_with_opt_out
 from app.dialogs.run_dialog import RunDialog
-from app.dialogs.settings_dialog import Preferences, SettingsDialog, Target
+from app.dialogs.settings_dialog import SettingsDialog, Target
 from app.dialogs.tie_dialog import TieDialog
 from app.files import FileActions
 from app.guard import guard_overrides, reporter
 from app.panes.corpus_pane import CorpusPane
 from app.panes.encode_pane import EncodePane
+from app.panes.history_pane import HistoryPane
 from app.panes.merges_pane import MergesPane
 from app.panes.pairs_pane import PairsPane
 from app.panes.plots_pane import PlotsPane
@@ -51,7 +51,6 @@ DEFAULT_SIZE = QSize(1440, 900)
 COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges and Vocabulary
 TITLE_BAR = 40  # room a window manager's title bar takes, kept free on small screens
 FRAME = 16  # and its window borders
-CONFIRM_DISCARD_KEY = "confirm/discard_redo"
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
 ZOOM_MIN, ZOOM_MAX = -4.0, 24.0  # points added to the normal font size
 
@@ -84,6 +83,7 @@ class MainWindow(QMainWindow):
         self.merges_pane = MergesPane(self.bridge)
         self.encode_pane = EncodePane(self.bridge)
         self.plots_pane = PlotsPane(self.bridge)
+        self.history_pane = HistoryPane(self.bridge)
         self.tables = (
             self.corpus_pane.view,
             self.pairs_pane.view,
@@ -110,7 +110,6 @@ class MainWindow(QMainWindow):
         if room.height() < COMPACT_HEIGHT:  # a small screen: the plots need height more than width
             self.tabifyDockWidget(self.docks["merges"], self.docks["plots"])
             self.docks["merges"].raise_()
-        self.bridge.confirm_discard = self._confirm_discard
         # Signals
         bridge = self.bridge
         bridge.sig_changed.connect(self._update_actions)
@@ -156,10 +155,12 @@ class MainWindow(QMainWindow):
         merges = dock("merges", "Merges", self.merges_pane, right)
         vocab = dock("vocab", "Vocabulary", self.vocab_pane, right)
         plots = dock("plots", "Plots", self.plots_pane, right)
+        history = dock("history", "History", self.history_pane, right)
         self.splitDockWidget(corpus, encode, Qt.Orientation.Vertical)
         self.splitDockWidget(pairs, merges, Qt.Orientation.Vertical)
         self.splitDockWidget(merges, plots, Qt.Orientation.Vertical)
         self.tabifyDockWidget(merges, vocab)
+        self.tabifyDockWidget(vocab, history)
         merges.raise_()
         self.resizeDocks([corpus, pairs], [760, 680], Qt.Orientation.Horizontal)
         self.resizeDocks([corpus, encode], [620, 200], Qt.Orientation.Vertical)
@@ -221,6 +222,13 @@ class MainWindow(QMainWindow):
         self._action("zoom_reset", "Actual size", lambda: self.zoom(0), ("Ctrl+0",))
         self._action("fullscreen", "Full screen", self.toggle_fullscreen, ("F11",), checkable=True)
         self._action("shortcuts", "Keyboard shortcuts", self.show_shortcuts, ("F1",))
+        self._action(
+            "history",
+            "History of branches",
+            self.show_history,
+            ("Ctrl+H",),
+            "The tree of branches: ↑ ↓ move between them, F2 renames",
+        )
         self._action(
             "compression",
             "Compression view…",
@@ -294,6 +302,7 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             view.addAction(dock.toggleViewAction())
         view.addSeparator()
+        view.addAction(self.commands["history"])
         view.addAction(self.commands["compression"])
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.commands["shortcuts"])
@@ -369,6 +378,13 @@ class MainWindow(QMainWindow):
         if answer == QMessageBox.StandardButton.Yes:
             self.bridge.reset()
 
+    def show_history(self) -> None:
+        """Show the History pane and give its graph the keys (↑ ↓ move between branches)."""
+        dock = self.docks["history"]
+        dock.show()
+        dock.raise_()
+        self.history_pane.graph.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def show_compression(self) -> None:
         """Open (or raise) the Compression view; it stays open beside the window."""
         if self.compression_dialog is None:
@@ -378,16 +394,14 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         trainer = self.bridge.trainer
-        preferences = Preferences(confirm_discard=self._asks_before_discarding())
-        dialog = SettingsDialog(trainer.corpus.config, trainer.training, self.target, preferences, self)
+        dialog = SettingsDialog(trainer.corpus.config, trainer.training, self.target, self)
         with keeping_focus(self):
             accepted = dialog.exec()
         values = dialog.values() if accepted else None
         dialog.deleteLater()
         if values is None:
             return
-        config, training, self.target, preferences = values
-        self.settings.setValue(CONFIRM_DISCARD_KEY, preferences.confirm_discard)
+        config, training, self.target = values
         if config != trainer.corpus.config:
             if (
                 trainer.history_length
@@ -492,24 +506,6 @@ class MainWindow(QMainWindow):
         return self.files.maybe_save()
 
     # -- reactions ---------------------------------------------------------------------------
-
-    def _asks_before_discarding(self) -> bool:
-        return str(self.settings.value(CONFIRM_DISCARD_KEY, True)).lower() not in ("false", "0")
-
-    def _confirm_discard(self, redo: int) -> bool:
-        if not self._asks_before_discarding():
-            return True
-        with keeping_focus(self):
-            go_ahead, stop_asking = ask_with_opt_out(
-                self,
-                "Discard the redo history?",
-                f"This step starts a new history from here: the {redo:,} merges you can redo now will "
-                "be lost.",
-                "Discard and step",
-            )
-        if stop_asking:
-            self.settings.setValue(CONFIRM_DISCARD_KEY, False)
-        return go_ahead
 
     def _on_pair_selected(self, pair) -> None:
         """Highlight, in the corpus, the words containing the pair selected in the pairs pane."""

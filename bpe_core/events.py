@@ -37,8 +37,38 @@ class Jumped:
 
 
 @dataclass(frozen=True)
+class BranchCreated:
+    """A step after an undo made a new branch (the other line of the history is kept)."""
+
+    branch: int
+    parent: int
+    fork: int  # steps it shares with its parent
+
+
+@dataclass(frozen=True)
+class BranchSwitched:
+    """The current branch changed (undone to where the two lines meet, redone along the other)."""
+
+    old_branch: int
+    new_branch: int
+    old_position: int
+    new_position: int
+
+
+@dataclass(frozen=True)
+class BranchRenamed:
+    branch: int
+    name: str
+
+
+@dataclass(frozen=True)
+class BranchDeleted:
+    branch: int
+
+
+@dataclass(frozen=True)
 class HistoryReset:
-    """Back to the initial segmentation with no merges and no redo history."""
+    """Back to the initial segmentation with no merges and a single, empty branch."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +81,18 @@ class SettingsChanged:
     """The tie-break rule or the minimum frequency changed (the ranked pairs may reorder)."""
 
 
-Event = MergeApplied | MergeUndone | Jumped | HistoryReset | CorpusReplaced | SettingsChanged
+Event = (
+    MergeApplied
+    | MergeUndone
+    | Jumped
+    | BranchCreated
+    | BranchSwitched
+    | BranchRenamed
+    | BranchDeleted
+    | HistoryReset
+    | CorpusReplaced
+    | SettingsChanged
+)
 Listener = Callable[[Event], None]
 
 

@@ -8,10 +8,11 @@ bad file with one clear sentence; nothing in a file is ever executed (plain ``js
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bpe_core.branches import Branch
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import PipelineConfig, TrainingConfig
 from bpe_core.corpus import Corpus
@@ -24,9 +25,10 @@ from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
 FORMAT = "bpe-studio-session"
-# Version 2 names tokens by key (``bpe_core.vocab``): the end-of-word marker is written "\u0000",
-# so that it can never be mistaken for text that spells it. Version 1 wrote display strings.
-VERSION = 2
+# Version 3 keeps every branch of the history (``bpe_core.branches``). Version 2 names tokens by
+# key (``bpe_core.vocab``): the end-of-word marker is written "\u0000", so that it can never be
+# mistaken for text that spells it. Version 1 wrote display strings.
+VERSION = 3
 Progress = Callable[[int, int], None]
 
 
@@ -37,11 +39,41 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
     """Everything needed to restore ``trainer`` exactly, as plain JSON data."""
     vocab = trainer.vocab
     specials = vocab.n_special
-    # The full history may hold tokens beyond the current position; name them by key.
     strings = list(vocab.keys[: specials + vocab.n_base])
+    current = trainer.current_branch
+    branches: list[dict[str, Any]] = []
+    for branch in trainer.branches():
+        entry = {"id": branch.id, "name": branch.name, "parent": branch.parent, "fork": branch.fork}
+        if branch.id != current:  # the current line is "merges"; the others store their own part
+            entry["merges"] = _merge_dicts(trainer, strings, trainer.branch_history(branch.id))[branch.fork :]
+        branches.append(entry)
+    corpus = trainer.corpus
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "pipeline": corpus.config.to_dict(),
+        "training": trainer.training.to_dict(),
+        "alphabet": strings[specials:],
+        "merges": _merge_dicts(trainer, strings, trainer.history),
+        "position": trainer.position,
+        # After the model, so that encoding reads only what is above it (see read_model).
+        "corpus": {
+            "words": [[w, c] for w, c in zip(corpus.words, corpus.counts, strict=True)],
+            "special_counts": list(corpus.special_counts),
+        },
+        "branch": current,
+        "branches": branches,
+    }
+
+
+def _merge_dicts(
+    trainer: Trainer, strings: list[str], records: Sequence[MergeRecord]
+) -> list[dict[str, Any]]:
+    """A line of merges as JSON data, tokens named by key (ids mean different tokens on
+    different lines, and beyond the current position)."""
     names: dict[int, str] = dict(enumerate(strings))
     merges = []
-    for record in trainer.history:
+    for record in records:
         left, right = _name(trainer, names, record.pair[0]), _name(trainer, names, record.pair[1])
         names.setdefault(record.token, left + right)
         merges.append(
@@ -58,21 +90,7 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
                 "replacements": record.replacements,
             }
         )
-    corpus = trainer.corpus
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "pipeline": corpus.config.to_dict(),
-        "training": trainer.training.to_dict(),
-        "alphabet": strings[specials:],
-        "merges": merges,
-        "position": trainer.position,
-        # Last, so that encoding reads only the model above it (see read_model).
-        "corpus": {
-            "words": [[w, c] for w, c in zip(corpus.words, corpus.counts, strict=True)],
-            "special_counts": list(corpus.special_counts),
-        },
-    }
+    return merges
 
 
 def _name(trainer: Trainer, names: dict[int, str], token_id: int) -> str:
@@ -208,6 +226,8 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
     position = data["position"]
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(merges):
         raise SessionError(f"the position must be a whole number from 0 to {len(merges)}.")
+    if version >= 3 and not model_only:
+        _check_branches(data)
     if version == 1:
         alphabet, merges = _keyed(alphabet, merges, pipeline.end_of_word)
     if len(set(alphabet)) != len(alphabet):
@@ -236,6 +256,53 @@ def _check_corpus(corpus: Any, pipeline: PipelineConfig) -> None:
         and all(n >= 0 for n in specials)
     ):
         raise SessionError("the special-token counts do not match the special tokens.")
+
+
+def _check_branches(data: dict[str, Any]) -> None:
+    """The branches form a tree whose lines can be rebuilt: each parent exists, no cycle, each
+    fork within its parent's line, and every branch but the current one lists its own merges."""
+    branches, current = data.get("branches"), data.get("branch")
+    if not isinstance(branches, list) or not branches or not all(isinstance(b, dict) for b in branches):
+        raise SessionError("the branches must be a non-empty list of objects.")
+    ids = [b.get("id") for b in branches]
+    if not _is_list_of(ids, int) or min(ids) < 0 or len(set(ids)) != len(ids) or current not in ids:
+        raise SessionError("the branches need distinct whole-number ids, the current one among them.")
+    entries = {b["id"]: b for b in branches}
+    for branch in branches:
+        name, parent, fork = branch.get("name"), branch.get("parent"), branch.get("fork")
+        if not isinstance(name, str) or not name.strip():
+            raise SessionError(f"branch {branch['id']} has no name.")
+        if (parent is not None and parent not in entries) or parent == branch["id"]:
+            raise SessionError(f"branch {name!r} forks from a branch that is not there.")
+        if not isinstance(fork, int) or isinstance(fork, bool) or fork < 0:
+            raise SessionError(f"branch {name!r} has a malformed fork step.")
+        own = branch.get("merges")
+        if branch["id"] != current:
+            if not isinstance(own, list):
+                raise SessionError(f"branch {name!r} does not list its merges.")
+            for number, merge in enumerate(own, start=fork + 1):
+                _check_merge(number, merge)
+                if not (_is_count(merge.get("replacements")) or merge.get("replacements") == 0):
+                    raise SessionError(
+                        f"merge {number} of branch {name!r} has a malformed replacement count."
+                    )
+    lengths: dict[int, int] = {}
+
+    def length(branch_id: int, seen: frozenset[int]) -> int:
+        if branch_id in seen:
+            raise SessionError("the branches fork from each other in a circle.")
+        if branch_id not in lengths:
+            entry = entries[branch_id]
+            parent = entry["parent"]
+            before = 0 if parent is None else length(parent, seen | {branch_id})
+            line = entry["fork"] + len(entry["merges"]) if branch_id != current else len(data["merges"])
+            if entry["fork"] > min(before, line):
+                raise SessionError(f"branch {entry['name']!r} forks after the end of a line.")
+            lengths[branch_id] = line
+        return lengths[branch_id]
+
+    for branch_id in entries:
+        length(branch_id, frozenset())
 
 
 def _keyed(alphabet: list[str], merges: list[dict], marker: str | None) -> tuple[list[str], list[dict]]:
@@ -358,7 +425,71 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
             )
         )
     trainer.restore(saved, data["position"], progress)
+    if "branches" in data:
+        trainer.restore_branches(_branches(trainer, data), data["branch"])
     return trainer
+
+
+def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
+    """The saved branches with their lines as records. A line's steps shared with the current
+    one are the trainer's own records; the rest are read from the file (and checked when first
+    redone)."""
+    vocab = trainer.vocab
+    specials = vocab.n_special
+    base = {key: i for i, key in enumerate(vocab.keys[: specials + vocab.n_base]) if i >= specials}
+    entries = {entry["id"]: entry for entry in data["branches"]}
+    lines: dict[int, list[dict[str, Any]]] = {data["branch"]: data["merges"]}
+
+    def line(branch_id: int) -> list[dict[str, Any]]:
+        if branch_id not in lines:
+            entry = entries[branch_id]
+            parent = [] if entry["parent"] is None else line(entry["parent"])
+            lines[branch_id] = parent[: entry["fork"]] + entry["merges"]
+        return lines[branch_id]
+
+    current = trainer.history
+    branches = []
+    for branch_id, entry in entries.items():
+        merges = line(branch_id)
+        shared = 0
+        while shared < min(len(merges), len(current)) and merges[shared] == data["merges"][shared]:
+            shared += 1
+        records = list(current[:shared])
+        ids = dict(base)
+        corpus_tokens = trainer.initial_point.corpus_tokens
+        for number, merge in enumerate(merges, start=1):
+            try:
+                pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
+                candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
+            except KeyError as missing:
+                shown = display(missing.args[0], trainer.corpus.config.end_of_word)
+                raise SessionError(
+                    f"merge {number} of branch {entry['name']!r} uses the unknown token {shown!r}."
+                ) from None
+            new = merge["token"] not in ids
+            token = ids.setdefault(merge["token"], specials + len(ids))
+            corpus_tokens -= merge["replacements"]
+            if number > shared:
+                records.append(
+                    MergeRecord(
+                        number,
+                        pair,
+                        token,
+                        merge["count"],
+                        merge["top_count"],
+                        merge["replacements"],
+                        merge["ties"],
+                        candidates,
+                        merge["decided_by"],
+                        new,
+                        specials + len(ids),
+                        corpus_tokens,
+                    )
+                )
+        branches.append(
+            Branch(branch_id, " ".join(entry["name"].split()), records, entry["parent"], entry["fork"])
+        )
+    return branches
 
 
 def read_model(path: str | Path) -> dict[str, Any]:

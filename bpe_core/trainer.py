@@ -23,11 +23,16 @@ from typing import Any
 import numpy as np
 
 from bpe_core import pair_index
+from bpe_core.branches import Branch, BranchInfo, HistoryTree, common_length
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import TrainingConfig
 from bpe_core.corpus import Corpus
 from bpe_core.errors import MergeError
 from bpe_core.events import (
+    BranchCreated,
+    BranchDeleted,
+    BranchRenamed,
+    BranchSwitched,
     CorpusReplaced,
     EventSource,
     HistoryReset,
@@ -131,7 +136,9 @@ class Trainer:
         self._rule = parse_rule(training.tie_break)
         config = corpus.config
         self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus), config.end_of_word)
-        self._records: list[MergeRecord] = []
+        self._records: list[MergeRecord] = []  # the current branch's line
+        self._tree = HistoryTree(self._records)
+        self._unverified: set[int] = set()  # ids of records read from a file, not yet redone
         self.revision = next(_REVISIONS)
         self._effects: list[MergeEffect] = []
         self._last_change: LastChange | None = None
@@ -182,12 +189,12 @@ class Trainer:
 
     @property
     def history(self) -> tuple[MergeRecord, ...]:
-        """Every recorded merge, including redo-able ones after :attr:`position`."""
+        """The current branch's merges, including redo-able ones after :attr:`position`."""
         return tuple(self._records)
 
     revision: int
-    """Changes whenever the recorded history does (a merge recorded, redo history discarded, a
-    reset); undo and redo keep it. Unique across trainers."""
+    """Changes whenever the recorded history does (a merge recorded, a branch made, switched,
+    renamed or deleted, a reset); undo and redo keep it. Unique across trainers."""
 
     @property
     def history_length(self) -> int:
@@ -206,14 +213,100 @@ class Trainer:
     def can_redo(self) -> bool:
         return self.position < len(self._records)
 
+    # -- branches --------------------------------------------------------------------------
+
+    def branches(self) -> list[BranchInfo]:
+        """Every line of the history, in the order they were made (see ``bpe_core.branches``)."""
+        return self._tree.infos()
+
+    @property
+    def current_branch(self) -> int:
+        return self._tree.current.id
+
+    def branch_history(self, branch: int) -> tuple[MergeRecord, ...]:
+        """A branch's merges from step 1."""
+        return tuple(self._tree.get(branch).records)
+
+    @without_gc
+    def switch(
+        self,
+        branch: int,
+        step: int | None = None,
+        progress: Progress | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> None:
+        """Go to ``branch`` after its merge ``step`` (default: its last): undo to where the two
+        lines part, then redo along the other, exactly and without a recount. A cancelled switch
+        stops on whichever line it was walking."""
+        target = self._tree.get(branch)
+        step = len(target.records) if step is None else step
+        if not 0 <= step <= len(target.records):
+            raise MergeError(f"Step {step} is outside branch {target.name!r} (0 to {len(target.records)}).")
+        old, start = self._tree.current.id, self.position
+        meet = min(common_length(self._records, target.records), step)
+        self._last_change = None
+        total = max(start - meet, 0) + step - min(meet, start)
+        done = 0
+        while self.position > meet and not (cancel is not None and cancel()):
+            self._unmerge()
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        if self.position <= meet:
+            self._set_current(target)
+            while self.position < step and not (cancel is not None and cancel()):
+                self._remerge()
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        if self._tree.current.id != old:
+            self.events.emit(BranchSwitched(old, self._tree.current.id, start, self.position))
+        elif self.position != start:
+            self.events.emit(Jumped(start, self.position))
+
+    def rename_branch(self, branch: int, name: str) -> None:
+        name = self._tree.rename(branch, name)
+        self.revision = next(_REVISIONS)
+        self.events.emit(BranchRenamed(branch, name))
+
+    def delete_branch(self, branch: int) -> None:
+        """Forget a branch other than the current one."""
+        self._tree.delete(branch)
+        self.revision = next(_REVISIONS)
+        self.events.emit(BranchDeleted(branch))
+
+    def _set_current(self, branch: Branch) -> None:
+        """Make ``branch`` current; its line must contain the state as it is now."""
+        if branch is not self._tree.current:
+            self._tree.current = branch
+            self._records = branch.records
+            self.revision = next(_REVISIONS)
+
+    def _fork(self) -> None:
+        """Merges follow the position and a different one is about to be made: a new branch."""
+        branch = self._tree.fork(self.position)
+        self._set_current(branch)
+        self.events.emit(BranchCreated(branch.id, branch.parent or 0, branch.fork))
+
+    def _line_with(self, key: str) -> Branch | None:
+        return self._tree.line_with(self.position, _pair(key))
+
+    def _enter(self, branch: Branch) -> None:
+        """Follow another line that makes the same merge from here."""
+        old = self._tree.current.id
+        self._set_current(branch)
+        if branch.id != old:
+            self.events.emit(BranchSwitched(old, branch.id, self.position, self.position))
+
     # -- commands --------------------------------------------------------------------------
 
     @without_gc
     def step(self, pair: Pair | None = None, decided_by: str | None = None) -> MergeRecord | None:
         """Merge the pair the tie-break rule picks, or ``pair`` (any pair present) if given.
 
-        Returns the new record, or ``None`` when no pair reaches the minimum frequency. Redo
-        history after the current position is discarded. ``decided_by`` names who chose a given
+        Returns the new record, or ``None`` when no pair reaches the minimum frequency. After an
+        undo, a different merge starts a new branch (the redo line stays, on its own branch); the
+        same merge as a line that follows from here just follows it. ``decided_by`` names who chose a given
         pair (default ``"user"``; the Ask-me flow passes a rule name when the user lets it decide).
         """
         if pair is None:
@@ -225,10 +318,9 @@ class Trainer:
             if key not in self._index.pair_count:
                 raise MergeError(f"The pair {self.pair_string(pair)} does not occur in the corpus.")
             decided_by = decided_by or USER
-        self._truncate()
-        record = self._merge(key, decided_by)
+        record, redone = self._advance(key, decided_by)
         self._last_change = LastChange(True, record, tuple(self._effects[-1].changed))
-        self.events.emit(MergeApplied(record))
+        self.events.emit(MergeApplied(record, redo=redone))
         return record
 
     @without_gc
@@ -311,8 +403,7 @@ class Trainer:
                 if stop_at_tie and self.ties_at_top() > 1:
                     reason = StopReason.TIE
                 else:
-                    self._truncate()  # only once a merge happens: a run that makes none keeps redo
-                    self._merge(None, self._rule.spec)
+                    self._advance(None, self._rule.spec)
                     if progress is not None:
                         progress(self.position - start, goal)
         if self.position != start:
@@ -329,27 +420,46 @@ class Trainer:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _truncate(self) -> None:
-        if self.position < len(self._records):
-            del self._records[self.position :]
-            self.revision = next(_REVISIONS)
-
     def _ties(self, top: int) -> int:
         return self._index.count_hist.get(top, 0) if top else 0
 
-    def _merge(self, key: str | None, decided_by: str, saved: MergeRecord | None = None) -> MergeRecord:
-        """Apply one merge; ``saved`` supplies the decision data when replaying a session."""
-        queue, index, vocab = self._queue, self._index, self.vocab
-        if saved is None:
-            top = queue.top_count()
-            ties = self._ties(top)
-            candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 else []
-            if key is None:
-                key = candidates[0] if candidates else queue.best()
-        else:
-            top, ties, candidates = saved.top_count, saved.ties, [_key(p) for p in saved.candidates]
+    def _advance(
+        self, key: str | None, decided_by: str, saved: MergeRecord | None = None
+    ) -> tuple[MergeRecord, bool]:
+        """One merge forward: ``key``, or the rule's pick if ``None``; ``saved`` supplies the
+        decision data when replaying a session. Returns the record and whether it was redone.
+
+        Where a line of the history already makes the same merge from here, it is followed (the
+        state would be the same); otherwise the merge is recorded, on a new branch if merges
+        already follow this position, so that no line of the history is ever lost.
+        """
+        decision = self._decide(key, saved)
+        if self.position < len(self._records):
+            line = self._line_with(decision[0])
+            if line is not None:
+                self._enter(line)
+                return self._remerge(), True
+            self._fork()
+        return self._merge(decision, decided_by), False
+
+    def _decide(self, key: str | None, saved: MergeRecord | None) -> tuple[str, int, int, list[str]]:
+        """The pair to merge with the decision data to record: (pair, top count, ties, tied)."""
+        queue = self._queue
+        if saved is not None:
+            return key or "", saved.top_count, saved.ties, [_key(p) for p in saved.candidates]
+        top = queue.top_count()
+        ties = self._ties(top)
+        candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 else []
+        if key is None:
+            key = candidates[0] if candidates else queue.best()
         if key is None:
             raise MergeError("No pair is left to merge.")
+        return key, top, ties, candidates
+
+    def _merge(self, decision: tuple[str, int, int, list[str]], decided_by: str) -> MergeRecord:
+        """Apply and record one merge at the end of the current branch."""
+        index, vocab = self._index, self.vocab
+        key, top, ties, candidates = decision
         count = index.pair_count[key]
         left, right = ord(key[0]), ord(key[1])
         step = self.position + 1
@@ -362,7 +472,7 @@ class Trainer:
         else:
             token = found
         effect = index.merge(key, chr(token), fresh=index.token_freq[token] == 0)
-        queue.push(effect.increased)
+        self._queue.push(effect.increased)
         record = MergeRecord(
             step=step,
             pair=(left, right),
@@ -397,11 +507,10 @@ class Trainer:
                 f"Merge {self.position + 1} {self.pair_string(pair)} occurs {actual} times in the "
                 f"corpus, not {count} as recorded."
             )
-        self._truncate()
         template = MergeRecord(
             self.position + 1, pair, 0, count, top_count, 0, ties, candidates, decided_by, False, 0, 0
         )
-        return self._merge(_key(pair), decided_by, template)
+        return self._advance(_key(pair), decided_by, template)[0]
 
     @without_gc
     def restore(self, saved: Sequence[MergeRecord], position: int, progress: Progress | None = None) -> None:
@@ -508,6 +617,8 @@ class Trainer:
     def _remerge(self) -> MergeRecord:
         record = self._records[self.position]
         index = self._index
+        if self._unverified and id(record) in self._unverified:
+            self._verify(record)
         if record.new_token:
             self.vocab.add(self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]], record.step)
             index.token_freq.append(0)
@@ -515,6 +626,37 @@ class Trainer:
         self._queue.push(effect.increased)
         self._effects.append(effect)
         return record
+
+    def _verify(self, record: MergeRecord) -> None:
+        """Check a record read from a file, the first time it is redone, against the state."""
+        key = self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]]
+        made = self.vocab.ids.get(key)
+        actual = self.pair_count(record.pair)
+        token = len(self.vocab) if made is None else made
+        if actual != record.count or (made is None) != record.new_token or token != record.token:
+            raise MergeError(
+                f"Merge {record.step} {self.pair_string(record.pair)} of branch {self._tree.current.name!r} "
+                f"occurs {actual} times in the corpus, not {record.count} as recorded."
+            )
+        if self.replacements(record.pair) != record.replacements:
+            raise MergeError(
+                f"Merge {record.step} {self.pair_string(record.pair)} of branch {self._tree.current.name!r} "
+                "does not make the replacements recorded."
+            )
+        self._unverified.discard(id(record))
+
+    def restore_branches(self, branches: list[Branch], current: int) -> None:
+        """Give a restored trainer the other lines of its saved history (the current one, ``current``,
+        already restored, takes its records from this trainer). Their own records come from a
+        file: each is checked against the corpus the first time it is redone."""
+        line = self._records
+        for branch in branches:
+            if branch.id == current:
+                branch.records = line
+            else:
+                self._unverified.update(id(r) for r in branch.records[common_length(branch.records, line) :])
+        self._tree.replace(branches, current)
+        self.revision = next(_REVISIONS)
 
     def _unmerge(self) -> MergeRecord:
         record = self._records[self.position - 1]

@@ -27,11 +27,6 @@ class Dialogs:
         self.open_path = ""
         self.save_path = ""
         self.text = ""
-        self.discard = True  # the answer to "discard the redo history?"
-
-    def _confirm(self, parent, title, text, go_ahead):
-        self.shown.append(("confirm", title, text))
-        return self.discard, False
 
     def _record(self, kind):
         def show(parent, title, text, *args, **kwargs):
@@ -64,7 +59,6 @@ def dialogs(monkeypatch) -> Dialogs:
     monkeypatch.setattr(
         QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (recorded.save_path, ""))
     )
-    monkeypatch.setattr("app.main_window.ask_with_opt_out", recorded._confirm)
     monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: (recorded.text, True)))
     return recorded
 
@@ -163,6 +157,9 @@ def assert_panes_agree_with_core(window) -> None:
     assert all(cursor.value() == trainer.position for cursor in window.plots_pane.cursors)
     assert window.status.labels["step"].text() == f"Step {trainer.position:,} of {len(trainer.history):,}"
     assert window.status.labels["vocab"].text() == f"Vocabulary {trainer.vocab_size:,}"
+    qt_wait_until(lambda: not window.history_pane._timer.isActive())
+    lanes = window.history_pane.graph.lanes
+    assert sorted(lanes, key=lambda b: b.id) == sorted(trainer.branches(), key=lambda b: b.id)
     pair_counts, _, total = recount(trainer)
     assert trainer.pair_counts() == dict(pair_counts) and trainer.corpus_tokens == total
 

@@ -102,6 +102,7 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
     answerer = ModalAnswerer(QInputDialog, go_to_three)
     expect("Ctrl+G", lambda: position() == 3)
     answerer.stop()
+    expect("Ctrl+H", lambda: QApplication.focusWidget() is window.history_pane.graph)
     expect("P", lambda: window.commands["play"].isChecked() and window.commands["play"].text() == "Pause")
     qtbot.waitUntil(lambda: position() > 3)
     expect("P", lambda: not window.playback.playing)

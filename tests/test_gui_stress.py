@@ -43,6 +43,7 @@ class Repainter:
                 for column in range(model.columnCount()):
                     model.index(row, column).data(TOOLTIP)
         window.plots_pane.graphics.repaint()
+        window.history_pane.graph.viewport().repaint()
         window.encode_pane.input.viewport().repaint()
         window.statusBar().repaint()
         encode = window.encode_pane
@@ -66,10 +67,12 @@ class Repainter:
 def show_every_pane(window) -> None:
     window.resize(1600, 1000)
     window.splitDockWidget(window.docks["merges"], window.docks["vocab"], Qt.Orientation.Horizontal)
+    window.splitDockWidget(window.docks["vocab"], window.docks["history"], Qt.Orientation.Vertical)
     for dock in window.docks.values():
         dock.show()
     QApplication.processEvents()
-    assert all(pane.isVisible() for pane in (window.vocab_pane, window.merges_pane, window.plots_pane))
+    panes = (window.vocab_pane, window.merges_pane, window.plots_pane, window.history_pane)
+    assert all(pane.isVisible() for pane in panes)
 
 
 def run_job(qtbot, window, rng: random.Random, start) -> None:
@@ -112,7 +115,8 @@ def test_jobs_and_thousands_of_random_commands_with_every_pane_repainting(qtbot,
 
     answerer = ModalAnswerer(TieDialog, answer)
     trainer = bridge.trainer
-    counts = dict.fromkeys(("step", "pair", "undo", "redo", "goto", "reset", "rule", "run", "jobs"), 0)
+    names = ("step", "pair", "undo", "redo", "goto", "switch", "reset", "rule", "run", "jobs")
+    counts = dict.fromkeys(names, 0)
     painter.interval = 60  # now a repaint every few commands: the commands are the point
     for number in range(COMMANDS):
         trainer = bridge.trainer
@@ -131,9 +135,13 @@ def test_jobs_and_thousands_of_random_commands_with_every_pane_repainting(qtbot,
         elif roll < 0.85:
             bridge.redo()
             counts["redo"] += 1
-        elif roll < 0.95:
+        elif roll < 0.92:
             bridge.goto(rng.randint(0, trainer.history_length))
             counts["goto"] += 1
+        elif roll < 0.95:  # to another branch (made by a step(pair) or rule change after an undo)
+            branch = rng.choice(trainer.branches())
+            bridge.switch_branch(branch.id, rng.randint(0, branch.length))
+            counts["switch"] += 1
         elif roll < 0.975:
             bridge.set_tie_rule(rng.choice([*RULE_NAMES[:4], "random:7", ASK, ASK]))
             counts["rule"] += 1
@@ -159,6 +167,7 @@ def test_jobs_and_thousands_of_random_commands_with_every_pane_repainting(qtbot,
     assert_panes_agree_with_core(window)
     assert len(answerer.seen) > 10, "Ask me was exercised"
     assert counts["jobs"] > 0 and min(counts.values()) > 0, counts
+    assert len(bridge.trainer.branches()) > 1 or counts["reset"], "branches were made"
     assert guard.reporter().count == 0  # no exception anywhere, contained or not
 
 

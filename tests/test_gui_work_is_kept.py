@@ -1,5 +1,5 @@
-"""Never lose or mislabel work: opening while another file loads, Cancel during loading, a step
-that would discard the redo history, JSON files that are not sessions."""
+"""Never lose or mislabel work: opening while another file loads, Cancel during loading, JSON
+files that are not sessions (a step after an undo keeps the redo line: see test_gui_history)."""
 
 import threading
 import time
@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, QTimer
 from app import bridge as bridge_module
 from bpe_core import Corpus, PipelineConfig, Trainer
 from bpe_core.session import load_session, save_session
-from tests.gui_helpers import ModalAnswerer, drop_file, fresh_focus, press, sample, wait_idle
+from tests.gui_helpers import drop_file, fresh_focus, press, sample, wait_idle
 
 
 def saved_session(path: Path, merges: int) -> Path:
@@ -140,63 +140,6 @@ def test_cancel_after_counting_a_corpus_keeps_the_previous_session(qtbot, make_w
     assert window.bridge.trainer is before
     assert window.status.message.text() == "Cancelled"
     assert str(corpus.resolve()) not in window.files.recent()
-
-
-def test_a_step_that_would_discard_redo_history_asks_first(qtbot, make_window, dialogs):
-    window = make_window("Shakespeare")
-    trainer = window.bridge.trainer
-    window.bridge.run(merges=10)
-    wait_idle(qtbot, window)
-    for _ in range(5):
-        window.bridge.undo()
-    fresh_focus(qtbot, window)
-    dialogs.discard = False
-    press("Space")  # step: would discard 5 redo-able merges
-    assert dialogs.shown[-1][0] == "confirm" and "5 merges" in dialogs.shown[-1][2]
-    assert (trainer.position, trainer.history_length) == (5, 10)
-    press("Ctrl+T")  # a run too
-    assert (trainer.position, trainer.history_length) == (5, 10) and not window.bridge.busy
-    dialogs.discard = True
-    press("Space")
-    assert (trainer.position, trainer.history_length) == (6, 6)
-    window.bridge.undo()  # one redo-able merge: stepping over it needs no question
-    asked = len(dialogs.shown)
-    press("Space")
-    assert len(dialogs.shown) == asked and trainer.position == 6
-
-
-def test_dont_ask_again_turns_the_question_off_and_settings_turn_it_back_on(qtbot, make_window, monkeypatch):
-    from app import main_window
-    from app.dialogs.settings_dialog import SettingsDialog
-
-    window = make_window("Shakespeare")
-    trainer = window.bridge.trainer
-    window.bridge.run(merges=6)
-    wait_idle(qtbot, window)
-    questions = []
-    monkeypatch.setattr(main_window, "ask_with_opt_out", lambda *a: questions.append(a) or (True, True))
-    window.bridge.goto(2)
-    window.bridge.step()  # asked once, with "don't ask again"
-    window.bridge.goto(0)
-    window.bridge.step()  # not asked again
-    assert len(questions) == 1 and trainer.history_length == 1
-
-    shown_off = []
-
-    def turn_back_on(dialog):
-        shown_off.append(not dialog.confirm_discard.isChecked())
-        dialog.confirm_discard.setChecked(True)
-        dialog.accept()
-
-    answerer = ModalAnswerer(SettingsDialog, turn_back_on)
-    window.open_settings()
-    answerer.stop()
-    assert shown_off == [True]
-    window.bridge.run(merges=3)
-    wait_idle(qtbot, window)
-    window.bridge.goto(0)
-    window.bridge.step()
-    assert len(questions) == 2
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core import Corpus, PipelineConfig, SessionError, Trainer, TrainingConfig
+from bpe_core import Corpus, MergeError, PipelineConfig, SessionError, Trainer, TrainingConfig
 from bpe_core.encoder import Encoder
 from bpe_core.session import load_encoder, load_session, save_session, session_to_dict
 from tests.helpers import snapshot, trainer_for
@@ -215,4 +215,95 @@ def test_a_count_that_does_not_fit_the_corpus_is_refused_by_the_fast_replay_too(
         SessionError,
         match=r"does not fit its corpus: Merge 3 .* occurs \d+ times in the corpus, not \d+ as recorded\.",
     ):
+        load_session(path)
+
+
+def test_a_version_2_file_still_opens_and_encodes_as_before():
+    """Written before branches were kept (format version 2): kept as a fixture."""
+    path = Path(__file__).parent / "data" / "session_v2_genesis.json"
+    text = (Path(__file__).parent / "data" / "kjv_genesis_100k.txt").read_text(encoding="utf-8")[:20000]
+    fresh = Trainer(Corpus.from_text(text, PipelineConfig()), TrainingConfig(tie_break="hf"))
+    fresh.run(merges=40)
+    fresh.goto(37)
+    loaded = load_session(path)
+    assert loaded.history == fresh.history and loaded.position == 37
+    assert [(b.name, b.length) for b in loaded.branches()] == [("main", 40)]
+    sentence = "In the beginning God created the heaven and the earth."
+    assert load_encoder(path).encode(sentence).ids == Encoder.from_trainer(fresh).encode(sentence).ids
+
+
+def branched():
+    """Three lines: main, a branch made by picking another pair after two undos, and one made
+    from that by a rule change."""
+    trainer = trainer_for("low low low lower lowest newest newest widest wider " * 3)
+    trainer.run(merges=6)
+    trainer.undo()
+    trainer.undo()
+    tied = [p for p in trainer.pair_counts() if p != trainer.record(5).pair]
+    trainer.step(tied[0])
+    trainer.run(merges=2)
+    trainer.goto(5)
+    trainer.set_tie_break("hf")
+    trainer.run(merges=3)
+    return trainer
+
+
+def test_every_branch_is_saved_and_comes_back_with_its_name_and_states(tmp_path):
+    trainer = branched()
+    assert len(trainer.branches()) >= 2
+    trainer.rename_branch(trainer.branches()[-1].id, "hf from 5")
+    save_session(trainer, tmp_path / "s.json")
+    loaded = load_session(tmp_path / "s.json")
+    assert loaded.branches() == trainer.branches()
+    for branch in trainer.branches():
+        loaded.switch(branch.id)
+        trainer.switch(branch.id)
+        assert loaded.history == trainer.history and snapshot(loaded) == snapshot(trainer)
+    # The encoder reads the current line only, and is the same as before.
+    assert (
+        load_encoder(tmp_path / "s.json").encode("lowest wider").ids
+        == Encoder.from_trainer(load_session(tmp_path / "s.json")).encode("lowest wider").ids
+    )
+
+
+def test_a_branch_whose_merge_does_not_fit_the_corpus_is_refused_when_switched_to(tmp_path):
+    trainer = branched()
+    other = next(b for b in trainer.branches() if not b.current)
+    data = session_to_dict(trainer)
+    entry = next(b for b in data["branches"] if b["id"] == other.id)
+    entry["merges"][-1]["count"] += 1
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    loaded = load_session(path)  # the current line opens; the other is checked when walked
+    before = loaded.current_branch
+    with pytest.raises(
+        MergeError, match=r"of branch .* occurs \d+ times in the corpus, not \d+ as recorded\."
+    ):
+        loaded.switch(other.id)
+    assert loaded.current_branch == other.id and loaded.position == other.length - 1
+    loaded.switch(before)  # the state is whole: every other line still walks
+    assert snapshot(loaded) == snapshot(trainer)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(branch=99), "distinct whole-number ids"),
+        (
+            lambda d: d["branches"][-1].update(parent=d["branches"][-1]["id"]),
+            "forks from a branch that is not there",
+        ),
+        (lambda d: d["branches"][-1].update(fork=10**6), "forks after the end"),
+        (lambda d: d["branches"][-1].update(name=" "), "has no name"),
+        (lambda d: [b.pop("merges", None) for b in d["branches"]], "does not list its merges"),
+    ],
+)
+def test_a_damaged_tree_of_branches_is_refused_with_one_sentence(tmp_path, change, message):
+    trainer = branched()
+    trainer.switch(0)
+    data = session_to_dict(trainer)
+    change(data)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SessionError, match=message):
         load_session(path)

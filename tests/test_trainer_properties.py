@@ -100,6 +100,8 @@ actions = st.lists(
         st.just(("redo",)),
         st.tuples(st.just("goto"), st.integers(0, 12)),
         st.tuples(st.just("run"), st.integers(1, 4)),
+        st.tuples(st.just("switch"), st.integers(0, 9), st.integers(0, 12) | st.none()),
+        st.tuples(st.just("delete"), st.integers(0, 9)),
     ),
     max_size=25,
 )
@@ -114,13 +116,21 @@ def test_any_command_sequence_keeps_counts_exact_and_undo_exact(path, trainer, c
 
 
 def run_commands(trainer, commands):
+    """Run the commands, checking after each that the counts equal a recount and that a node
+    of the history tree (the merges from the root to it) always has the same state."""
     check_consistent(trainer)
-    # known[k]: the state after k merges of the current branch, when it has been seen.
-    known: dict[int, tuple] = {0: snapshot(trainer)}
+    known: dict[tuple, tuple] = {}
+
+    def check_node():
+        node = tuple(r.pair for r in trainer.history[: trainer.position])
+        state = snapshot(trainer)
+        assert known.setdefault(node, state) == state
+
+    check_node()
     for command in commands:
         name = command[0]
-        branch_changed = False
-        start = trainer.position
+        lines = {b.id: trainer.branch_history(b.id) for b in trainer.branches()}
+        start, line = trainer.position, trainer.history
         if name == "step":
             expected = expected_choice(trainer)
             before = snapshot(trainer)
@@ -129,14 +139,18 @@ def run_commands(trainer, commands):
                 assert record is None and snapshot(trainer) == before
                 continue
             assert record.pair == expected
-            branch_changed = True
         elif name == "pick":
             pairs = sorted(trainer.pair_counts())
             if not pairs:
                 continue
-            record = trainer.step(pairs[command[1] % len(pairs)])
-            assert record.decided_by == "user"
-            branch_changed = True
+            pair = pairs[command[1] % len(pairs)]
+            record = trainer.step(pair)
+            followed = [
+                r
+                for r in lines.values()
+                if len(r) > start and r[:start] == line[:start] and r[start].pair == pair
+            ]
+            assert record.pair == pair and (record.decided_by == "user" or followed)
         elif name == "undo" and trainer.can_undo:
             trainer.undo()
         elif name == "redo" and trainer.can_redo:
@@ -145,13 +159,29 @@ def run_commands(trainer, commands):
             trainer.goto(min(command[1], len(trainer.history)))
         elif name == "run":
             trainer.run(merges=command[1])
-            branch_changed = trainer.position != start
-        if branch_changed:
-            for k in [k for k in known if k > start]:
-                del known[k]
+        elif name == "switch":
+            ids = sorted(lines)
+            branch = ids[command[1] % len(ids)]
+            step = None if command[2] is None else min(command[2], len(lines[branch]))
+            trainer.switch(branch, step)
+            assert trainer.current_branch == branch and trainer.history == lines[branch]
+            assert trainer.position == (len(lines[branch]) if step is None else step)
+        elif name == "delete":
+            ids = sorted(lines)
+            branch = ids[command[1] % len(ids)]
+            if branch == trainer.current_branch:
+                with pytest.raises(MergeError):
+                    trainer.delete_branch(branch)
+            else:
+                trainer.delete_branch(branch)
+                assert branch not in {b.id for b in trainer.branches()}
         check_consistent(trainer)
-        state = snapshot(trainer)
-        assert known.setdefault(trainer.position, state) == state
+        check_node()
+        # No line of the history is ever lost: each one seen before is still some branch's prefix.
+        now = [trainer.branch_history(b.id) for b in trainer.branches()]
+        if name != "delete":
+            for old in lines.values():
+                assert any(new[: len(old)] == old for new in now)
 
 
 @settings(max_examples=200, deadline=None)
@@ -257,3 +287,11 @@ def reopen_at_every_step(trainer, commands):
         assert snapshot(loaded) == snapshot(replayed) == snapshot(trainer)
         assert sorted(loaded.changed_words()) == sorted(trainer.changed_words())
     check_consistent(loaded)
+    # Every other branch comes back too, and walks to the same states.
+    assert loaded.branches() == trainer.branches()
+    for branch in trainer.branches():
+        for step in sorted({0, branch.fork, branch.length}):
+            for t in (loaded, trainer):
+                t.switch(branch.id, step)
+            assert loaded.history == trainer.history and snapshot(loaded) == snapshot(trainer)
+            check_consistent(loaded)

@@ -41,13 +41,6 @@ class Target:
     value: int = 1000
 
 
-@dataclass(frozen=True)
-class Preferences:
-    """How the window behaves (kept in the user's settings, not in sessions)."""
-
-    confirm_discard: bool = True  # ask before a step discards more than one redo-able merge
-
-
 @guard_overrides
 class SettingsDialog(QDialog):
     def __init__(
@@ -55,7 +48,6 @@ class SettingsDialog(QDialog):
         config: PipelineConfig,
         training: TrainingConfig,
         target: Target,
-        preferences: Preferences | None = None,
         parent=None,
     ) -> None:
         super().__init__(parent)
@@ -82,7 +74,6 @@ class SettingsDialog(QDialog):
         self.target_kind = QComboBox()
         self.target_kind.addItems(TARGET_LABELS)
         self.target_value = QSpinBox(minimum=1, maximum=10**7)
-        self.confirm_discard = QCheckBox("Ask before a step discards merges that could be redone")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c0392b;")
         buttons = QDialogButtonBox(
@@ -102,7 +93,6 @@ class SettingsDialog(QDialog):
         self.seed.setValue(rule.seed)
         self.target_kind.setCurrentIndex(TARGETS.index(target.kind))
         self.target_value.setValue(target.value)
-        self.confirm_discard.setChecked((preferences or Preferences()).confirm_discard)
         # Layout
         pipeline = QGroupBox("Pipeline (changing it rebuilds the session)")
         form = QFormLayout(pipeline)
@@ -125,7 +115,6 @@ class SettingsDialog(QDialog):
         row.addWidget(self.target_kind, 1)
         row.addWidget(self.target_value)
         form.addRow("Run to target", row)
-        form.addRow("", self.confirm_discard)
         layout = QVBoxLayout(self)
         layout.addWidget(pipeline)
         layout.addWidget(training_box)
@@ -139,7 +128,7 @@ class SettingsDialog(QDialog):
         self.seed.setEnabled(rule.name == "random")
         self.target_value.setEnabled(target.kind != "none")
 
-    def values(self) -> tuple[PipelineConfig, TrainingConfig, Target, Preferences]:
+    def values(self) -> tuple[PipelineConfig, TrainingConfig, Target]:
         """The chosen settings; raises ConfigError with one sentence if they are invalid."""
         marker = self.marker.text()
         specials = tuple(line for line in self.specials.toPlainText().splitlines() if line)
@@ -158,7 +147,7 @@ class SettingsDialog(QDialog):
         if config.end_of_word is not None and config.end_of_word in config.special_tokens:
             raise ConfigError("The end-of-word marker cannot also be a special token.")
         target = Target(TARGETS[self.target_kind.currentIndex()], self.target_value.value())
-        return config, training, target, Preferences(self.confirm_discard.isChecked())
+        return config, training, target
 
     def accept(self) -> None:
         try:

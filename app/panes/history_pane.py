@@ -1,0 +1,321 @@
+"""History pane: the tree of merge histories drawn as lanes.
+
+Steps run left to right, one lane per branch (a branch below the one it forked from). Each
+fork is labelled with the merge that made the branch differ and who decided it; the current
+node is the ringed dot. Click a node to go there, double-click a lane (or F2) to rename its
+branch; ↑ and ↓ move to the branch above or below at the same step (or its last), Home and End
+to the current branch's ends. Only the visible steps are drawn, so 10,000 steps on several
+branches paint as fast as ten.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QInputDialog,
+    QMenu,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.bridge import Bridge
+from app.guard import guard_overrides
+from app.theme import is_dark, muted
+from app.widgets import status_label
+from bpe_core.branches import BranchInfo
+
+NAVIGATION = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_F2)
+
+
+def lane_order(branches: list[BranchInfo]) -> list[BranchInfo]:
+    """Branches top to bottom: each right below the branch it forked from, the earlier fork
+    first (a tree walked depth first)."""
+    children: dict[int | None, list[BranchInfo]] = {}
+    known = {b.id for b in branches}
+    for branch in branches:
+        parent = branch.parent if branch.parent in known else None
+        children.setdefault(parent, []).append(branch)
+    ordered: list[BranchInfo] = []
+    stack = sorted(children.get(None, []), key=lambda b: (b.fork, b.id), reverse=True)
+    while stack:
+        branch = stack.pop()
+        ordered.append(branch)
+        stack.extend(sorted(children.get(branch.id, []), key=lambda b: (b.fork, b.id), reverse=True))
+    return ordered
+
+
+@guard_overrides
+class HistoryGraph(QAbstractScrollArea):
+    """The lanes (see the module's docstring). Horizontal scrolling moves along the steps."""
+
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        self._bridge = bridge
+        self.lanes: list[BranchInfo] = []
+        self._labels: dict[int, str] = {}  # branch -> the label of its fork
+        metrics = QFontMetrics(self.font())
+        self.step_width = max(12, metrics.horizontalAdvance("0") * 2)
+        self.lane_height = metrics.height() * 2 + 8
+        self.name_width = metrics.horizontalAdvance("M") * 12
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.horizontalScrollBar().valueChanged.connect(self.viewport().update)
+        self.verticalScrollBar().valueChanged.connect(self.viewport().update)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+
+    # -- data --------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Read the branches again and keep the current node in view."""
+        self.reload()
+        self.ensure_visible(self.current_lane(), self._bridge.trainer.position)
+        self.viewport().update()
+
+    def reload(self) -> None:
+        """Read the branches again (cheap: one line per branch), scrolling nothing."""
+        trainer = self._bridge.trainer
+        self.lanes = lane_order(trainer.branches())
+        self._labels = {}
+        for branch in self.lanes:
+            if branch.parent is not None and branch.length > branch.fork:
+                record = trainer.branch_history(branch.id)[branch.fork]
+                self._labels[branch.id] = self._fork_label(record)
+        longest = max((b.length for b in self.lanes), default=0)
+        bar = self.horizontalScrollBar()
+        bar.setRange(0, max(0, self._x(longest) + self.step_width * 4 - self.viewport().width()))
+        bar.setPageStep(self.viewport().width())
+        bar.setSingleStep(self.step_width)
+        vertical = self.verticalScrollBar()
+        vertical.setRange(0, max(0, len(self.lanes) * self.lane_height - self.viewport().height()))
+        vertical.setPageStep(self.viewport().height())
+
+    def _fork_label(self, record) -> str:
+        trainer = self._bridge.trainer
+        tokens = trainer.vocab.tokens
+        left, right = record.pair
+        # Token ids beyond the current vocabulary belong to another line: name them by id.
+        shown = [tokens[t] if t < len(tokens) else f"#{t}" for t in (left, right)]
+        ties = f", {record.ties} tied" if record.ties > 1 else ""
+        return f"{shown[0]} + {shown[1]} · {record.decided_by}{ties}"
+
+    def current_lane(self) -> int:
+        return next((i for i, b in enumerate(self.lanes) if b.current), 0)
+
+    # -- geometry ----------------------------------------------------------------------------
+
+    def _x(self, step: int) -> int:
+        """Where step ``step`` is drawn, in the whole (unscrolled) graph."""
+        return self.name_width + step * self.step_width + self.step_width // 2
+
+    def _y(self, lane: int) -> int:
+        return lane * self.lane_height + self.lane_height * 2 // 3
+
+    def node_at(self, point: QPoint) -> tuple[int, int] | None:
+        """(lane, step) under a point of the viewport, or ``None``."""
+        x = point.x() + self.horizontalScrollBar().value()
+        y = point.y() + self.verticalScrollBar().value()
+        lane = y // self.lane_height
+        if not 0 <= lane < len(self.lanes) or x < self.name_width:
+            return None
+        branch = self.lanes[lane]
+        step = round((x - self.name_width - self.step_width / 2) / self.step_width)
+        return lane, min(max(step, 0), branch.length)
+
+    def node_point(self, lane: int, step: int) -> QPoint:
+        """The viewport point of a node (for tests and keyboard scrolling)."""
+        return QPoint(
+            self._x(step) - self.horizontalScrollBar().value(),
+            self._y(lane) - self.verticalScrollBar().value(),
+        )
+
+    def ensure_visible(self, lane: int, step: int) -> None:
+        x = self._x(step)
+        bar = self.horizontalScrollBar()
+        left, width = bar.value(), self.viewport().width()
+        if x < left + self.name_width + self.step_width or x > left + width - self.step_width * 2:
+            bar.setValue(x - self.name_width - (width - self.name_width) // 2)
+        y = self._y(lane)
+        vertical = self.verticalScrollBar()
+        if not vertical.value() <= y <= vertical.value() + self.viewport().height() - self.lane_height // 2:
+            vertical.setValue(y - self.viewport().height() // 2)
+
+    # -- painting ----------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self.viewport())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        dx, dy = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
+        width = self.viewport().width()
+        first = max(0, (dx - self.name_width) // self.step_width - 1)
+        last = (dx + width - self.name_width) // self.step_width + 1
+        dark = is_dark()
+        line, faint = QColor("#d4d4d4" if dark else "#444444"), muted()
+        accent = self.palette().highlight().color()
+        row = {b.id: i for i, b in enumerate(self.lanes)}
+        position = self._bridge.trainer.position
+        radius = max(3, self.step_width // 4)
+        for lane, branch in enumerate(self.lanes):
+            y = self._y(lane) - dy
+            if y < -self.lane_height or y > self.viewport().height() + self.lane_height:
+                continue
+            start = branch.fork if branch.parent in row else 0
+            if branch.parent in row:  # the fork: from the parent's lane down to this one
+                parent_y = self._y(row[branch.parent]) - dy
+                painter.setPen(QPen(faint, 1.5))
+                painter.drawLine(QPointF(self._x(start) - dx, parent_y), QPointF(self._x(start + 1) - dx, y))
+            painter.setPen(QPen(accent if branch.current else line, 3 if branch.current else 1.5))
+            x0, x1 = self._x(max(start, first)) - dx, self._x(min(branch.length, last)) - dx
+            if x1 >= x0 and branch.length > start:
+                painter.drawLine(QPointF(x0, y), QPointF(x1, y))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(accent if branch.current else line)
+            if self.step_width >= 8:
+                for step in range(max(start + 1, first), min(branch.length, last) + 1):
+                    painter.drawEllipse(QPointF(self._x(step) - dx, y), radius - 1, radius - 1)
+            label = self._labels.get(branch.id)
+            if label is not None:
+                painter.setPen(faint)
+                painter.drawText(QPointF(self._x(start + 1) - dx + radius + 2, y - radius - 3), label)
+        current = self.current_lane()
+        if self.lanes:
+            point = QPointF(self._x(position) - dx, self._y(current) - dy)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(accent, 2.5))
+            painter.drawEllipse(point, radius + 3, radius + 3)
+        # Names stay at the left edge whatever the scroll: drawn last, over a plain background.
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.palette().base())
+        painter.drawRect(QRect(0, 0, self.name_width - 4, self.viewport().height()))
+        metrics = QFontMetrics(self.font())
+        for lane, branch in enumerate(self.lanes):
+            y = self._y(lane) - dy
+            font = painter.font()
+            font.setBold(branch.current)
+            painter.setFont(font)
+            painter.setPen(line)
+            name = metrics.elidedText(branch.name, Qt.TextElideMode.ElideRight, self.name_width - 12)
+            painter.drawText(QPointF(6, y + metrics.ascent() / 2 - 1), name)
+        painter.end()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.refresh()
+
+    # -- input -------------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if not self._bridge.busy:
+            self.reload()  # not refresh: scrolling now would move the node under the pointer
+        node = self.node_at(event.position().toPoint())
+        if node is not None and event.button() == Qt.MouseButton.LeftButton:
+            lane, step = node
+            self._bridge.switch_branch(self.lanes[lane].id, step)
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        node = self.node_at(event.position().toPoint())
+        if node is not None:
+            self.rename(self.lanes[node[0]].id)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        node = self.node_at(event.position().toPoint())
+        if node is None:
+            self.setToolTip("")
+        else:
+            branch = self.lanes[node[0]]
+            self.setToolTip(
+                f"{branch.name}: step {node[1]:,} of {branch.length:,}. Click to go there; "
+                "double-click to rename the branch"
+            )
+        super().mouseMoveEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        # The window's shortcuts would take these keys first: claim them while the graph has focus.
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() in NAVIGATION
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        trainer = self._bridge.trainer
+        if key in NAVIGATION and not self._bridge.busy:
+            self.refresh()  # the drawing may lag a fast key by one coalesced refresh
+        lane = self.current_lane()
+        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down) and self.lanes:
+            target = lane - 1 if key == Qt.Key.Key_Up else lane + 1
+            if 0 <= target < len(self.lanes):
+                branch = self.lanes[target]
+                self._bridge.switch_branch(branch.id, min(trainer.position, branch.length))
+        elif key == Qt.Key.Key_Home:
+            self._bridge.goto(0)
+        elif key == Qt.Key.Key_End:
+            self._bridge.goto(trainer.history_length)
+        elif key == Qt.Key.Key_F2 and self.lanes:
+            self.rename(self.lanes[lane].id)
+        else:
+            super().keyPressEvent(event)
+
+    def rename(self, branch: int) -> None:
+        info = next((b for b in self.lanes if b.id == branch), None)
+        if info is None:
+            return
+        name, accepted = QInputDialog.getText(self, "Rename branch", "Name:", text=info.name)
+        if accepted:
+            self._bridge.rename_branch(branch, name)
+
+    def _menu(self, point: QPoint) -> None:
+        node = self.node_at(point)
+        if node is None:
+            return
+        branch = self.lanes[node[0]]
+        menu = QMenu(self)
+        menu.addAction(
+            f"Go to step {node[1]:,} of {branch.name}", lambda: self._bridge.switch_branch(branch.id, node[1])
+        )
+        menu.addAction("Rename…", lambda: self.rename(branch.id))
+        delete = menu.addAction("Delete branch", lambda: self._bridge.delete_branch(branch.id))
+        delete.setEnabled(not branch.current)
+        menu.exec(self.viewport().mapToGlobal(point))
+
+
+@guard_overrides
+class HistoryPane(QWidget):
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        # Attributes
+        self._bridge = bridge
+        self.graph = HistoryGraph(bridge, self)
+        self.summary = status_label()
+        self._timer = QTimer(self, singleShot=True, interval=30)  # coalesces fast stepping
+        # Layout
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.graph, 1)
+        layout.addWidget(self.summary)
+        # Signals
+        self._timer.timeout.connect(self.refresh)
+        bridge.sig_changed.connect(self._timer.start)
+        bridge.sig_branches_changed.connect(self._timer.start)
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._timer.start())
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self._bridge.busy:
+            return
+        self.graph.refresh()
+        trainer = self._bridge.trainer
+        lanes = self.graph.lanes
+        current = lanes[self.graph.current_lane()] if lanes else None
+        count = len(lanes)
+        where = f"on {current.name!r} at step {trainer.position:,} of {current.length:,}" if current else ""
+        self.summary.setText(f"{count} branch{'es' if count != 1 else ''}, {where}")

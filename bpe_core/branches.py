@@ -1,0 +1,126 @@
+"""The merge history as a tree: every line of merges ever made is kept, each as a branch.
+
+A branch holds its whole line from step 1. Its first ``fork`` records are the very objects of
+the branch it forked from (slicing a list shares them), so where two lines part is found by
+comparing records. The trainer walks between lines (undo to where they part, redo along the
+other); this module only keeps the books.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bpe_core.errors import MergeError
+from bpe_core.history import MergeRecord
+
+MAIN = "main"
+
+
+@dataclass(slots=True)
+class Branch:
+    id: int
+    name: str
+    records: list[MergeRecord]  # the whole line, from step 1
+    parent: int | None  # the branch it forked from (None for the first)
+    fork: int  # steps it shares with its parent: it differs from step fork + 1 on
+
+
+@dataclass(frozen=True, slots=True)
+class BranchInfo:
+    """A branch as :meth:`bpe_core.trainer.Trainer.branches` lists it."""
+
+    id: int
+    name: str
+    parent: int | None
+    fork: int
+    length: int  # its merges
+    decided_by: str | None  # who chose its first merge of its own (step fork + 1)
+    current: bool
+
+
+def common_length(a: list[MergeRecord], b: list[MergeRecord]) -> int:
+    """How many first steps two lines share. Records equal in every field at the same step,
+    after equal steps, are the same merge even when loaded as separate objects."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and (a[i] is b[i] or a[i] == b[i]):
+        i += 1
+    return i
+
+
+class HistoryTree:
+    """The branches, in creation order, and which one is current."""
+
+    def __init__(self, records: list[MergeRecord]) -> None:
+        self.branches: dict[int, Branch] = {0: Branch(0, MAIN, records, None, 0)}
+        self.current = self.branches[0]
+        self._next_id = 1
+
+    def replace(self, branches: list[Branch], current: int) -> None:
+        """Take these branches (a saved tree) as they are."""
+        self.branches = {b.id: b for b in branches}
+        self.current = self.branches[current]
+        self._next_id = max(self.branches) + 1
+
+    def get(self, branch: int) -> Branch:
+        found = self.branches.get(branch)
+        if found is None:
+            raise MergeError(f"There is no branch {branch}.")
+        return found
+
+    def add(self, name: str, records: list[MergeRecord], parent: int | None, fork: int) -> Branch:
+        branch = Branch(self._next_id, name, records, parent, fork)
+        self.branches[branch.id] = branch
+        self._next_id += 1
+        return branch
+
+    def fork(self, position: int) -> Branch:
+        """A new branch sharing the current one's first ``position`` steps (not yet current)."""
+        parent = self.current
+        return self.add(f"branch {self._next_id}", parent.records[:position], parent.id, position)
+
+    def line_with(self, position: int, pair: tuple[int, int]) -> Branch | None:
+        """A branch that shares the current line's first ``position`` steps and merges ``pair``
+        next (the current branch first)."""
+        line = self.current.records
+        for branch in (self.current, *self.branches.values()):
+            records = branch.records
+            if (
+                len(records) > position
+                and records[position].pair == pair
+                and (branch is self.current or common_length(records[:position], line) >= position)
+            ):
+                return branch
+        return None
+
+    def rename(self, branch: int, name: str) -> str:
+        name = " ".join(name.split())
+        if not name:
+            raise MergeError("A branch needs a name.")
+        self.get(branch).name = name
+        return name
+
+    def delete(self, branch: int) -> None:
+        """Forget a branch (not the current one); its children fork from its parent instead."""
+        gone = self.get(branch)
+        if gone is self.current:
+            raise MergeError("The current branch cannot be deleted: switch to another one first.")
+        for child in self.branches.values():
+            if child.parent == gone.id:
+                child.parent = gone.parent
+                child.fork = min(child.fork, gone.fork)
+        del self.branches[branch]
+
+    def infos(self) -> list[BranchInfo]:
+        return [
+            BranchInfo(
+                b.id,
+                b.name,
+                b.parent,
+                b.fork,
+                len(b.records),
+                b.records[b.fork].decided_by if len(b.records) > b.fork else None,
+                b is self.current,
+            )
+            for b in self.branches.values()
+        ]

@@ -1,0 +1,120 @@
+"""Branching history in the window: nothing is discarded, and the History pane walks the tree
+with clicks and keys."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QInputDialog
+
+from app.panes.history_pane import lane_order
+from bpe_core.branches import BranchInfo
+from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, wait_idle
+
+
+def fork_by_keys(qtbot, window):
+    """Ten merges, four undone with ←, then the Pairs pane's second pair merged with Enter."""
+    bridge = window.bridge
+    bridge.run(merges=10)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    for _ in range(4):
+        press("Left")
+    pairs = window.pairs_pane.view
+    pairs.setFocus()
+    pairs.setCurrentIndex(pairs.model().index(1, 0))  # not the rule's pick: another line
+    press("Return")
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    return bridge.trainer
+
+
+def test_a_step_after_undo_keeps_the_redo_line_as_a_branch_without_asking(qtbot, make_window, dialogs):
+    window = make_window("Shakespeare")
+    trainer = fork_by_keys(qtbot, window)
+    assert dialogs.shown == []
+    assert [(b.name, b.fork, b.length, b.current) for b in trainer.branches()] == [
+        ("main", 0, 10, False),
+        ("branch 1", 6, 7, True),
+    ]
+    assert window.history_pane.summary.text() == "2 branches, on 'branch 1' at step 7 of 7"
+    assert [b.name for b in window.history_pane.graph.lanes] == ["main", "branch 1"]
+    assert_panes_agree_with_core(window)
+
+
+def test_the_history_pane_walks_the_tree_with_keys_and_clicks(qtbot, make_window, monkeypatch):
+    window = make_window("Shakespeare")
+    trainer = fork_by_keys(qtbot, window)
+    graph = window.history_pane.graph
+    press("Ctrl+H")
+    assert QApplication.focusWidget() is graph and window.history_pane.isVisible()
+    press("Up")  # to main, at the same step
+    assert (trainer.current_branch, trainer.position) == (0, 7)
+    press("End")
+    assert trainer.position == 10
+    press("Down")  # to branch 1: its last step is 7
+    assert (trainer.current_branch, trainer.position) == (1, 7)
+    press("Home")
+    assert trainer.position == 0 and trainer.current_branch == 1
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    qtbot.mouseClick(graph.viewport(), Qt.MouseButton.LeftButton, pos=graph.node_point(0, 9))
+    assert (trainer.current_branch, trainer.position) == (0, 9)
+    assert_panes_agree_with_core(window)
+
+    names = iter(["first try", "second"])
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: (next(names), True)))
+    graph.setFocus()
+    press("F2")  # renames the current branch
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    qtbot.mouseDClick(graph.viewport(), Qt.MouseButton.LeftButton, pos=graph.node_point(1, 3))
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    assert [b.name for b in trainer.branches()] == ["first try", "second"]
+    assert [b.name for b in graph.lanes] == ["first try", "second"]
+    assert window.bridge.dirty  # renaming is a change worth saving
+    # Keys still step and undo from the graph: only ↑ ↓ Home End F2 are its own.
+    press("Left")
+    assert trainer.position == 8
+
+
+def test_deleting_a_branch_keeps_its_children_and_refuses_the_current_one(qtbot, make_window, dialogs):
+    window = make_window("Shakespeare")
+    trainer = fork_by_keys(qtbot, window)
+    bridge = window.bridge
+    assert not bridge.delete_branch(trainer.current_branch)
+    assert dialogs.shown[-1][1] == "Cannot delete"
+    bridge.switch_branch(0, 3)
+    pairs = trainer.top_pairs(3)
+    bridge.step_pair(pairs[2].pair)  # a grandchild of nothing: a second child of main
+    assert len(trainer.branches()) == 3
+    assert bridge.delete_branch(1)
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    assert [b.id for b in window.history_pane.graph.lanes] == [0, 2]
+    assert_panes_agree_with_core(window)
+
+
+def test_a_far_switch_runs_in_the_background_while_the_panes_repaint(qtbot, make_window):
+    window = make_window("Shakespeare")
+    bridge = window.bridge
+    bridge.run(merges=400)
+    wait_idle(qtbot, window)
+    bridge.goto(2)
+    wait_idle(qtbot, window)
+    bridge.step_pair(bridge.trainer.top_pairs(2)[1].pair)
+    bridge.run(merges=300)
+    wait_idle(qtbot, window)
+    window.show_history()
+    bridge.switch_branch(0)  # 300 back, 398 forward: a job
+    assert bridge.busy
+    for _ in range(5):
+        window.history_pane.graph.viewport().repaint()
+        window.merges_pane.view.viewport().repaint()
+        QApplication.processEvents()
+    wait_idle(qtbot, window)
+    trainer = bridge.trainer
+    assert (trainer.current_branch, trainer.position) == (0, 400)
+    assert_panes_agree_with_core(window)
+
+
+def test_lanes_put_each_branch_below_its_parent_earlier_forks_first():
+    def info(id, parent, fork):
+        return BranchInfo(id, f"b{id}", parent, fork, 20, "user", False)
+
+    branches = [info(0, None, 0), info(1, 0, 10), info(2, 0, 3), info(3, 2, 5), info(4, 9, 2)]
+    # 4's parent was deleted (unknown here): it is a root of its own, after the first.
+    assert [b.id for b in lane_order(branches)] == [0, 2, 3, 1, 4]
