@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.collector import collect_on_gui_thread
 from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
+from bpe_core.compare import Run, sweep
 from bpe_core.encoder import Encoder
 from bpe_core.errors import Cancelled
 from bpe_core.events import (
@@ -336,6 +337,10 @@ class Bridge(QObject):
         if not self.busy:
             self._trainer.set_min_frequency(value)
 
+    def set_merges_per_pass(self, value: int) -> None:
+        if not self.busy:
+            self._trainer.set_merges_per_pass(value)
+
     def save(self, path: str | Path) -> bool:
         if self.busy:
             return False
@@ -390,6 +395,66 @@ class Bridge(QObject):
                 self.sig_tie_reached.emit()
 
         self._start(_Request("Running merges", work, finished))
+
+    def run_rule_from_here(self, rule: str, merges: int, on_done: Callable[[], None] | None = None) -> None:
+        """What ``rule`` would have done from here: ``merges`` merges by it (a new branch where it
+        parts from the line ahead), the session's own rule kept. In the background."""
+        if self.busy:
+            return
+        trainer = self._trainer
+
+        def work(progress, cancelled):
+            own = trainer.rule.spec
+            trainer.set_tie_break(rule)
+            try:
+                return trainer.run(merges=merges, progress=progress, cancel=cancelled)
+            finally:
+                trainer.set_tie_break(own)
+
+        def finished(reason: StopReason) -> None:
+            if reason is StopReason.CANCELLED:
+                self.sig_message.emit("Cancelled")
+            elif on_done is not None:
+                on_done()
+
+        self._start(_Request(f"Running {rule} from step {trainer.position:,}", work, finished))
+
+    def sweep_rules(self, rules: list[str], merges: int, on_done: Callable[[list[Run]], None]) -> None:
+        """Train every rule from the corpus to ``merges`` in the background (see
+        ``bpe_core.compare.sweep``); ``on_done(runs)`` on success."""
+        if self.busy:
+            return
+        corpus, training = self._trainer.corpus, self._trainer.training
+
+        def work(progress, cancelled):
+            return sweep(corpus, training, rules, merges, progress=progress, cancel=cancelled)
+
+        self._start(_Request(f"Sweeping {len(rules)} rules to {merges:,} merges", work, on_done))
+
+    def open_run_as_branch(self, run: Run) -> None:
+        """Walk a run's merges from step 0 as a line of this session: it follows the lines that
+        make the same merges and branches where it parts (named after the run)."""
+        if self.busy:
+            return
+        trainer = self._trainer
+
+        def work(progress, cancelled) -> int | None:
+            known = {b.id for b in trainer.branches()}
+            trainer.goto(0, cancel=cancelled)
+            ids = trainer.vocab.ids
+            for number, ((left, right), record) in enumerate(zip(run.merges, run.records, strict=True)):
+                if cancelled():
+                    return None
+                trainer.step((ids[left], ids[right]), decided_by=record.decided_by)
+                progress(number + 1, len(run.merges))
+            made = [b for b in trainer.branches() if b.id not in known]
+            return made[-1].id if made else None
+
+        def finished(branch: int | None) -> None:
+            if branch is not None:
+                self.rename_branch(branch, run.label)
+
+        self._start(_Request(f"Opening {run.label} as a branch", work, finished))
 
     def continue_run(self) -> bool:
         """After the user decided a tie that stopped a run: go on to the run's target."""

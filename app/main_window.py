@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import ASK, TIE_LIST, Bridge, Source
+from app.dialogs.compare_dialog import CompareDialog
 from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import SettingsDialog, Target
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         self._base_points = self.font().pointSizeF()
         self._last_table: QAbstractItemView | None = None
         self.compression_dialog: CompressionDialog | None = None
+        self.compare_dialog: CompareDialog | None = None
         self._asking_tie = False
         self.commands: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
@@ -230,6 +232,13 @@ class MainWindow(QMainWindow):
             "The tree of branches: ↑ ↓ move between them, F2 renames",
         )
         self._action(
+            "compare",
+            "Compare runs…",
+            self.show_compare,
+            ("Ctrl+Shift+C",),
+            "Two branches side by side, what another rule would have done, and the rule sweep",
+        )
+        self._action(
             "compression",
             "Compression view…",
             self.show_compression,
@@ -303,6 +312,7 @@ class MainWindow(QMainWindow):
             view.addAction(dock.toggleViewAction())
         view.addSeparator()
         view.addAction(self.commands["history"])
+        view.addAction(self.commands["compare"])
         view.addAction(self.commands["compression"])
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.commands["shortcuts"])
@@ -385,6 +395,15 @@ class MainWindow(QMainWindow):
         dock.raise_()
         self.history_pane.graph.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def show_compare(self) -> None:
+        """Open (or raise) the Compare view; it stays open beside the window."""
+        if self.compare_dialog is None:
+            self.compare_dialog = CompareDialog(self.bridge, self)
+            self.encode_pane.input.textChanged.connect(self.compare_dialog.refresh_encoded)
+        self.compare_dialog.show()
+        self.compare_dialog.raise_()
+        self.compare_dialog.refresh()
+
     def show_compression(self) -> None:
         """Open (or raise) the Compression view; it stays open beside the window."""
         if self.compression_dialog is None:
@@ -420,6 +439,8 @@ class MainWindow(QMainWindow):
             self.bridge.set_tie_rule(training.tie_break)
         if training.min_frequency != trainer.training.min_frequency:
             self.bridge.set_min_frequency(training.min_frequency)
+        if training.merges_per_pass != trainer.training.merges_per_pass:
+            self.bridge.set_merges_per_pass(training.merges_per_pass)
 
     def ask_tie(self) -> None:
         """A step, Play or Run met a tie in Ask-me mode: let the user decide, then go on. One

@@ -6,8 +6,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView, QSizePolicy, QTableView, QWidget
+from PySide6.QtGui import QHideEvent, QPainter, QPalette, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDialog,
+    QHeaderView,
+    QSizePolicy,
+    QTableView,
+    QWidget,
+)
 from shiboken6 import isValid
 
 from app.guard import guard_overrides
@@ -126,3 +134,30 @@ def keeping_focus(window: QWidget) -> Iterator[None]:
         window.activateWindow()
         if previous is not None and isValid(previous) and previous.isVisible():
             previous.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+
+@guard_overrides
+class SideDialog(QDialog):
+    """A dialog that stays open beside the window. When it closes, the window is active again
+    and the keys go back to the widget that had them before it opened (a platform without a
+    window manager would leave them nowhere, and the next key press would be lost)."""
+
+    _return_to: QWidget | None = None
+
+    def showEvent(self, event: QShowEvent) -> None:
+        focus = QApplication.focusWidget()
+        if focus is not None and focus.window() is not self:
+            self._return_to = focus
+        super().showEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        window = self.parentWidget()
+        if window is None or not window.isVisible():
+            return
+        window.activateWindow()
+        target = self._return_to
+        if target is not None and isValid(target) and target.isVisible():
+            target.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+        else:
+            window.setFocus(Qt.FocusReason.ActiveWindowFocusReason)

@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
+from bpe_core.compare import Run, pairwise_comparisons, run_of, sweep
 from bpe_core.compress import compress
 from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig, TrainingConfig
 from bpe_core.corpus import load_corpus, read_text_file
@@ -28,7 +29,7 @@ from bpe_core.tiebreak import RULE_NAMES, parse_rule
 from bpe_core.trainer import Trainer
 
 PROG = "bpe-studio"
-COMMANDS = ("train", "encode", "decode", "compress")
+COMMANDS = ("train", "encode", "decode", "compress", "compare")
 _VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 
 
@@ -60,6 +61,59 @@ def _token_id(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a token id") from None
 
 
+def _per_pass(text: str) -> int:
+    """``all`` (0) or a positive number of merges per pass."""
+    if text == "all":
+        return 0
+    try:
+        return _positive(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a positive whole number nor 'all'") from None
+
+
+def _training_options(parser: argparse.ArgumentParser) -> None:
+    """The corpus, pipeline and target options ``train`` and ``compare`` share."""
+    parser.add_argument(
+        "file", metavar="FILE", help="UTF-8 text, or word<TAB>count lines with --input counts"
+    )
+    parser.add_argument("--input", choices=("text", "counts"), default="text")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--merges", type=_positive, metavar="N", help="stop after N merges")
+    target.add_argument(
+        "--vocab-size", type=_positive, metavar="N", help="stop at N tokens (special + alphabet + merged)"
+    )
+    parser.add_argument(
+        "--min-frequency",
+        type=_positive,
+        default=2,
+        metavar="F",
+        help="only merge pairs occurring at least F times (default 2)",
+    )
+    parser.add_argument("--unit", choices=UNITS, default="char")
+    parser.add_argument("--pretokenize", choices=PRETOKENIZERS, default="whitespace")
+    parser.add_argument("--normalize", choices=NORMALIZATIONS, default="none", help="Unicode normal form")
+    parser.add_argument("--lowercase", action="store_true")
+    parser.add_argument(
+        "--end-of-word",
+        default="</w>",
+        metavar="MARKER",
+        help='end-of-word marker, or "none" (default "</w>")',
+    )
+    parser.add_argument(
+        "--attach-marker",
+        action="store_true",
+        help="glue the marker to the last symbol (w</w>) instead of a symbol of its own",
+    )
+    parser.add_argument("--special-token", action="append", default=[], metavar="TOKEN")
+    parser.add_argument(
+        "--merges-per-pass",
+        type=_per_pass,
+        default=1,
+        metavar="K|all",
+        help="merge up to K non-conflicting pairs per pass, or all of them (default 1: classic BPE)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
@@ -69,36 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     train = commands.add_parser("train", help="learn merges from a corpus file")
-    train.add_argument("file", metavar="FILE", help="UTF-8 text, or word<TAB>count lines with --input counts")
-    train.add_argument("--input", choices=("text", "counts"), default="text")
-    target = train.add_mutually_exclusive_group()
-    target.add_argument("--merges", type=_positive, metavar="N", help="stop after N merges")
-    target.add_argument(
-        "--vocab-size", type=_positive, metavar="N", help="stop at N tokens (special + alphabet + merged)"
-    )
-    train.add_argument(
-        "--min-frequency",
-        type=_positive,
-        default=2,
-        metavar="F",
-        help="only merge pairs occurring at least F times (default 2)",
-    )
-    train.add_argument("--unit", choices=UNITS, default="char")
-    train.add_argument("--pretokenize", choices=PRETOKENIZERS, default="whitespace")
-    train.add_argument("--normalize", choices=NORMALIZATIONS, default="none", help="Unicode normal form")
-    train.add_argument("--lowercase", action="store_true")
-    train.add_argument(
-        "--end-of-word",
-        default="</w>",
-        metavar="MARKER",
-        help='end-of-word marker, or "none" (default "</w>")',
-    )
-    train.add_argument(
-        "--attach-marker",
-        action="store_true",
-        help="glue the marker to the last symbol (w</w>) instead of a symbol of its own",
-    )
-    train.add_argument("--special-token", action="append", default=[], metavar="TOKEN")
+    _training_options(train)
     train.add_argument(
         "--tie-break",
         type=_rule,
@@ -107,6 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("-o", "--output", metavar="MODEL.json", help="save the model/session here")
     train.add_argument("--json", action="store_true", help="print the merges as one JSON object")
+
+    compare = commands.add_parser("compare", help="train with several tie rules and compare the runs")
+    _training_options(compare)
+    compare.add_argument(
+        "--tie-break",
+        type=_rule,
+        action="append",
+        required=True,
+        metavar="RULE",
+        help="a rule to train with (twice or more)",
+    )
+    compare.add_argument("--json", action="store_true", help="print the runs and their comparisons as JSON")
 
     encode = commands.add_parser("encode", help="encode text with a saved model")
     encode.add_argument("--model", required=True, metavar="MODEL.json")
@@ -162,6 +199,8 @@ def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             return _encode(args, stdout)
         if args.command == "compress":
             return _compress(args, stdout)
+        if args.command == "compare":
+            return _compare(args, stdout, stderr)
         return _decode(args, stdout)
     except BpeError as error:
         print(f"{PROG}: {error}", file=stderr)
@@ -196,10 +235,9 @@ def _silence(stdout: TextIO) -> None:
         pass
 
 
-def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    started = time.perf_counter()
+def _pipeline(args: argparse.Namespace) -> PipelineConfig:
     marker = None if args.end_of_word == "none" else args.end_of_word
-    config = PipelineConfig(
+    return PipelineConfig(
         normalization=args.normalize,
         lowercase=args.lowercase,
         pretokenize=args.pretokenize,
@@ -208,7 +246,14 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         attach_marker=args.attach_marker,
         special_tokens=tuple(args.special_token),
     )
-    training = TrainingConfig(min_frequency=args.min_frequency, tie_break=args.tie_break)
+
+
+def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    started = time.perf_counter()
+    config = _pipeline(args)
+    training = TrainingConfig(
+        min_frequency=args.min_frequency, tie_break=args.tie_break, merges_per_pass=args.merges_per_pass
+    )
     if args.output is not None:
         check_writable(args.output)  # now, not after minutes of training
     # A command-line process has no threads, so counting may fork a second process.
@@ -239,21 +284,71 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _train_json(trainer: Trainer, reason: str, message: str) -> dict:
-    token = trainer.token_string
+    run = run_of(trainer, trainer.rule.spec, trainer.history)
     return {
-        "merges": [
-            {
-                "pair": [token(r.pair[0]), token(r.pair[1])],
-                "token": token(r.token),
-                "count": r.count,
-                "ties": r.ties,
-            }
-            for r in trainer.history
-        ],
+        "merges": _merges_json(run, trainer.training.merges_per_pass != 1),
         "vocab_size": trainer.vocab_size,
         "stop_reason": reason,
         "stop_message": message,
     }
+
+
+def _merges_json(run: Run, passes: bool) -> list[dict]:
+    """A run's merges as ``train --json`` prints them; ``"pass"`` only with several merges per
+    pass (the classic output stays as it always was)."""
+    shown = run.display
+    return [
+        {
+            "pair": [shown(left), shown(right)],
+            "token": shown(left + right),
+            "count": record.count,
+            "ties": record.ties,
+            **({"pass": record.pass_number} if passes else {}),
+        }
+        for (left, right), record in zip(run.merges, run.records, strict=True)
+    ]
+
+
+def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if len(args.tie_break) < 2:
+        print(f"{PROG} compare: give --tie-break at least twice, one rule each time.", file=stderr)
+        return 2
+    training = TrainingConfig(min_frequency=args.min_frequency, merges_per_pass=args.merges_per_pass)
+    corpus = load_corpus(args.file, _pipeline(args), args.input, workers=min(2, os.cpu_count() or 1))
+    bar = _ProgressBar(stderr, (args.merges or 0) * len(args.tie_break))
+    runs = sweep(corpus, training, args.tie_break, args.merges, args.vocab_size, progress=bar.update)
+    bar.close()
+    comparisons = pairwise_comparisons(runs)
+    if args.json:
+        data = {
+            "runs": [
+                {
+                    "tie_break": run.label,
+                    "merges": _merges_json(run, args.merges_per_pass != 1),
+                    "corpus_tokens": run.corpus_tokens,
+                    "vocab_size": run.records[-1].vocab_size if run.records else len(run.base),
+                }
+                for run in runs
+            ],
+            "pairs": [
+                {
+                    "a": c.a.label,
+                    "b": c.b.label,
+                    "first_divergence": c.first_divergence,
+                    "vocab_overlap": round(c.vocab_overlap, 6),
+                    "tokens_a": c.tokens_a,
+                    "tokens_b": c.tokens_b,
+                }
+                for c in comparisons
+            ],
+        }
+        stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        return 0
+    for run in runs:
+        print(f"{run.label}: {len(run.merges):,} merges, {run.corpus_tokens:,} corpus tokens", file=stdout)
+    for comparison in comparisons:
+        print(comparison.summary() + ".", file=stdout)
+    return 0
 
 
 def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | None, out: TextIO) -> None:
@@ -261,7 +356,10 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
     corpus = trainer.corpus
     merged = trainer.vocab_size - initial.vocab_size
     ratio = initial.corpus_tokens / max(1, trainer.corpus_tokens)
-    print(f"Trained {trainer.position:,} merges in {seconds:.1f} s; stopped: {reason}.", file=out)
+    passes = ""
+    if trainer.training.merges_per_pass != 1 and trainer.position:
+        passes = f" ({trainer.record(trainer.position).pass_number:,} passes)"
+    print(f"Trained {trainer.position:,} merges{passes} in {seconds:.1f} s; stopped: {reason}.", file=out)
     print(
         f"Corpus: {trainer.word_count:,} word types, {corpus.total_words:,} words; "
         f"{initial.corpus_tokens:,} -> {trainer.corpus_tokens:,} tokens ({ratio:.2f}x fewer).",

@@ -86,10 +86,13 @@ class TrainingConfig:
     ----------
     min_frequency : a pair is merged only if it occurs at least this often (default 2).
     tie_break : name of the rule ordering pairs tied at the top count (see ``bpe_core.tiebreak``).
+    merges_per_pass : how many merges one step makes (source document 000): 1 is the classic
+        algorithm; K > 1 takes up to K non-conflicting pairs of the ranking at once; 0 takes all.
     """
 
     min_frequency: int = 2
     tie_break: str = "first-seen"
+    merges_per_pass: int = 1
 
     def __post_init__(self) -> None:
         if isinstance(self.min_frequency, bool) or not isinstance(self.min_frequency, int):
@@ -99,6 +102,10 @@ class TrainingConfig:
         from bpe_core.tiebreak import parse_rule  # late: tiebreak imports nothing from here
 
         parse_rule(self.tie_break)
+        if isinstance(self.merges_per_pass, bool) or not isinstance(self.merges_per_pass, int):
+            raise ConfigError("The merges per pass must be a whole number (0 for all).")
+        if self.merges_per_pass < 0:
+            raise ConfigError("The merges per pass must be at least 1, or 0 for all.")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -118,6 +125,7 @@ _EXPECTED_TYPES: dict[str, type | tuple[type, ...]] = {
     "special_tokens": (list, tuple),
     "min_frequency": int,
     "tie_break": str,
+    "merges_per_pass": int,
 }
 
 

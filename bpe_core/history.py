@@ -39,6 +39,8 @@ class MergeRecord:
     new_token : False when the merged string already existed in the vocabulary.
     vocab_size : vocabulary size after the merge.
     corpus_tokens : tokens in the whole corpus after the merge.
+    pass_number : 1-based pass it belongs to; in the classic algorithm every merge is a pass of
+        its own, with several merges per pass consecutive records share it (0: not yet known).
     """
 
     step: int
@@ -53,3 +55,4 @@ class MergeRecord:
     new_token: bool
     vocab_size: int
     corpus_tokens: int
+    pass_number: int = 0

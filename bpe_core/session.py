@@ -88,6 +88,7 @@ def _merge_dicts(
                 ],
                 "decided_by": record.decided_by,
                 "replacements": record.replacements,
+                "pass": record.pass_number,
             }
         )
     return merges
@@ -355,6 +356,8 @@ def _check_merge(number: int, merge: Any) -> None:
         problem = "has malformed tie candidates"
     elif not isinstance(merge.get("decided_by"), str) or not merge["decided_by"]:
         problem = "does not say who decided it"
+    elif "pass" in merge and not _is_count(merge["pass"]):
+        problem = "has a malformed pass number"
     if problem:
         raise SessionError(f"merge {number} {problem}.")
 
@@ -422,6 +425,7 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
                 False,
                 0,
                 0,
+                merge.get("pass", number),  # before passes, each merge was a pass of its own
             )
         )
     trainer.restore(saved, data["position"], progress)
@@ -484,6 +488,7 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
                         new,
                         specials + len(ids),
                         corpus_tokens,
+                        merge.get("pass", number),
                     )
                 )
         branches.append(

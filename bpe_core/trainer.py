@@ -176,6 +176,11 @@ class Trainer:
         self.training = replace(self.training, min_frequency=value)
         self.events.emit(SettingsChanged())
 
+    def set_merges_per_pass(self, value: int) -> None:
+        """1: the classic algorithm; K: up to K non-conflicting merges a step; 0: all of them."""
+        self.training = replace(self.training, merges_per_pass=value)
+        self.events.emit(SettingsChanged())
+
     @property
     def rule(self) -> TieBreakRule:
         return self._rule
@@ -312,6 +317,8 @@ class Trainer:
         if pair is None:
             if self.stop_reason() is not None:
                 return None
+            if self.training.merges_per_pass != 1:
+                return self._step_pass()
             key, decided_by = None, self._rule.spec
         else:
             key = _key(pair)
@@ -328,10 +335,17 @@ class Trainer:
         """Undo the last merge exactly; it stays available for :meth:`redo`."""
         if not self.can_undo:
             raise MergeError("There is no merge to undo.")
+        start = self.position
         words = tuple(self._effects[-1].changed)
         record = self._unmerge()
-        self._last_change = LastChange(False, record, words)
-        self.events.emit(MergeUndone(record))
+        while self.position and self._records[self.position - 1].pass_number == record.pass_number:
+            record = self._unmerge()  # the rest of its pass: a pass is one node of the history
+        if self.position == start - 1:
+            self._last_change = LastChange(False, record, words)
+            self.events.emit(MergeUndone(record))
+        else:
+            self._last_change = None
+            self.events.emit(Jumped(start, self.position))
         return record
 
     @without_gc
@@ -339,9 +353,16 @@ class Trainer:
         """Re-apply the next undone merge, with its original decision."""
         if not self.can_redo:
             raise MergeError("There is no merge to redo.")
+        start = self.position
         record = self._remerge()
-        self._last_change = LastChange(True, record, tuple(self._effects[-1].changed))
-        self.events.emit(MergeApplied(record, redo=True))
+        while self.can_redo and self._records[self.position].pass_number == record.pass_number:
+            record = self._remerge()
+        if self.position == start + 1:
+            self._last_change = LastChange(True, record, tuple(self._effects[-1].changed))
+            self.events.emit(MergeApplied(record, redo=True))
+        else:
+            self._last_change = None
+            self.events.emit(Jumped(start, self.position))
         return record
 
     @without_gc
@@ -351,6 +372,9 @@ class Trainer:
         """Jump to just after merge ``step`` (0 = no merges), undoing or redoing as needed."""
         if not 0 <= step <= len(self._records):
             raise MergeError(f"Step {step} is outside the history (0 to {len(self._records)}).")
+        records = self._records
+        while 0 < step < len(records) and records[step].pass_number == records[step - 1].pass_number:
+            step += 1  # to the end of the pass: a pass is one node of the history
         start = self.position
         self._last_change = None
         total = abs(step - start)
@@ -402,6 +426,16 @@ class Trainer:
             elif (reason := self.stop_reason(floor)) is None:
                 if stop_at_tie and self.ties_at_top() > 1:
                     reason = StopReason.TIE
+                elif self.training.merges_per_pass != 1:
+                    room = [
+                        n
+                        for n in (
+                            merges and merges - (self.position - start),
+                            vocab_size and vocab_size - len(self.vocab),
+                        )
+                        if n
+                    ]
+                    self._pass(min(room, default=0), floor)
                 else:
                     self._advance(None, self._rule.spec)
                     if progress is not None:
@@ -423,8 +457,52 @@ class Trainer:
     def _ties(self, top: int) -> int:
         return self._index.count_hist.get(top, 0) if top else 0
 
+    def _step_pass(self) -> MergeRecord:
+        """One pass as a single command: one event, a single-merge pass as a step."""
+        start = self.position
+        records = self._pass(0, self.training.min_frequency)
+        if len(records) == 1:
+            self._last_change = LastChange(True, records[0], tuple(self._effects[-1].changed))
+            self.events.emit(MergeApplied(records[0]))
+        else:
+            self._last_change = None
+            self.events.emit(Jumped(start, self.position))
+        return records[-1]
+
+    def _pass(self, limit: int, floor: int) -> list[MergeRecord]:
+        """Merge, as one pass, up to ``merges_per_pass`` (and ``limit``, if not 0) pairs of the
+        ranking that reach ``floor`` and do not conflict with a pair taken before them.
+
+        Two pairs conflict when one's right symbol is the other's left (``ab`` and ``bc`` overlap
+        in ``abc``). Pairs that do not conflict never share a symbol occurrence, and a merge
+        changes only the counts of pairs overlapping its occurrences, so each pair of the pass
+        has the same occurrences and count whichever is merged first: applying them one after
+        the other, in ranking order, is the pass.
+        """
+        wanted = self.training.merges_per_pass or self.pair_total
+        wanted = min(wanted, limit) if limit else wanted
+        counts = self._index.pair_count
+        chosen: list[str] = []
+        listed = min(self.pair_total, 4 * wanted)
+        while True:
+            chosen, lefts, rights = [], set(), set()
+            ranked = self._queue.ranked(listed)
+            for key in ranked:
+                if counts[key] < floor or len(chosen) == wanted:
+                    break
+                if key[0] in rights or key[1] in lefts:
+                    continue
+                chosen.append(key)
+                lefts.add(key[0])
+                rights.add(key[1])
+            if len(chosen) == wanted or listed >= self.pair_total or counts[ranked[-1]] < floor:
+                break
+            listed = min(self.pair_total, 2 * listed)
+        number = self._next_pass()
+        return [self._advance(key, self._rule.spec, pass_number=number)[0] for key in chosen]
+
     def _advance(
-        self, key: str | None, decided_by: str, saved: MergeRecord | None = None
+        self, key: str | None, decided_by: str, saved: MergeRecord | None = None, pass_number: int = 0
     ) -> tuple[MergeRecord, bool]:
         """One merge forward: ``key``, or the rule's pick if ``None``; ``saved`` supplies the
         decision data when replaying a session. Returns the record and whether it was redone.
@@ -440,7 +518,11 @@ class Trainer:
                 self._enter(line)
                 return self._remerge(), True
             self._fork()
-        return self._merge(decision, decided_by), False
+        number = saved.pass_number if saved is not None and saved.pass_number else pass_number
+        return self._merge(decision, decided_by, number or self._next_pass()), False
+
+    def _next_pass(self) -> int:
+        return self._records[self.position - 1].pass_number + 1 if self.position else 1
 
     def _decide(self, key: str | None, saved: MergeRecord | None) -> tuple[str, int, int, list[str]]:
         """The pair to merge with the decision data to record: (pair, top count, ties, tied)."""
@@ -456,7 +538,9 @@ class Trainer:
             raise MergeError("No pair is left to merge.")
         return key, top, ties, candidates
 
-    def _merge(self, decision: tuple[str, int, int, list[str]], decided_by: str) -> MergeRecord:
+    def _merge(
+        self, decision: tuple[str, int, int, list[str]], decided_by: str, pass_number: int
+    ) -> MergeRecord:
         """Apply and record one merge at the end of the current branch."""
         index, vocab = self._index, self.vocab
         key, top, ties, candidates = decision
@@ -486,6 +570,7 @@ class Trainer:
             new_token=created,
             vocab_size=len(vocab),
             corpus_tokens=index.total_tokens,
+            pass_number=pass_number,
         )
         self._records.append(record)
         self.revision = next(_REVISIONS)
@@ -587,6 +672,7 @@ class Trainer:
                 new_token=True,
                 vocab_size=first + k + 1,
                 corpus_tokens=corpus_tokens,
+                pass_number=merge.pass_number or k + 1,
             )
             self._records.append(record)
         for _ in range(total - position):

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
-    QDialog,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.glyphs import show_whitespace
 from app.guard import guard_overrides
+from app.widgets import SideDialog
 from bpe_core.compress import Compression, compression_of, is_one_sequence
 
 WINDOW = 3000  # characters of data shown at once: large inputs show a window around the cursor
@@ -45,7 +45,7 @@ def window_around(data: str, symbol: str | None, size: int = WINDOW) -> tuple[st
 
 
 @guard_overrides
-class CompressionDialog(QDialog):
+class CompressionDialog(SideDialog):
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Compression view")

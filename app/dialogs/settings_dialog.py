@@ -71,6 +71,12 @@ class SettingsDialog(QDialog):
             self.rule.addItem(name)
             self.rule.setItemData(self.rule.count() - 1, DESCRIPTIONS[name], Qt.ItemDataRole.ToolTipRole)
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1)
+        self.per_pass = QSpinBox(minimum=0, maximum=10**6)
+        self.per_pass.setSpecialValueText("all")  # 0: every non-conflicting pair of the ranking
+        self.per_pass.setToolTip(
+            "1 is classic BPE. More: each step merges up to this many pairs of the ranking at once, "
+            "skipping a pair whose left symbol is a taken pair's right one (or the reverse)."
+        )
         self.target_kind = QComboBox()
         self.target_kind.addItems(TARGET_LABELS)
         self.target_value = QSpinBox(minimum=1, maximum=10**7)
@@ -91,6 +97,7 @@ class SettingsDialog(QDialog):
         rule = parse_rule(training.tie_break)
         self.rule.setCurrentText(rule.name)
         self.seed.setValue(rule.seed)
+        self.per_pass.setValue(training.merges_per_pass)
         self.target_kind.setCurrentIndex(TARGETS.index(target.kind))
         self.target_value.setValue(target.value)
         # Layout
@@ -111,6 +118,7 @@ class SettingsDialog(QDialog):
         row.addWidget(QLabel("seed"))
         row.addWidget(self.seed)
         form.addRow("Tie-break rule", row)
+        form.addRow("Merges per pass", self.per_pass)
         row = QHBoxLayout()
         row.addWidget(self.target_kind, 1)
         row.addWidget(self.target_value)
@@ -143,7 +151,9 @@ class SettingsDialog(QDialog):
         )
         name = self.rule.currentText()
         spec = f"random:{self.seed.value()}" if name == "random" else name
-        training = TrainingConfig(min_frequency=self.min_frequency.value(), tie_break=spec)
+        training = TrainingConfig(
+            min_frequency=self.min_frequency.value(), tie_break=spec, merges_per_pass=self.per_pass.value()
+        )
         if config.end_of_word is not None and config.end_of_word in config.special_tokens:
             raise ConfigError("The end-of-word marker cannot also be a special token.")
         target = Target(TARGETS[self.target_kind.currentIndex()], self.target_value.value())

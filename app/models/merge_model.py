@@ -1,6 +1,7 @@
-"""The merge history: step, left + right → token, count, ties and who decided.
+"""The merge history: step, left + right → token, count, ties, who decided and the pass.
 
-The current position is marked; merges after it (redo-able) are dimmed.
+The current position is marked; merges after it (redo-able) are dimmed. With several merges per
+pass, the pass number is shown on each pass's first merge, so the rows read in groups.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
 
-STEP, MERGE, COUNT, TIES, DECIDED = range(5)
-HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by")
+STEP, MERGE, COUNT, TIES, DECIDED, PASS = range(6)
+HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Pass")
 STEP_ROLE = USER + 1
 SORT_ROLE = USER
 _ROLES = frozenset(
@@ -67,7 +68,7 @@ class MergeModel(TableModel):
             return self._muted
         if role == FONT and record.step == self._position:
             return self._bold
-        if role == ALIGNMENT and column in (STEP, COUNT, TIES):
+        if role == ALIGNMENT and column in (STEP, COUNT, TIES, PASS):
             return RIGHT_ALIGNED
         if role == DISPLAY:
             if column == STEP:
@@ -78,11 +79,20 @@ class MergeModel(TableModel):
                 return f"{record.count:,}"
             if column == TIES:
                 return f"{record.ties:,}" if record.ties > 1 else ""
+            if column == PASS:
+                row = index.row()
+                first = row == 0 or self._history[row - 1].pass_number != record.pass_number
+                return f"{record.pass_number:,}" if first else ""
             return record.decided_by
         if role == SORT_ROLE:
-            return (record.step, self._merge_text(record), record.count, record.ties, record.decided_by)[
-                column
-            ]
+            return (
+                record.step,
+                self._merge_text(record),
+                record.count,
+                record.ties,
+                record.decided_by,
+                record.pass_number,
+            )[column]
         if role == TOOLTIP and not self._bridge.busy:
             return self._tooltip(record, applied)
         return None
@@ -121,6 +131,11 @@ class MergeModel(TableModel):
     @property
     def position(self) -> int:
         return self._position
+
+    @property
+    def has_passes(self) -> bool:
+        """Whether some pass made several merges (pass numbers then fall behind step numbers)."""
+        return bool(self._history) and self._history[-1].pass_number < self._history[-1].step
 
     def find(self, text: str, after: int = -1) -> int | None:
         """The first row after ``after`` (wrapping around) whose merge contains ``text``."""

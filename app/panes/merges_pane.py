@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
-from app.models.merge_model import COUNT, DECIDED, MERGE, STEP, STEP_ROLE, TIES, MergeModel
+from app.models.merge_model import COUNT, DECIDED, MERGE, PASS, STEP, STEP_ROLE, TIES, MergeModel
 from app.widgets import StatusText, row_table, status_label
 
 
@@ -26,7 +26,7 @@ class MergesPane(QWidget):
         self.found = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
         self.view = row_table(
             self.model,
-            {STEP: "▶ 99,999", COUNT: "9,999,999", TIES: "9,999", DECIDED: "lexicographic"},
+            {STEP: "▶ 99,999", COUNT: "9,999,999", TIES: "9,999", DECIDED: "lexicographic", PASS: "9,999"},
             stretch=(MERGE,),
         )
         self.summary = status_label()
@@ -51,6 +51,7 @@ class MergesPane(QWidget):
         # After the model has laid out its new rows (a reset or insertion is not drawn yet).
         self._follow.timeout.connect(self._follow_position)
         bridge.sig_changed.connect(self._follow.start)
+        self._show_passes()
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self._follow.start())
 
     def find_next(self, from_start: bool = False) -> None:
@@ -80,10 +81,15 @@ class MergesPane(QWidget):
         if step is not None:
             self._bridge.goto(step)
 
+    def _show_passes(self) -> None:
+        """The Pass column only when a pass made several merges."""
+        self.view.setColumnHidden(PASS, not self.model.has_passes)
+
     def _follow_position(self) -> None:
         """Keep ▶ in view with the keyboard highlight on it (unless a search has moved it)."""
         if self._bridge.busy:
             return
+        self._show_passes()
         position = self.model.position
         history = self.model.rowCount()
         if position:

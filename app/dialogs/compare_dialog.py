@@ -1,0 +1,369 @@
+"""The Compare view: two lines of the history side by side, and the rule sweep.
+
+A and B are any two branches. "Run a rule from here" adds what another tie rule would have done
+from the current step (a branch, computed in the background). The view shows the one-line
+summary (first divergence, vocabulary overlap at the common length, corpus tokens of each), the
+merges aligned by step with the first divergence marked, the tokens only in A, only in B and
+shared, and the Encode pane's test string segmented under both. The sweep trains every rule
+from the corpus to the same length and tabulates each pair of runs; any run opens as a branch.
+Everything exports as CSV or Markdown. The dialog stays open and follows the session.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QBrush, QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.bridge import Bridge
+from app.guard import guard_overrides
+from app.theme import changed_background, highlight_background
+from app.widgets import SideDialog
+from bpe_core.compare import (
+    COMPARISON_HEADER,
+    SWEEP_HEADER,
+    Comparison,
+    Run,
+    compare,
+    comparison_rows,
+    encoder_of,
+    pairwise_comparisons,
+    run_of,
+    sweep_rows,
+    to_csv,
+    to_markdown,
+)
+from bpe_core.errors import BpeError
+from bpe_core.fileio import write_atomic
+from bpe_core.tiebreak import RULE_NAMES
+
+SWEEP_RULES = [name for name in RULE_NAMES if name != "random"] + ["random:1", "random:2", "random:3"]
+
+
+def _table(columns: list[str]) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(columns)
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    return table
+
+
+def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
+    table.setSortingEnabled(False)
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            table.setItem(r, c, QTableWidgetItem(text))
+
+
+@guard_overrides
+class CompareDialog(SideDialog):
+    def __init__(self, bridge: Bridge, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Compare runs")
+        self.setModal(False)
+        self.resize(900, 640)
+        # Attributes
+        self._bridge = bridge
+        self.comparison: Comparison | None = None
+        self.sweep_runs: list[Run] = []
+        self._timer = QTimer(self, singleShot=True, interval=50)
+        self._shown: tuple = ()  # (revision, A, B) of the comparison on show
+        # Widgets
+        self.a_box, self.b_box = QComboBox(), QComboBox()
+        self.rule_box = QComboBox()
+        self.rule_box.addItems(SWEEP_RULES)
+        self.rule_merges = QSpinBox(minimum=1, maximum=10**7)
+        self.rule_button = QPushButton("Run this rule from here")
+        self.summary = QLabel(wordWrap=True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.tabs = QTabWidget()
+        self.merges = _table(COMPARISON_HEADER)
+        self.search = QLineEdit(placeholderText="Find a token…", clearButtonEnabled=True)
+        self.only_a, self.only_b, self.shared = QListWidget(), QListWidget(), QListWidget()
+        self.token_titles = [QLabel(), QLabel(), QLabel()]
+        self.encoded = QLabel(wordWrap=True)
+        self.encoded.setTextFormat(Qt.TextFormat.RichText)
+        self.sweep_button = QPushButton("Sweep every rule to the length of A")
+        self.sweep_table = _table(SWEEP_HEADER)
+        self.runs_table = _table(["run", "merges", "corpus tokens"])
+        self.open_button = QPushButton("Open the selected run as a branch")
+        self.export_button = QPushButton("Export…")
+        # Setup
+        header = self.merges.horizontalHeader()
+        for column in (0, 3):  # the step and the mark: as narrow as their text
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for lists in (self.only_a, self.only_b, self.shared):
+            lists.setSortingEnabled(True)
+        self.rule_merges.setToolTip("How many merges the rule makes from the current step")
+        # Layout
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("A"))
+        top.addWidget(self.a_box, 1)
+        top.addWidget(QLabel("B"))
+        top.addWidget(self.b_box, 1)
+        layout.addLayout(top)
+        rule_row = QHBoxLayout()
+        rule_row.addWidget(QLabel("What would"))
+        rule_row.addWidget(self.rule_box)
+        rule_row.addWidget(QLabel("have done from here, for"))
+        rule_row.addWidget(self.rule_merges)
+        rule_row.addWidget(QLabel("merges?"))
+        rule_row.addWidget(self.rule_button)
+        rule_row.addStretch(1)
+        layout.addLayout(rule_row)
+        layout.addWidget(self.summary)
+        tokens = QWidget()
+        grid = QGridLayout(tokens)
+        grid.addWidget(self.search, 0, 0, 1, 3)
+        for column, (title, widget) in enumerate(
+            zip(self.token_titles, (self.only_a, self.only_b, self.shared), strict=True)
+        ):
+            grid.addWidget(title, 1, column)
+            grid.addWidget(widget, 2, column)
+        sweep = QWidget()
+        sweep_layout = QVBoxLayout(sweep)
+        sweep_layout.addWidget(self.sweep_button)
+        sweep_layout.addWidget(self.runs_table, 1)
+        sweep_layout.addWidget(self.sweep_table, 2)
+        sweep_layout.addWidget(self.open_button)
+        encoded = QWidget()
+        encoded_layout = QVBoxLayout(encoded)
+        encoded_layout.addWidget(self.encoded)
+        encoded_layout.addStretch(1)
+        self.tabs.addTab(self.merges, "Merges by step")
+        self.tabs.addTab(tokens, "Tokens")
+        self.tabs.addTab(encoded, "Test string")
+        self.tabs.addTab(sweep, "Rule sweep")
+        layout.addWidget(self.tabs, 1)
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        bottom.addWidget(self.export_button)
+        layout.addLayout(bottom)
+        # Signals
+        self._timer.timeout.connect(self.refresh)
+        bridge.sig_changed.connect(self._timer.start)
+        bridge.sig_branches_changed.connect(self._timer.start)
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._timer.start())
+        self.a_box.activated.connect(lambda _: self.compare_selected())
+        self.b_box.activated.connect(lambda _: self.compare_selected())
+        self.search.textChanged.connect(self._filter_tokens)
+        self.rule_button.clicked.connect(self.run_rule)
+        self.sweep_button.clicked.connect(self.run_sweep)
+        self.open_button.clicked.connect(self.open_selected_run)
+        self.export_button.clicked.connect(self.export)
+        self.refresh()
+
+    # -- the two runs ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Re-list the branches (keeping the choices) and compare again."""
+        if self._bridge.busy:
+            return
+        trainer = self._bridge.trainer
+        branches = trainer.branches()
+        chosen = [box.currentData() for box in (self.a_box, self.b_box)]
+        for box in (self.a_box, self.b_box):
+            box.blockSignals(True)
+            box.clear()
+            for branch in branches:
+                box.addItem(f"{branch.name} ({branch.length:,} merges)", branch.id)
+            box.blockSignals(False)
+        ids = [b.id for b in branches]
+        current = trainer.current_branch
+        a = chosen[0] if chosen[0] in ids else (ids[0] if ids[0] != current or len(ids) == 1 else ids[-1])
+        b = chosen[1] if chosen[1] in ids and chosen[1] != a else (current if current != a else ids[-1])
+        self.a_box.setCurrentIndex(ids.index(a))
+        self.b_box.setCurrentIndex(ids.index(b))
+        self.rule_merges.setValue(
+            max(1, trainer.history_length - trainer.position)
+            if trainer.history_length > trainer.position
+            else 100
+        )
+        self.compare_selected()
+
+    def select(self, a: int, b: int) -> None:
+        """Compare branch ``a`` with branch ``b``."""
+        for box, branch in ((self.a_box, a), (self.b_box, b)):
+            box.setCurrentIndex(box.findData(branch))
+        self.compare_selected()
+
+    def compare_selected(self) -> None:
+        if self._bridge.busy:
+            return
+        trainer = self._bridge.trainer
+        names = {b.id: b.name for b in trainer.branches()}
+        a_id, b_id = self.a_box.currentData(), self.b_box.currentData()
+        if a_id not in names or b_id not in names:
+            return
+        key = (trainer.revision, a_id, b_id)  # undo, redo and jumps leave both lines as they are
+        if key == self._shown:
+            return
+        self._shown = key
+        a = run_of(trainer, names[a_id], trainer.branch_history(a_id))
+        b = run_of(trainer, names[b_id], trainer.branch_history(b_id))
+        self.show_comparison(compare(a, b))
+
+    def show_comparison(self, comparison: Comparison) -> None:
+        self.comparison = comparison
+        self.summary.setText(comparison.summary())
+        rows = comparison_rows(comparison)
+        _fill(self.merges, rows)
+        self.merges.setHorizontalHeaderLabels(
+            ["Step", f"A: {comparison.a.label}", f"B: {comparison.b.label}", ""]
+        )
+        differs, marked = QBrush(changed_background()), QBrush(highlight_background())
+        first = comparison.first_divergence
+        bold = QFont()
+        bold.setBold(True)
+        for row, values in enumerate(rows):
+            items = [self.merges.item(row, column) for column in range(4)]
+            for item in items:
+                if item is None:
+                    continue
+                if row == (first or 0) - 1:
+                    item.setFont(bold)
+                    item.setBackground(marked)
+                elif values[3]:
+                    item.setBackground(differs)
+            if row == (first or 0) - 1 and items[3] is not None:
+                items[3].setText("first divergence")
+        target = self.merges.item((first or 1) - 1, 0) if first is not None else None
+        if target is not None:
+            self.merges.scrollToItem(target, QTableWidget.ScrollHint.PositionAtCenter)
+        self._show_tokens(comparison)
+        self._show_encoded(comparison)
+
+    def _show_tokens(self, comparison: Comparison) -> None:
+        length = comparison.common_length
+        shown = comparison.a.display
+        va, vb = comparison.a.vocabulary(length), comparison.b.vocabulary(length)
+        groups = (sorted(va - vb), sorted(vb - va), sorted(va & vb))
+        titles = (
+            f"Only in A ({len(groups[0]):,})",
+            f"Only in B ({len(groups[1]):,})",
+            f"Shared ({len(groups[2]):,})",
+        )
+        for title, label, widget, keys in zip(
+            titles, self.token_titles, (self.only_a, self.only_b, self.shared), groups, strict=True
+        ):
+            label.setText(f"{title}, at {length:,} merges")
+            widget.clear()
+            widget.addItems([shown(key) for key in keys])
+        self._filter_tokens(self.search.text())
+
+    def _filter_tokens(self, text: str) -> None:
+        needle = text.casefold()
+        for widget in (self.only_a, self.only_b, self.shared):
+            for row in range(widget.count()):
+                item = widget.item(row)
+                item.setHidden(bool(needle) and needle not in item.text().casefold())
+
+    def refresh_encoded(self) -> None:
+        """The test string changed in the Encode pane."""
+        if self.comparison is not None and not self._bridge.busy:
+            self._show_encoded(self.comparison)
+
+    def _show_encoded(self, comparison: Comparison) -> None:
+        trainer = self._bridge.trainer
+        pane = getattr(self.parent(), "encode_pane", None)
+        text = pane.input.toPlainText() if pane is not None else ""
+        if not text:
+            self.encoded.setText("Type a test string in the Encode pane to see it segmented under both runs.")
+            return
+        config, specials = trainer.corpus.config, trainer.vocab.n_special
+        lines = []
+        for name, run in (("A", comparison.a), ("B", comparison.b)):
+            encoding = encoder_of(run, config, specials).encode(text[:2000])
+            pieces = " │ ".join(_escape(token) for token in encoding.tokens)
+            title = f"{name}: {_escape(run.label)}"
+            lines.append(f"<p><b>{title}</b> — {len(encoding.ids):,} tokens<br><tt>{pieces}</tt></p>")
+        self.encoded.setText("".join(lines))
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def run_rule(self) -> None:
+        """What the chosen rule would have done from here, as a branch; then A: where we were,
+        B: that branch."""
+        trainer = self._bridge.trainer
+        origin = trainer.current_branch
+
+        def done() -> None:
+            self.refresh()
+            self.select(origin, self._bridge.trainer.current_branch)
+
+        self._bridge.run_rule_from_here(self.rule_box.currentText(), self.rule_merges.value(), done)
+
+    def run_sweep(self) -> None:
+        trainer = self._bridge.trainer
+        a = self.a_box.currentData()
+        length = len(trainer.branch_history(a)) if a is not None else trainer.history_length
+        self._bridge.sweep_rules(SWEEP_RULES, max(1, length), self.show_sweep)
+
+    def show_sweep(self, runs: list[Run]) -> None:
+        self.sweep_runs = runs
+        _fill(self.runs_table, [[r.label, f"{len(r.merges):,}", f"{r.corpus_tokens:,}"] for r in runs])
+        _fill(self.sweep_table, sweep_rows(pairwise_comparisons(runs)))  # in pair order: 1-2, 1-3, …
+        self.tabs.setCurrentIndex(3)
+
+    def open_selected_run(self) -> None:
+        row = self.runs_table.currentRow()
+        if 0 <= row < len(self.sweep_runs):
+            self._bridge.open_run_as_branch(self.sweep_runs[row])
+
+    def export(self) -> None:
+        """The comparison (or, on the sweep tab, the sweep) as CSV or Markdown."""
+        sweep = self.tabs.currentIndex() == 3 and self.sweep_runs
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export", "sweep.csv" if sweep else "comparison.csv", "CSV (*.csv);;Markdown (*.md)"
+        )
+        if not path:
+            return
+        if sweep:
+            header, rows, title = (
+                SWEEP_HEADER,
+                sweep_rows(pairwise_comparisons(self.sweep_runs)),
+                "Rule sweep",
+            )
+        elif self.comparison is not None:
+            header, rows, title = (
+                COMPARISON_HEADER,
+                comparison_rows(self.comparison),
+                self.comparison.summary(),
+            )
+        else:
+            return
+        text = (
+            to_markdown(header, rows, title) if Path(path).suffix.lower() == ".md" else to_csv(header, rows)
+        )
+        try:
+            write_atomic(path, text)
+        except (OSError, BpeError) as error:
+            self._bridge.sig_error.emit("Could not export", str(error))
+            return
+        self._bridge.sig_message.emit(f"Exported to {path}")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
