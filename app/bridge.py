@@ -41,8 +41,10 @@ from bpe_core.events import (
     MergeApplied,
     MergeUndone,
 )
+from bpe_core.fileio import write_atomic
 from bpe_core.history import USER
 from bpe_core.session import load_session, save_session, sniff_session, trainer_from_session
+from bpe_core.walkthrough import walkthrough
 
 log = logging.getLogger(__name__)
 Pair = tuple[int, int]
@@ -455,6 +457,21 @@ class Bridge(QObject):
                 self.rename_branch(branch, run.label)
 
         self._start(_Request(f"Opening {run.label} as a branch", work, finished))
+
+    def export_walkthrough(self, path: str | Path) -> None:
+        """Steps 1…position as a lesson document (Markdown, or HTML for .html), in the background."""
+        if self.busy:
+            return
+        trainer = self._trainer
+        html_output = Path(path).suffix.lower() in (".html", ".htm")
+
+        def work(progress, cancelled) -> None:
+            text = walkthrough(trainer, html_output=html_output, progress=_cancellable(progress, cancelled))
+            write_atomic(path, text)
+
+        self._start(
+            _Request("Writing the walk-through", work, lambda _: self.sig_message.emit(f"Exported to {path}"))
+        )
 
     def continue_run(self) -> bool:
         """After the user decided a tie that stopped a run: go on to the run's target."""

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
+    QFileDialog,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -43,8 +44,10 @@ from app.panes.vocab_pane import VocabPane
 from app.playback import Playback
 from app.samples import SAMPLES, Sample
 from app.status_bar import StatusFields
-from app.widgets import keeping_focus
+from app.widgets import keeping_focus, table_csv
 from bpe_core import Trainer
+from bpe_core.errors import BpeError
+from bpe_core.fileio import write_atomic
 from bpe_core.tiebreak import RULE_NAMES
 
 STATE_VERSION = 1
@@ -218,6 +221,18 @@ class MainWindow(QMainWindow):
         self._action("open_session", "Open session…", files.ask_open_session, ("Ctrl+Shift+O",))
         self._action("save", "Save session", files.save, ("Ctrl+S",))
         self._action("save_as", "Save session as…", files.save_as, ("Ctrl+Shift+S",))
+        self._action(
+            "export_view",
+            "Export view…",
+            self.ask_export_view,
+            tip="The last table you used as CSV, or (with the Plots pane in focus) the plots as PNG or SVG",
+        )
+        self._action(
+            "walkthrough",
+            "Export walk-through…",
+            self.ask_walkthrough,
+            tip="Steps 1 to the current one as a lesson document (Markdown or HTML)",
+        )
         self._action("quit", "Quit", self.close, ("Ctrl+Q",))
         self._action("zoom_in", "Zoom in", lambda: self.zoom(1), ("Ctrl++", "Ctrl+="))
         self._action("zoom_out", "Zoom out", lambda: self.zoom(-1), ("Ctrl+-",))
@@ -283,6 +298,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         for name in ("save", "save_as"):
             file_menu.addAction(self.commands[name])
+        file_menu.addSeparator()
+        file_menu.addAction(self.commands["export_view"])
+        file_menu.addAction(self.commands["walkthrough"])
         file_menu.addSeparator()
         file_menu.addAction(self.commands["quit"])
         self.samples_menu = samples = menu.addMenu("Sa&mples")
@@ -394,6 +412,40 @@ class MainWindow(QMainWindow):
         dock.show()
         dock.raise_()
         self.history_pane.graph.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def ask_export_view(self) -> None:
+        """Export what the user looks at: the plots (if they have the focus) as PNG or SVG, else
+        the last table used as CSV, as shown (sorted and filtered as on screen)."""
+        focus = QApplication.focusWidget()
+        plots = focus is not None and self.plots_pane.isAncestorOf(focus)
+        table = self._last_table or self.corpus_pane.view
+        name = "plots.png" if plots else f"{self._pane_name(table)}.csv"
+        kinds = "PNG (*.png);;SVG (*.svg)" if plots else "CSV (*.csv)"
+        with keeping_focus(self):
+            path, _ = QFileDialog.getSaveFileName(self, "Export view", name, kinds)
+        if not path:
+            return
+        try:
+            if plots:
+                self.plots_pane.export(path)
+            else:
+                write_atomic(path, table_csv(table))
+        except (OSError, BpeError) as error:
+            self._show_error("Could not export", str(error))
+            return
+        self.status.show_message(f"Exported to {path}")
+
+    def _pane_name(self, table: QAbstractItemView) -> str:
+        dock = next((d for d in self.docks.values() if d.isAncestorOf(table)), None)
+        return dock.windowTitle().lower() if dock is not None else "table"
+
+    def ask_walkthrough(self) -> None:
+        with keeping_focus(self):
+            path, _ = QFileDialog.getSaveFileName(
+                self, "Export walk-through", "walkthrough.md", "Markdown (*.md);;HTML (*.html)"
+            )
+        if path:
+            self.bridge.export_walkthrough(path)
 
     def show_compare(self) -> None:
         """Open (or raise) the Compare view; it stays open beside the window."""

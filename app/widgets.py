@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -161,3 +163,28 @@ class SideDialog(QDialog):
             target.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
         else:
             window.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+
+def table_csv(view: QAbstractItemView) -> str:
+    """A table view as CSV, as shown: its visible columns and rows in their on-screen order,
+    each cell's displayed text (a chip column gives its tokens separated by spaces)."""
+    model = view.model()
+    hidden_column = getattr(view, "isColumnHidden", lambda _: False)
+    hidden_row = getattr(view, "isRowHidden", lambda _: False)
+    columns = [c for c in range(model.columnCount()) if not hidden_column(c)]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in columns])
+    for row in range(model.rowCount()):
+        if not hidden_row(row):
+            writer.writerow([_cell_text(model.index(row, c)) for c in columns])
+    return out.getvalue()
+
+
+def _cell_text(index) -> str:
+    from app.models.corpus_model import TOKENS_ROLE  # late: the models use these widgets
+
+    value = index.data(Qt.ItemDataRole.DisplayRole)
+    if value is None:  # painted by a delegate: the tokens it draws
+        value = " ".join("".join(token) for token in index.data(TOKENS_ROLE) or ())
+    return str(value)

@@ -64,6 +64,11 @@ def main() -> None:
     parser.add_argument(
         "--all-panes", action="store_true", help="show all six panes at once (Vocabulary beside Merges)"
     )
+    parser.add_argument(
+        "--lab",
+        action="store_true",
+        help="also the History pane (beside Plots) and the Compare view open on main against a branch",
+    )
     args = parser.parse_args()
     compile_sources()
     startup = startup_seconds()
@@ -104,14 +109,36 @@ def main() -> None:
         window.splitDockWidget(window.docks["merges"], window.docks["vocab"], Qt.Orientation.Horizontal)
         app.processEvents()
         assert all(dock.isVisible() for dock in window.docks.values())
+    compare = None
+    if args.lab:  # a branch to compare with: the last 20 merges made again by another rule
+        trainer = bridge.trainer
+        trainer.goto(max(0, trainer.position - 20))
+        trainer.set_tie_break("lexicographic")
+        trainer.step(trainer.top_pairs(3)[2].pair)
+        trainer.run(merges=19)
+        trainer.set_tie_break("first-seen")
+        window.splitDockWidget(window.docks["plots"], window.docks["history"], Qt.Orientation.Vertical)
+        window.docks["history"].show()
+        window.show_compare()
+        compare = window.compare_dialog
+        app.processEvents()
+        assert window.history_pane.isVisible() and compare.isVisible()
     pairs_at_start = bridge.trainer.pair_total
     timings: dict[str, list[float]] = {"step": [], "undo": [], "redo": []}
+    if compare is not None:
+        timings["compare view refresh"] = []
     for name, action in (("step", bridge.step), ("undo", bridge.undo), ("redo", bridge.redo)):
         for _ in range(args.steps):
             begin = time.perf_counter()
             action()
             app.processEvents()  # model updates and the repaint of every visible pane
             timings[name].append(time.perf_counter() - begin)
+            if compare is not None and name == "step":
+                # Its refresh waits for a 50 ms pause; at Play speed it follows every step.
+                begin = time.perf_counter()
+                compare.refresh()
+                app.processEvents()
+                timings["compare view refresh"].append(time.perf_counter() - begin)
     pairs_at_end = bridge.trainer.pair_total
     encodes = []
     for _ in range(20):
@@ -131,7 +158,9 @@ def main() -> None:
     )
     rows = [[name, len(samples), *percentiles(samples)] for name, samples in timings.items()]
     rows.append(["re-encode (after a pause)", len(encodes), *percentiles(encodes)])
-    if args.all_panes:
+    if args.lab:
+        layout = "the default layout with the History pane beside Plots and the Compare view open"
+    elif args.all_panes:
         layout = "all six panes visible (Vocabulary beside Merges)"
     else:
         front = "Vocabulary" if args.vocab else "Merges"

@@ -22,11 +22,12 @@ from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
-from bpe_core.fileio import check_writable
+from bpe_core.fileio import check_writable, write_atomic
 from bpe_core.gc_pause import gc_paused
 from bpe_core.session import load_encoder, save_session
 from bpe_core.tiebreak import RULE_NAMES, parse_rule
 from bpe_core.trainer import Trainer
+from bpe_core.walkthrough import walkthrough
 
 PROG = "bpe-studio"
 COMMANDS = ("train", "encode", "decode", "compress", "compare")
@@ -132,6 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("-o", "--output", metavar="MODEL.json", help="save the model/session here")
     train.add_argument("--json", action="store_true", help="print the merges as one JSON object")
+    train.add_argument(
+        "--walkthrough",
+        metavar="FILE.md",
+        help="write every iteration as a lesson document (HTML if FILE ends in .html)",
+    )
 
     compare = commands.add_parser("compare", help="train with several tie rules and compare the runs")
     _training_options(compare)
@@ -254,8 +260,9 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     training = TrainingConfig(
         min_frequency=args.min_frequency, tie_break=args.tie_break, merges_per_pass=args.merges_per_pass
     )
-    if args.output is not None:
-        check_writable(args.output)  # now, not after minutes of training
+    for path in (args.output, args.walkthrough):
+        if path is not None:
+            check_writable(path)  # now, not after minutes of training
     # A command-line process has no threads, so counting may fork a second process.
     corpus = load_corpus(args.file, config, args.input, workers=min(2, os.cpu_count() or 1))
     trainer = Trainer(corpus, training)
@@ -273,6 +280,9 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         )
     if args.output:
         save_session(trainer, args.output)
+    if args.walkthrough:
+        html_output = args.walkthrough.lower().endswith((".html", ".htm"))
+        write_atomic(args.walkthrough, walkthrough(trainer, html_output=html_output))
     if args.json:
         # One write: json.dump streams thousands of tiny writes, several times slower.
         stdout.write(

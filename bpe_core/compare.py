@@ -12,12 +12,14 @@ import io
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bpe_core.config import PipelineConfig, TrainingConfig
 from bpe_core.corpus import Corpus
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import Cancelled
 from bpe_core.history import MergeRecord
+from bpe_core.tiebreak import TieBreakRule
 from bpe_core.trainer import Trainer
 
 
@@ -210,3 +212,29 @@ def to_markdown(header: Sequence[str], rows: Sequence[Sequence[str]], title: str
     lines.append("|" + "---|" * len(header))
     lines.extend("| " + " | ".join(cell(c) for c in row) + " |" for row in rows)
     return "\n".join(lines) + "\n"
+
+
+# -- ties -------------------------------------------------------------------------------------
+
+STATIC_RULES = ("hf", "subword-nmt", "lexicographic")  # rules whose pick needs no corpus positions
+
+
+def tie_picks(record: MergeRecord, token: Callable[[int], str]) -> tuple[dict[str, tuple[int, int]], bool]:
+    """Which pair each position-free rule picks among a tie step's tied pairs, and whether that
+    is all of them (a record lists at most ``CANDIDATE_CAP`` of its tied pairs, plus the merged
+    one). ``first-seen`` is left out: its pick depends on the corpus at that step."""
+    pairs = list(dict.fromkeys([*record.candidates, record.pair]))
+    picks = {}
+    for name in STATIC_RULES:
+        rule = TieBreakRule(name)
+
+        def key(pair: tuple[int, int], rule: TieBreakRule = rule) -> Any:
+            return rule.static_key(token(pair[0]), token(pair[1]), *pair)
+
+        picks[name] = min(pairs, key=key)
+    return picks, len(pairs) >= record.ties
+
+
+def tie_steps(records: Sequence[MergeRecord]) -> int:
+    """How many steps met a tie at the top count."""
+    return sum(1 for record in records if record.ties > 1)

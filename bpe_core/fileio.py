@@ -71,8 +71,9 @@ def check_writable(path: str | Path) -> Path:
     return target
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Replace ``path`` with ``text`` via a temporary file in the same folder and a rename."""
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Replace ``path`` with ``text`` (UTF-8 text, or bytes) via a temporary file in the same
+    folder and a rename."""
     target = check_writable(path)
     _remove_stale_temporaries(target)
     try:
@@ -82,8 +83,8 @@ def write_atomic(path: str | Path, text: str) -> None:
     except OSError as error:
         raise SessionError(f"Cannot write to the folder of {str(path)!r} ({error.strerror}).") from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(text.encode("utf-8") if isinstance(text, str) else text)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, _mode_for(target))

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.compare import compare, pairwise_comparisons, run_of, sweep
+from bpe_core.compare import compare, pairwise_comparisons, run_of, sweep, tie_picks, tie_steps
 from tests.conftest import data_text
 from tests.test_cli import run
 
@@ -95,3 +95,17 @@ def test_a_sweep_trains_each_rule_to_the_same_target_from_one_corpus():
     assert len(pairs) == 6 and all(
         c.first_divergence is None or 1 <= c.first_divergence <= 150 for c in pairs
     )
+
+
+def test_tie_picks_of_the_position_free_rules():
+    trainer = Trainer(
+        Corpus.from_text("ab ab cd cd ef ef", PipelineConfig(end_of_word=None)), TrainingConfig()
+    )
+    record = trainer.step()  # three pairs tied at 2; first-seen takes a + b
+    token = trainer.token_string
+    picks, complete = tie_picks(record, token)
+    assert complete and record.ties == 3 and record.pair == (trainer.vocab.ids["a"], trainer.vocab.ids["b"])
+    assert picks["hf"] == picks["lexicographic"] == record.pair
+    ids = trainer.vocab.ids
+    assert picks["subword-nmt"] in {(ids["a"], ids["b"]), (ids["c"], ids["d"]), (ids["e"], ids["f"])}
+    assert tie_steps(trainer.history) == 1

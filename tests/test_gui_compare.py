@@ -3,7 +3,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from bpe_core.compare import compare, run_of
+from bpe_core.compare import compare, run_of, tie_picks
 from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, wait_idle
 
 
@@ -46,6 +46,11 @@ def test_two_branches_side_by_side_with_the_first_divergence_marked(
     dialog.search.clear()
     # The Encode pane's test string, segmented under both.
     assert "A: main" in dialog.encoded.text() and "B: branch 1" in dialog.encoded.text()
+    # Both runs' curves, the divergence marked.
+    _plot, a_curve, b_curve, mark = dialog.curve_plots["corpus_tokens"]
+    assert list(a_curve.getData()[1][1:]) == [r.corpus_tokens for r in trainer.branch_history(0)]
+    assert list(b_curve.getData()[1][1:]) == [r.corpus_tokens for r in trainer.branch_history(1)]
+    assert mark.isVisible() and mark.value() == 16
     # Exports: CSV and Markdown.
     for name in ("c.csv", "c.md"):
         path = tmp_path / name
@@ -95,3 +100,86 @@ def test_what_another_rule_would_have_done_from_here_and_the_sweep(qtbot, make_w
     assert [r.pair for r in trainer.history[: trainer.position]] == [r.pair for r in run_.records]
     assert QApplication.activeModalWidget() is None
     assert_panes_agree_with_core(window)
+
+
+def test_file_export_walkthrough_writes_the_lesson_in_the_background(
+    qtbot, make_window, monkeypatch, tmp_path
+):
+    window = make_window("FRED")
+    window.bridge.run(merges=4)
+    wait_idle(qtbot, window)
+    path = tmp_path / "lesson.html"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    window.commands["walkthrough"].trigger()
+    wait_idle(qtbot, window)
+    text = path.read_text(encoding="utf-8")
+    assert "<h2>Iteration 4</h2>" in text and "<h2>Iteration 5</h2>" not in text
+    assert window.status.message.text() == f"Exported to {path}"
+
+
+def test_tie_statistics_in_the_merges_pane(qtbot, make_window):
+    from app.models.merge_model import OTHERS
+
+    window = make_window("Shakespeare")
+    window.bridge.run(merges=60)
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    pane = window.merges_pane
+    tied = [r.step for r in trainer.history if r.ties > 1]
+    assert tied and pane.summary.text().endswith(f" · {len(tied):,} met a tie")
+    qtbot.mouseClick(pane.ties_only, Qt.MouseButton.LeftButton)
+    shown = [row + 1 for row in range(pane.model.rowCount()) if not pane.view.isRowHidden(row)]
+    assert shown == tied
+    record = trainer.record(tied[0])
+    picks, complete = tie_picks(record, trainer.token_string)
+    expected = ", ".join(n for n, p in picks.items() if p != record.pair) or "—"
+    assert pane.model.index(tied[0] - 1, OTHERS).data() == expected + ("" if complete else " ?")
+    untied = next(r.step for r in trainer.history if r.ties <= 1)
+    assert pane.model.index(untied - 1, OTHERS).data() == ""
+    window.bridge.step()  # new rows follow the filter
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 61)
+    assert pane.view.isRowHidden(60) == (trainer.record(61).ties <= 1)
+    qtbot.mouseClick(pane.ties_only, Qt.MouseButton.LeftButton)
+    assert not any(pane.view.isRowHidden(row) for row in range(61))
+
+
+def test_file_export_view_writes_the_last_table_as_shown_and_the_plots_as_png_and_svg(
+    qtbot, make_window, monkeypatch, tmp_path
+):
+    import csv
+
+    window = make_window("Shakespeare")
+    window.bridge.run(merges=20)
+    wait_idle(qtbot, window)
+    chosen = []
+
+    def save_to(name):
+        path = tmp_path / name
+        monkeypatch.setattr(
+            QFileDialog,
+            "getSaveFileName",
+            staticmethod(lambda *a, **k: chosen.append(a[2]) or (str(path), "")),
+        )
+        return path
+
+    # The corpus table, filtered as on screen, chips as their tokens.
+    window.corpus_pane.filter_edit.setText("the")
+    words = window.bridge.trainer.word_count
+    qtbot.waitUntil(lambda: window.corpus_pane.view.model().rowCount() < words)
+    qtbot.mouseClick(window.corpus_pane.view.viewport(), Qt.MouseButton.LeftButton)
+    path = save_to("corpus.csv")
+    window.commands["export_view"].trigger()
+    rows = list(csv.reader(path.open(encoding="utf-8")))
+    model = window.corpus_pane.view.model()
+    assert chosen[-1] == "corpus.csv" and rows[0][:2] == ["Word", "Count"]
+    assert len(rows) - 1 == model.rowCount() and all("the" in row[0].lower() for row in rows[1:])
+    trainer = window.bridge.trainer
+    word = trainer.corpus.words.index(rows[1][0])
+    assert rows[1][-1] == " ".join(trainer.token_string(t) for t in trainer.segmentation(word))
+    # The plots, with the keys on them.
+    window.plots_pane.graphics.setFocus()
+    for name, start in (("plots.png", b"\x89PNG"), ("plots.svg", b"<?xml")):
+        path = save_to(name)
+        window.commands["export_view"].trigger()
+        assert path.read_bytes().startswith(start) and chosen[-1] == "plots.png"
+    assert b"<svg" in (tmp_path / "plots.svg").read_bytes()

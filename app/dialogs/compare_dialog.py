@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
@@ -35,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
-from app.theme import changed_background, highlight_background
+from app.theme import changed_background, highlight_background, is_dark
 from app.widgets import SideDialog
 from bpe_core.compare import (
     COMPARISON_HEADER,
@@ -55,6 +56,7 @@ from bpe_core.errors import BpeError
 from bpe_core.fileio import write_atomic
 from bpe_core.tiebreak import RULE_NAMES
 
+CURVES = (("top_count", "Top pair count"), ("corpus_tokens", "Corpus tokens"), ("vocab_size", "Vocabulary"))
 SWEEP_RULES = [name for name in RULE_NAMES if name != "random"] + ["random:1", "random:2", "random:3"]
 
 
@@ -102,6 +104,27 @@ class CompareDialog(SideDialog):
         self.search = QLineEdit(placeholderText="Find a token…", clearButtonEnabled=True)
         self.only_a, self.only_b, self.shared = QListWidget(), QListWidget(), QListWidget()
         self.token_titles = [QLabel(), QLabel(), QLabel()]
+        self.curves = pg.GraphicsLayoutWidget()
+        self.curve_plots = {}
+        dark = is_dark()
+        ink = "#d4d4d4" if dark else "#333333"  # as the Plots pane
+        self.curves.setBackground("#1e1e1e" if dark else "w")
+        for column, (key, heading) in enumerate(CURVES):
+            plot = self.curves.addPlot(row=0, col=column)
+            plot.setTitle(heading, color=ink)
+            for axis in ("left", "bottom"):
+                plot.getAxis(axis).setPen(ink)
+                plot.getAxis(axis).setTextPen(ink)
+            # Room for "500000": pyqtgraph sizes an axis from its first labels and hides wider ones.
+            plot.getAxis("left").setWidth(self.fontMetrics().horizontalAdvance("5000000") + 8)
+            plot.addLegend(offset=(-10, 10))
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            a = plot.plot(pen=pg.mkPen("#1f77b4", width=2), name="A")
+            b = plot.plot(pen=pg.mkPen("#ff7f0e", width=2, style=Qt.PenStyle.DashLine), name="B")
+            mark = pg.InfiniteLine(angle=90, pen=pg.mkPen("#c0392b", width=1))
+            plot.addItem(mark)
+            self.curve_plots[key] = (plot, a, b, mark)
+        self.curve_plots["top_count"][0].setLogMode(y=True)
         self.encoded = QLabel(wordWrap=True)
         self.encoded.setTextFormat(Qt.TextFormat.RichText)
         self.sweep_button = QPushButton("Sweep every rule to the length of A")
@@ -142,7 +165,7 @@ class CompareDialog(SideDialog):
         ):
             grid.addWidget(title, 1, column)
             grid.addWidget(widget, 2, column)
-        sweep = QWidget()
+        sweep = self.sweep_tab = QWidget()
         sweep_layout = QVBoxLayout(sweep)
         sweep_layout.addWidget(self.sweep_button)
         sweep_layout.addWidget(self.runs_table, 1)
@@ -155,6 +178,7 @@ class CompareDialog(SideDialog):
         self.tabs.addTab(self.merges, "Merges by step")
         self.tabs.addTab(tokens, "Tokens")
         self.tabs.addTab(encoded, "Test string")
+        self.tabs.addTab(self.curves, "Curves")
         self.tabs.addTab(sweep, "Rule sweep")
         layout.addWidget(self.tabs, 1)
         bottom = QHBoxLayout()
@@ -254,6 +278,18 @@ class CompareDialog(SideDialog):
             self.merges.scrollToItem(target, QTableWidget.ScrollHint.PositionAtCenter)
         self._show_tokens(comparison)
         self._show_encoded(comparison)
+        self._show_curves(comparison)
+
+    def _show_curves(self, comparison: Comparison) -> None:
+        """Both runs' top count, corpus tokens and vocabulary per step; the divergence marked."""
+        start = self._bridge.trainer.initial_point
+        for key, (_plot, a, b, mark) in self.curve_plots.items():
+            for curve, run in ((a, comparison.a), (b, comparison.b)):
+                values = [getattr(start, key), *(getattr(r, key) for r in run.records)]
+                curve.setData(list(range(len(values))), values)
+            first = comparison.first_divergence
+            mark.setVisible(first is not None)
+            mark.setValue(first or 0)
 
     def _show_tokens(self, comparison: Comparison) -> None:
         length = comparison.common_length
@@ -325,7 +361,7 @@ class CompareDialog(SideDialog):
         self.sweep_runs = runs
         _fill(self.runs_table, [[r.label, f"{len(r.merges):,}", f"{r.corpus_tokens:,}"] for r in runs])
         _fill(self.sweep_table, sweep_rows(pairwise_comparisons(runs)))  # in pair order: 1-2, 1-3, …
-        self.tabs.setCurrentIndex(3)
+        self.tabs.setCurrentIndex(self.tabs.indexOf(self.sweep_tab))
 
     def open_selected_run(self) -> None:
         row = self.runs_table.currentRow()
@@ -334,7 +370,7 @@ class CompareDialog(SideDialog):
 
     def export(self) -> None:
         """The comparison (or, on the sweep tab, the sweep) as CSV or Markdown."""
-        sweep = self.tabs.currentIndex() == 3 and self.sweep_runs
+        sweep = self.tabs.currentWidget() is self.sweep_tab and self.sweep_runs
         path, _ = QFileDialog.getSaveFileName(
             self, "Export", "sweep.csv" if sweep else "comparison.csv", "CSV (*.csv);;Markdown (*.md)"
         )

@@ -16,9 +16,10 @@ from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, RIGHT_ALIGNED
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
+from bpe_core.compare import tie_picks
 
-STEP, MERGE, COUNT, TIES, DECIDED, PASS = range(6)
-HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Pass")
+STEP, MERGE, COUNT, TIES, DECIDED, OTHERS, PASS = range(7)
+HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Other rules", "Pass")
 STEP_ROLE = USER + 1
 SORT_ROLE = USER
 _ROLES = frozenset(
@@ -46,6 +47,7 @@ class MergeModel(TableModel):
         self._position = 0
         self._muted = muted()
         self._shown: dict[int, str] = {}  # step -> "left + right → token"
+        self._differing: dict[int, str] = {}  # step -> the rules that would have picked another pair
         self._bold = QFont()
         self._bold.setBold(True)
         # Signals
@@ -79,6 +81,8 @@ class MergeModel(TableModel):
                 return f"{record.count:,}"
             if column == TIES:
                 return f"{record.ties:,}" if record.ties > 1 else ""
+            if column == OTHERS:
+                return self._others(record)
             if column == PASS:
                 row = index.row()
                 first = row == 0 or self._history[row - 1].pass_number != record.pass_number
@@ -91,6 +95,7 @@ class MergeModel(TableModel):
                 record.count,
                 record.ties,
                 record.decided_by,
+                self._others(record),
                 record.pass_number,
             )[column]
         if role == TOOLTIP and not self._bridge.busy:
@@ -115,6 +120,7 @@ class MergeModel(TableModel):
             self.beginResetModel()
             self._trainer, self._history, self._position = trainer, history, position
             self._shown.clear()
+            self._differing.clear()
             self.endResetModel()
         elif len(history) > len(old):
             self.beginInsertRows(QModelIndex(), len(old), len(history) - 1)
@@ -131,6 +137,14 @@ class MergeModel(TableModel):
     @property
     def position(self) -> int:
         return self._position
+
+    @property
+    def records(self) -> tuple:
+        """The records shown, one per row."""
+        return self._history
+
+    def record_at(self, row: int):
+        return self._history[row]
 
     @property
     def has_passes(self) -> bool:
@@ -173,6 +187,20 @@ class MergeModel(TableModel):
                 return self._token(record.pair[0]) + self._token(record.pair[1])
         return "?"
 
+    def _others(self, record) -> str:
+        """At a tie step, the position-free rules that would have merged another pair ("—": none;
+        "?" after them: only some of the tied pairs were recorded)."""
+        if record.ties <= 1:
+            return ""
+        text = self._differing.get(record.step)
+        if text is None:
+            if self._bridge.busy:
+                return PLACEHOLDER
+            picks, complete = tie_picks(record, self._token)
+            others = [name for name, pair in picks.items() if pair != record.pair]
+            text = self._differing[record.step] = (", ".join(others) or "—") + ("" if complete else " ?")
+        return text
+
     def _tooltip(self, record, applied: bool) -> str:
         trainer = self._bridge.trainer
         config = trainer.corpus.config
@@ -193,6 +221,13 @@ class MergeModel(TableModel):
                 + (f" and {more:,} more" if more > 0 else "")
                 + f". Decided by {record.decided_by}."
             )
+            picks, complete = tie_picks(record, self._token)
+            chosen = "; ".join(
+                f"{name}: {visible(self._token(a), config)} + {visible(self._token(b), config)}"
+                for name, (a, b) in picks.items()
+            )
+            among = "the tied pairs" if complete else f"the {len(record.candidates)} listed"
+            lines.append(f"Among {among}, each rule picks: {chosen}.")
         if not record.new_token:
             lines.append("The merged string already existed: its id was reused.")
         lines.append("Applied." if applied else "Undone: redo or click to jump here.")

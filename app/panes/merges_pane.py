@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
-from app.models.merge_model import COUNT, DECIDED, MERGE, PASS, STEP, STEP_ROLE, TIES, MergeModel
+from app.models.merge_model import COUNT, DECIDED, MERGE, OTHERS, PASS, STEP, STEP_ROLE, TIES, MergeModel
 from app.widgets import StatusText, row_table, status_label
+from bpe_core.compare import tie_steps
 
 
 @guard_overrides
@@ -24,9 +25,17 @@ class MergesPane(QWidget):
         # Widgets
         self.search = QLineEdit(placeholderText="Find a merge (Enter: next)…", clearButtonEnabled=True)
         self.found = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
+        self.ties_only = QCheckBox("Ties only")
         self.view = row_table(
             self.model,
-            {STEP: "▶ 99,999", COUNT: "9,999,999", TIES: "9,999", DECIDED: "lexicographic", PASS: "9,999"},
+            {
+                STEP: "▶ 99,999",
+                COUNT: "9,999,999",
+                TIES: "9,999",
+                DECIDED: "lexicographic",
+                OTHERS: "hf, lexicographic",
+                PASS: "9,999",
+            },
             stretch=(MERGE,),
         )
         self.summary = status_label()
@@ -35,12 +44,14 @@ class MergesPane(QWidget):
         self.view.setToolTip("Click a merge, or press Enter on it, to jump to the state just after it")
         self.view.installEventFilter(self)
         self.found.setMinimumWidth(90)
+        self.ties_only.setToolTip("Show only the steps that met a tie at the top count")
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
         top.addWidget(self.search, 1)
         top.addWidget(self.found)
+        top.addWidget(self.ties_only)
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.summary)
@@ -48,6 +59,9 @@ class MergesPane(QWidget):
         self.view.clicked.connect(self._jump_to)
         self.search.textChanged.connect(lambda _: self.find_next(from_start=True))
         self.search.returnPressed.connect(self.find_next)
+        self.ties_only.toggled.connect(lambda _: self._filter_ties())
+        self.model.modelReset.connect(self._filter_ties)
+        self.model.rowsInserted.connect(self._filter_ties)
         # After the model has laid out its new rows (a reset or insertion is not drawn yet).
         self._follow.timeout.connect(self._follow_position)
         bridge.sig_changed.connect(self._follow.start)
@@ -81,6 +95,13 @@ class MergesPane(QWidget):
         if step is not None:
             self._bridge.goto(step)
 
+    def _filter_ties(self) -> None:
+        """With "Ties only", hide the steps that met no tie."""
+        only = self.ties_only.isChecked()
+        model = self.model
+        for row in range(model.rowCount()):
+            self.view.setRowHidden(row, only and model.record_at(row).ties <= 1)
+
     def _show_passes(self) -> None:
         """The Pass column only when a pass made several merges."""
         self.view.setColumnHidden(PASS, not self.model.has_passes)
@@ -106,6 +127,9 @@ class MergesPane(QWidget):
             self.view.clearSelection()
             self.view.scrollToTop()
         undone = history - position
+        ties = tie_steps(self.model.records)
         self.summary.setText(
-            f"Step {position:,} of {history:,}" + (f" · {undone:,} to redo" if undone else "")
+            f"Step {position:,} of {history:,}"
+            + (f" · {undone:,} to redo" if undone else "")
+            + (f" · {ties:,} met a tie" if ties else "")
         )

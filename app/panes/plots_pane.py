@@ -15,13 +15,15 @@ from functools import partial
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QTimer
+from PySide6.QtGui import QFontMetrics, QPainter
+from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.guard import guard_overrides, guarded
 from app.theme import is_dark
+from bpe_core.fileio import write_atomic
 
 COALESCE_MS = 50
 
@@ -239,6 +241,26 @@ class PlotsPane(QWidget):
         bridge.sig_reset.connect(self._forget_trainer)
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
         self.refresh()
+
+    def export(self, path: str) -> None:
+        """The four plots as one PNG or (for a .svg path) SVG, written atomically. SVG is drawn
+        through Qt's own generator: pyqtgraph 0.14's SVG exporter fails on the paths Qt 6 writes."""
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        graphics = self.graphics
+        if path.lower().endswith(".svg"):
+            generator = QSvgGenerator()
+            generator.setOutputDevice(buffer)
+            generator.setSize(graphics.size())
+            generator.setViewBox(graphics.rect())
+            generator.setTitle("BPE Studio plots")
+            painter = QPainter(generator)
+            graphics.render(painter)
+            painter.end()
+        else:
+            graphics.grab().save(buffer, "PNG")
+        write_atomic(path, bytes(data.data()))
 
     def _forget_trainer(self) -> None:
         """A new corpus or session: let the old trainer go now, not at the next refresh."""
