@@ -26,7 +26,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.collector import collect_on_gui_thread
 from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
-from bpe_core.compare import Run, sweep
+from bpe_core.compare import Run, sweep, tie_choices
 from bpe_core.encoder import Encoder
 from bpe_core.errors import Cancelled
 from bpe_core.events import (
@@ -457,6 +457,18 @@ class Bridge(QObject):
                 self.rename_branch(branch, run.label)
 
         self._start(_Request(f"Opening {run.label} as a branch", work, finished))
+
+    def compute_tie_choices(self, on_done: Callable[[dict], None]) -> None:
+        """Every rule's pick at every tie step of the current line, first-seen included (see
+        ``bpe_core.compare.tie_choices``), in the background."""
+        if self.busy:
+            return
+        trainer = self._trainer
+
+        def work(progress, cancelled) -> dict:
+            return tie_choices(trainer, progress=progress, cancel=cancelled)
+
+        self._start(_Request("Checking every rule at every tie", work, on_done))
 
     def export_walkthrough(self, path: str | Path) -> None:
         """Steps 1…position as a lesson document (Markdown, or HTML for .html), in the background."""

@@ -85,14 +85,19 @@ def run_of(trainer: Trainer, label: str, records: Sequence[MergeRecord] | None =
     vocab = trainer.vocab
     base = tuple(vocab.keys[: vocab.n_special + vocab.n_base])
     line = tuple(records) if records is not None else trainer.history[: trainer.position]
-    names: dict[int, str] = dict(enumerate(base))
-    merges = []
-    for record in line:
-        left, right = names[record.pair[0]], names[record.pair[1]]
-        names[record.token] = left + right
-        merges.append((left, right))
+    names = line_names(trainer, line)
+    merges = tuple((names[r.pair[0]], names[r.pair[1]]) for r in line)
     tokens = line[-1].corpus_tokens if line else trainer.initial_point.corpus_tokens
-    return Run(label, base, tuple(merges), line, tokens, _displayer(trainer))
+    return Run(label, base, merges, line, tokens, _displayer(trainer))
+
+
+def line_names(trainer: Trainer, records: Sequence[MergeRecord]) -> dict[int, str]:
+    """Token id -> key along a line of merges (an id names different tokens on different lines)."""
+    vocab = trainer.vocab
+    names: dict[int, str] = dict(enumerate(vocab.keys[: vocab.n_special + vocab.n_base]))
+    for record in records:
+        names[record.token] = names[record.pair[0]] + names[record.pair[1]]
+    return names
 
 
 def _displayer(trainer: Trainer) -> Callable[[str], str]:
@@ -238,3 +243,27 @@ def tie_picks(record: MergeRecord, token: Callable[[int], str]) -> tuple[dict[st
 def tie_steps(records: Sequence[MergeRecord]) -> int:
     """How many steps met a tie at the top count."""
     return sum(1 for record in records if record.ties > 1)
+
+
+def tie_choices(
+    trainer: Trainer,
+    records: Sequence[MergeRecord] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> dict[int, tuple[MergeRecord, dict[str, tuple[int, int]]]]:
+    """At each tie step of a line (default: the current one), the pair every rule would have
+    merged among *all* the tied pairs, first-seen included: the line is replayed on a fresh
+    trainer, and at each tie the tied pairs are read from its queue (the top ``ties`` pairs).
+    Returns step -> (its record, rule -> pair)."""
+    line = trainer.history if records is None else tuple(records)
+    fresh = Trainer(trainer.corpus, trainer.training)
+    choices = {}
+    for number, record in enumerate(line, start=1):
+        if cancel is not None and cancel():
+            raise Cancelled
+        if record.ties > 1:
+            choices[record.step] = (record, fresh.rule_choices(fresh.tied_candidates(record.ties)))
+        fresh.step(record.pair, decided_by=record.decided_by)
+        if progress is not None:
+            progress(number, len(line))
+    return choices

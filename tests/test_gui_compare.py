@@ -3,6 +3,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
+from bpe_core import Trainer
 from bpe_core.compare import compare, run_of, tie_picks
 from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, wait_idle
 
@@ -21,7 +22,7 @@ def branched_window(qtbot, make_window):
 
 
 def test_two_branches_side_by_side_with_the_first_divergence_marked(
-    qtbot, make_window, monkeypatch, tmp_path
+    qtbot, make_window, monkeypatch, tmp_path, qtmodeltester
 ):
     window = branched_window(qtbot, make_window)
     trainer = window.bridge.trainer
@@ -36,8 +37,11 @@ def test_two_branches_side_by_side_with_the_first_divergence_marked(
     )
     assert dialog.comparison.first_divergence == expected.first_divergence == 16
     assert dialog.summary.text() == expected.summary()
-    assert dialog.merges.item(15, 3).text() == "first divergence"
-    assert dialog.merges.item(14, 3).text() == ""  # step 15 is shared
+    merges = dialog.merges.model()
+    qtmodeltester.check(merges)
+    assert merges.index(15, 3).data() == "first divergence" and merges.marked == 15
+    assert merges.index(14, 3).data() == "" and 14 not in merges.shaded  # step 15 is shared
+    assert merges.index(16, 3).data() == "differs" and 16 in merges.shaded
     # Tokens only in A, only in B and shared, with a search over the three lists.
     only_a = {dialog.only_a.item(i).text() for i in range(dialog.only_a.count())}
     assert only_a and dialog.token_titles[0].text().startswith(f"Only in A ({len(only_a):,})")
@@ -51,6 +55,13 @@ def test_two_branches_side_by_side_with_the_first_divergence_marked(
     assert list(a_curve.getData()[1][1:]) == [r.corpus_tokens for r in trainer.branch_history(0)]
     assert list(b_curve.getData()[1][1:]) == [r.corpus_tokens for r in trainer.branch_history(1)]
     assert mark.isVisible() and mark.value() == 16
+    # And on the window's Plots pane: the run that is not the current line, dashed.
+    other = 1 if trainer.current_branch == 0 else 0
+    plots = window.plots_pane
+    assert list(plots.other_curves[1].getData()[1][1:]) == [
+        r.corpus_tokens for r in trainer.branch_history(other)
+    ]
+    assert all(line.isVisible() and line.value() == 16 for line in plots.divergence)
     # Exports: CSV and Markdown.
     for name in ("c.csv", "c.md"):
         path = tmp_path / name
@@ -67,6 +78,10 @@ def test_two_branches_side_by_side_with_the_first_divergence_marked(
     position = trainer.position
     press("Space")
     assert trainer.position == position + 1 and dialog.isVisible()
+    dialog.close()  # the comparison leaves the Plots pane with the view
+    assert (
+        not any(line.isVisible() for line in plots.divergence) and plots.other_curves[0].getData()[0] is None
+    )
 
 
 def test_what_another_rule_would_have_done_from_here_and_the_sweep(qtbot, make_window):
@@ -89,7 +104,7 @@ def test_what_another_rule_would_have_done_from_here_and_the_sweep(qtbot, make_w
     # The sweep: every rule to A's length, each pair of runs tabulated; a run opens as a branch.
     qtbot.mouseClick(dialog.sweep_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, window)
-    assert dialog.runs_table.rowCount() == 7 and dialog.sweep_table.rowCount() == 21
+    assert dialog.runs_table.model().rowCount() == 7 and dialog.sweep_table.model().rowCount() == 21
     dialog.runs_table.selectRow(3)  # lexicographic from step 0
     qtbot.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, window)
@@ -183,3 +198,27 @@ def test_file_export_view_writes_the_last_table_as_shown_and_the_plots_as_png_an
         window.commands["export_view"].trigger()
         assert path.read_bytes().startswith(start) and chosen[-1] == "plots.png"
     assert b"<svg" in (tmp_path / "plots.svg").read_bytes()
+
+
+def test_check_every_rule_gives_each_rules_pick_at_every_tie_first_seen_too(qtbot, make_window):
+    from app.models.merge_model import OTHERS
+
+    window = make_window("Shakespeare")
+    bridge = window.bridge
+    bridge.set_tie_rule("hf")
+    bridge.run(merges=40)
+    wait_idle(qtbot, window)
+    trainer = bridge.trainer
+    pane = window.merges_pane
+    qtbot.mouseClick(pane.check_rules, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    # The same, computed by hand: at each tie, rule_choices among all the tied pairs.
+    fresh = Trainer(trainer.corpus, trainer.training)
+    for record in trainer.history:
+        if record.ties > 1:
+            expected = fresh.rule_choices(fresh.tied_pairs())
+            assert pane.model.choices_at(record) == expected
+            others = [name for name, pair in expected.items() if pair != record.pair]
+            assert pane.model.index(record.step - 1, OTHERS).data() == (", ".join(others) or "—")
+        fresh.step(record.pair, decided_by=record.decided_by)
+    assert any("first-seen" in (pane.model.index(r, OTHERS).data() or "") for r in range(40))

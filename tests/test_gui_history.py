@@ -35,6 +35,11 @@ def test_a_step_after_undo_keeps_the_redo_line_as_a_branch_without_asking(qtbot,
     ]
     assert window.history_pane.summary.text() == "2 branches, on 'branch 1' at step 7 of 7"
     assert [b.name for b in window.history_pane.graph.lanes] == ["main", "branch 1"]
+    # The fork is labelled with the merge that made the branch, who decided it and its ties.
+    fork = trainer.branch_history(1)[6]
+    merged = " + ".join(trainer.token_string(t) for t in fork.pair)
+    label = window.history_pane.graph._labels[1]
+    assert label.startswith(f"{merged} · user") and ("tied with" in label) == (fork.ties > 1)
     assert_panes_agree_with_core(window)
 
 

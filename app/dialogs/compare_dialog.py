@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QBrush, QFont
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -36,7 +35,8 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
-from app.theme import changed_background, highlight_background, is_dark
+from app.models.rows_model import RowsModel
+from app.theme import is_dark
 from app.widgets import SideDialog
 from bpe_core.compare import (
     COMPARISON_HEADER,
@@ -60,22 +60,21 @@ CURVES = (("top_count", "Top pair count"), ("corpus_tokens", "Corpus tokens"), (
 SWEEP_RULES = [name for name in RULE_NAMES if name != "random"] + ["random:1", "random:2", "random:3"]
 
 
-def _table(columns: list[str]) -> QTableWidget:
-    table = QTableWidget(0, len(columns))
-    table.setHorizontalHeaderLabels(columns)
-    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+def _table(columns: list[str]) -> QTableView:
+    table = QTableView()
+    table.setModel(RowsModel(columns, table))
+    table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
     table.verticalHeader().setVisible(False)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
     return table
 
 
-def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
-    table.setSortingEnabled(False)
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, text in enumerate(row):
-            table.setItem(r, c, QTableWidgetItem(text))
+def _model(table: QTableView) -> RowsModel:
+    model = table.model()
+    assert isinstance(model, RowsModel)
+    return model
 
 
 @guard_overrides
@@ -134,8 +133,11 @@ class CompareDialog(SideDialog):
         self.export_button = QPushButton("Export…")
         # Setup
         header = self.merges.horizontalHeader()
-        for column in (0, 3):  # the step and the mark: as narrow as their text
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # The step and the mark as narrow as their widest text (fixed: fitting them to the
+        # contents would read every row of a long line).
+        for column, widest in ((0, "999,999"), (3, "first divergence")):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, self.fontMetrics().horizontalAdvance(widest) + 24)
         for lists in (self.only_a, self.only_b, self.shared):
             lists.setSortingEnabled(True)
         self.rule_merges.setToolTip("How many merges the rule makes from the current step")
@@ -253,32 +255,35 @@ class CompareDialog(SideDialog):
         self.comparison = comparison
         self.summary.setText(comparison.summary())
         rows = comparison_rows(comparison)
-        _fill(self.merges, rows)
-        self.merges.setHorizontalHeaderLabels(
-            ["Step", f"A: {comparison.a.label}", f"B: {comparison.b.label}", ""]
-        )
-        differs, marked = QBrush(changed_background()), QBrush(highlight_background())
         first = comparison.first_divergence
-        bold = QFont()
-        bold.setBold(True)
-        for row, values in enumerate(rows):
-            items = [self.merges.item(row, column) for column in range(4)]
-            for item in items:
-                if item is None:
-                    continue
-                if row == (first or 0) - 1:
-                    item.setFont(bold)
-                    item.setBackground(marked)
-                elif values[3]:
-                    item.setBackground(differs)
-            if row == (first or 0) - 1 and items[3] is not None:
-                items[3].setText("first divergence")
-        target = self.merges.item((first or 1) - 1, 0) if first is not None else None
-        if target is not None:
-            self.merges.scrollToItem(target, QTableWidget.ScrollHint.PositionAtCenter)
+        marked = first - 1 if first is not None and first <= len(rows) else None
+        if marked is not None:
+            rows[marked][3] = "first divergence"
+        model = _model(self.merges)
+        model.set_headers(["Step", f"A: {comparison.a.label}", f"B: {comparison.b.label}", ""])
+        model.set_rows(rows, {row for row, values in enumerate(rows) if values[3]}, marked)
+        if marked is not None:
+            self.merges.scrollTo(model.index(marked, 0), QTableView.ScrollHint.PositionAtCenter)
         self._show_tokens(comparison)
         self._show_encoded(comparison)
         self._show_curves(comparison)
+        self._show_on_plots(comparison)
+
+    def _show_on_plots(self, comparison: Comparison) -> None:
+        """On the window's Plots pane, beside the current line: the compared run that is not it."""
+        plots = getattr(self.parent(), "plots_pane", None)
+        if plots is None:
+            return
+        trainer = self._bridge.trainer
+        current = trainer.branch_history(trainer.current_branch)
+        other = comparison.b if comparison.a.records == current else comparison.a
+        plots.show_other(other.records, comparison.first_divergence)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        plots = getattr(self.parent(), "plots_pane", None)
+        if plots is not None:
+            plots.show_other(None)  # the comparison leaves with the view
+        super().hideEvent(event)
 
     def _show_curves(self, comparison: Comparison) -> None:
         """Both runs' top count, corpus tokens and vocabulary per step; the divergence marked."""
@@ -359,12 +364,14 @@ class CompareDialog(SideDialog):
 
     def show_sweep(self, runs: list[Run]) -> None:
         self.sweep_runs = runs
-        _fill(self.runs_table, [[r.label, f"{len(r.merges):,}", f"{r.corpus_tokens:,}"] for r in runs])
-        _fill(self.sweep_table, sweep_rows(pairwise_comparisons(runs)))  # in pair order: 1-2, 1-3, …
+        _model(self.runs_table).set_rows(
+            [[r.label, f"{len(r.merges):,}", f"{r.corpus_tokens:,}"] for r in runs]
+        )
+        _model(self.sweep_table).set_rows(sweep_rows(pairwise_comparisons(runs)))  # pairs 1-2, 1-3, …
         self.tabs.setCurrentIndex(self.tabs.indexOf(self.sweep_tab))
 
     def open_selected_run(self) -> None:
-        row = self.runs_table.currentRow()
+        row = self.runs_table.currentIndex().row()
         if 0 <= row < len(self.sweep_runs):
             self._bridge.open_run_as_branch(self.sweep_runs[row])
 

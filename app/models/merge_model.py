@@ -48,6 +48,7 @@ class MergeModel(TableModel):
         self._muted = muted()
         self._shown: dict[int, str] = {}  # step -> "left + right → token"
         self._differing: dict[int, str] = {}  # step -> the rules that would have picked another pair
+        self._choices: dict = {}  # step -> (record, rule -> pair): see set_tie_choices
         self._bold = QFont()
         self._bold.setBold(True)
         # Signals
@@ -118,6 +119,8 @@ class MergeModel(TableModel):
         same = len(history) >= len(old) and (not old or history[len(old) - 1] is old[-1])
         if trainer is not getattr(self, "_trainer", None) or not same:
             self.beginResetModel()
+            if trainer is not getattr(self, "_trainer", None):
+                self._choices = {}  # another session: its records are not these
             self._trainer, self._history, self._position = trainer, history, position
             self._shown.clear()
             self._differing.clear()
@@ -187,16 +190,30 @@ class MergeModel(TableModel):
                 return self._token(record.pair[0]) + self._token(record.pair[1])
         return "?"
 
+    def set_tie_choices(self, choices: dict) -> None:
+        """Every rule's pick at each tie step (``bpe_core.compare.tie_choices``): shown instead
+        of the estimate from the recorded pairs, for the records they were computed for."""
+        self._choices = choices
+        self._differing.clear()
+        self.repaint_all()
+
+    def choices_at(self, record) -> dict | None:
+        """Every rule's pick at this tie step, if computed for this very record."""
+        found = self._choices.get(record.step)
+        return found[1] if found is not None and found[0] is record else None
+
     def _others(self, record) -> str:
-        """At a tie step, the position-free rules that would have merged another pair ("—": none;
-        "?" after them: only some of the tied pairs were recorded)."""
+        """At a tie step, the rules that would have merged another pair ("—": none). Until
+        every rule has been checked (the Merges pane's button), the position-free ones among
+        the recorded tied pairs ("?" after them: only some of the tied pairs were recorded)."""
         if record.ties <= 1:
             return ""
         text = self._differing.get(record.step)
         if text is None:
             if self._bridge.busy:
                 return PLACEHOLDER
-            picks, complete = tie_picks(record, self._token)
+            exact = self.choices_at(record)
+            picks, complete = (exact, True) if exact is not None else tie_picks(record, self._token)
             others = [name for name, pair in picks.items() if pair != record.pair]
             text = self._differing[record.step] = (", ".join(others) or "—") + ("" if complete else " ?")
         return text
@@ -221,7 +238,8 @@ class MergeModel(TableModel):
                 + (f" and {more:,} more" if more > 0 else "")
                 + f". Decided by {record.decided_by}."
             )
-            picks, complete = tie_picks(record, self._token)
+            exact = self.choices_at(record)
+            picks, complete = (exact, True) if exact is not None else tie_picks(record, self._token)
             chosen = "; ".join(
                 f"{name}: {visible(self._token(a), config)} + {visible(self._token(b), config)}"
                 for name, (a, b) in picks.items()

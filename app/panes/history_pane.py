@@ -10,6 +10,8 @@ branches paint as fast as ten.
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
@@ -25,6 +27,8 @@ from app.guard import guard_overrides
 from app.theme import is_dark, muted
 from app.widgets import status_label
 from bpe_core.branches import BranchInfo
+from bpe_core.compare import line_names
+from bpe_core.vocab import display
 
 NAVIGATION = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_F2)
 
@@ -55,6 +59,8 @@ class HistoryGraph(QAbstractScrollArea):
         self._bridge = bridge
         self.lanes: list[BranchInfo] = []
         self._labels: dict[int, str] = {}  # branch -> the label of its fork
+        self._label_cache: dict[int, tuple[object, str]] = {}
+        self._labelled: weakref.ref | None = None  # the trainer the cache is for
         metrics = QFontMetrics(self.font())
         self.step_width = max(12, metrics.horizontalAdvance("0") * 2)
         self.lane_height = metrics.height() * 2 + 8
@@ -78,12 +84,19 @@ class HistoryGraph(QAbstractScrollArea):
     def reload(self) -> None:
         """Read the branches again (cheap: one line per branch), scrolling nothing."""
         trainer = self._bridge.trainer
+        if self._labelled is None or self._labelled() is not trainer:
+            self._label_cache.clear()
+            self._labelled = weakref.ref(trainer)
         self.lanes = lane_order(trainer.branches())
         self._labels = {}
         for branch in self.lanes:
             if branch.parent is not None and branch.length > branch.fork:
-                record = trainer.branch_history(branch.id)[branch.fork]
-                self._labels[branch.id] = self._fork_label(record)
+                line = trainer.branch_history(branch.id)[: branch.fork + 1]
+                # A fork's label never changes: cached by its record (kept, so its id stays its own).
+                cached = self._label_cache.get(id(line[-1]))
+                if cached is None or cached[0] is not line[-1]:
+                    cached = self._label_cache[id(line[-1])] = (line[-1], self._fork_label(line))
+                self._labels[branch.id] = cached[1]
         longest = max((b.length for b in self.lanes), default=0)
         bar = self.horizontalScrollBar()
         bar.setRange(0, max(0, self._x(longest) + self.step_width * 4 - self.viewport().width()))
@@ -93,14 +106,23 @@ class HistoryGraph(QAbstractScrollArea):
         vertical.setRange(0, max(0, len(self.lanes) * self.lane_height - self.viewport().height()))
         vertical.setPageStep(self.viewport().height())
 
-    def _fork_label(self, record) -> str:
+    def _fork_label(self, records: tuple) -> str:
+        """The merge that made a branch differ (the last of ``records``), who decided it, and
+        the pairs it was tied with."""
         trainer = self._bridge.trainer
-        tokens = trainer.vocab.tokens
-        left, right = record.pair
-        # Token ids beyond the current vocabulary belong to another line: name them by id.
-        shown = [tokens[t] if t < len(tokens) else f"#{t}" for t in (left, right)]
-        ties = f", {record.ties} tied" if record.ties > 1 else ""
-        return f"{shown[0]} + {shown[1]} · {record.decided_by}{ties}"
+        names = line_names(trainer, records)
+        marker = trainer.corpus.config.end_of_word
+
+        def pair(left: int, right: int) -> str:
+            return f"{display(names[left], marker)} + {display(names[right], marker)}"
+
+        record = records[-1]
+        text = f"{pair(*record.pair)} · {record.decided_by}"
+        if record.ties > 1:
+            others = [pair(*p) for p in record.candidates if p != record.pair][:3]
+            more = record.ties - 1 - len(others)
+            text += " · tied with " + ", ".join(others) + (f" and {more:,} more" if more > 0 else "")
+        return text
 
     def current_lane(self) -> int:
         return next((i for i, b in enumerate(self.lanes) if b.current), 0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
@@ -26,6 +26,7 @@ class MergesPane(QWidget):
         self.search = QLineEdit(placeholderText="Find a merge (Enter: next)…", clearButtonEnabled=True)
         self.found = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
         self.ties_only = QCheckBox("Ties only")
+        self.check_rules = QPushButton("Check every rule")
         self.view = row_table(
             self.model,
             {
@@ -45,6 +46,9 @@ class MergesPane(QWidget):
         self.view.installEventFilter(self)
         self.found.setMinimumWidth(90)
         self.ties_only.setToolTip("Show only the steps that met a tie at the top count")
+        self.check_rules.setToolTip(
+            "Replay the line and find, at every tie, the pair each rule (first-seen too) would have merged"
+        )
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -52,6 +56,7 @@ class MergesPane(QWidget):
         top.addWidget(self.search, 1)
         top.addWidget(self.found)
         top.addWidget(self.ties_only)
+        top.addWidget(self.check_rules)
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.summary)
@@ -60,6 +65,7 @@ class MergesPane(QWidget):
         self.search.textChanged.connect(lambda _: self.find_next(from_start=True))
         self.search.returnPressed.connect(self.find_next)
         self.ties_only.toggled.connect(lambda _: self._filter_ties())
+        self.check_rules.clicked.connect(lambda: bridge.compute_tie_choices(self.model.set_tie_choices))
         self.model.modelReset.connect(self._filter_ties)
         self.model.rowsInserted.connect(self._filter_ties)
         # After the model has laid out its new rows (a reset or insertion is not drawn yet).

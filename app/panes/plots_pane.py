@@ -10,12 +10,13 @@ step itself. Undo and redo move only the cursor.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QTimer
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QTreeWidgetItem, QVBoxLayout, QWidget
@@ -217,6 +218,19 @@ class PlotsPane(QWidget):
         self.histogram = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#60a5fa")
         self.length_plot.addItem(self.histogram)
         self.length_plot.disableAutoRange()
+        # The Compare view's other run, dashed, and where the two part (hidden until compared).
+        other_pen = pg.mkPen("#6b7280", width=1, style=Qt.PenStyle.DashLine)
+        self.other_curves = [
+            plot.plot(pen=other_pen) for plot in (self.top_plot, self.tokens_plot, self.vocab_plot)
+        ]
+        self.divergence = []
+        for plot in self.step_plots:
+            line = pg.InfiniteLine(
+                angle=90, movable=False, pen=pg.mkPen("#f59e0b", width=1, style=Qt.PenStyle.DotLine)
+            )
+            line.setVisible(False)
+            plot.addItem(line)
+            self.divergence.append(line)
         self.cursors = []
         for plot in self.step_plots:
             plot.showGrid(x=True, y=True, alpha=0.2)
@@ -241,6 +255,24 @@ class PlotsPane(QWidget):
         bridge.sig_reset.connect(self._forget_trainer)
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
         self.refresh()
+
+    def show_other(self, records: Sequence | None, first_divergence: int | None = None) -> None:
+        """Draw another run's curves dashed beside this line's (the Compare view's other run,
+        ``records`` from step 1) and mark where they part; ``None`` takes them away."""
+        if records is None:
+            for curve in self.other_curves:
+                curve.setData([], [])
+            for line in self.divergence:
+                line.setVisible(False)
+            return
+        start = self._bridge.trainer.initial_point
+        steps = np.arange(len(records) + 1)
+        for curve, key in zip(self.other_curves, ("top_count", "corpus_tokens", "vocab_size"), strict=True):
+            values = [getattr(start, key), *(getattr(record, key) for record in records)]
+            curve.setData(steps, np.asarray(values, dtype=float))
+        for line in self.divergence:
+            line.setVisible(first_divergence is not None)
+            line.setValue(first_divergence or 0)
 
     def export(self, path: str) -> None:
         """The four plots as one PNG or (for a .svg path) SVG, written atomically. SVG is drawn
