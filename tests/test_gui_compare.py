@@ -45,6 +45,14 @@ def test_two_branches_side_by_side_with_the_first_divergence_marked(
     # Tokens only in A, only in B and shared, with a search over the three lists.
     only_a = {dialog.only_a.item(i).text() for i in range(dialog.only_a.count())}
     assert only_a and dialog.token_titles[0].text().startswith(f"Only in A ({len(only_a):,})")
+    texts = [dialog.only_a.item(i).text() for i in range(dialog.only_a.count())]
+    assert texts == sorted(texts)
+    dialog.token_order.setCurrentIndex(1)
+    dialog.token_order.activated.emit(1)  # as a user's pick: by the step that made them, in A
+    main = run_of(trainer, "main", trainer.branch_history(0))
+    made = {main.display(token): step for step, token in enumerate(main.tokens, start=1)}
+    steps = [made.get(dialog.only_a.item(i).text(), 0) for i in range(dialog.only_a.count())]
+    assert steps == sorted(steps)
     dialog.search.setText("zzzz-nothing")
     assert all(dialog.shared.item(i).isHidden() for i in range(dialog.shared.count()))
     dialog.search.clear()

@@ -213,7 +213,10 @@ def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_
     tree = dialog.ui.itemTree
     root = tree.topLevelItem(0)
     names = [root.child(i).text(0) for i in range(root.childCount())]
+    formats = [dialog.ui.formatList.item(i).text() for i in range(dialog.ui.formatList.count())]
     dialog.close()
+    # pyqtgraph's SVG exporter fails under Qt 6 (File → Export view… writes SVG instead).
+    assert "Image File (PNG, TIF, JPG, ...)" in formats and not any("SVG" in f for f in formats)
     assert names == [
         "Top pair count per step",
         "Token lengths (units)",

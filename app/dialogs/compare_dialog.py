@@ -101,6 +101,8 @@ class CompareDialog(SideDialog):
         self.tabs = QTabWidget()
         self.merges = _table(COMPARISON_HEADER)
         self.search = QLineEdit(placeholderText="Find a token…", clearButtonEnabled=True)
+        self.token_order = QComboBox()
+        self.token_order.addItems(["Sort A–Z", "Sort by the step that made them"])
         self.only_a, self.only_b, self.shared = QListWidget(), QListWidget(), QListWidget()
         self.token_titles = [QLabel(), QLabel(), QLabel()]
         self.curves = pg.GraphicsLayoutWidget()
@@ -138,8 +140,6 @@ class CompareDialog(SideDialog):
         for column, widest in ((0, "999,999"), (3, "first divergence")):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(widest) + 24)
-        for lists in (self.only_a, self.only_b, self.shared):
-            lists.setSortingEnabled(True)
         self.rule_merges.setToolTip("How many merges the rule makes from the current step")
         # Layout
         layout = QVBoxLayout(self)
@@ -161,7 +161,8 @@ class CompareDialog(SideDialog):
         layout.addWidget(self.summary)
         tokens = QWidget()
         grid = QGridLayout(tokens)
-        grid.addWidget(self.search, 0, 0, 1, 3)
+        grid.addWidget(self.search, 0, 0, 1, 2)
+        grid.addWidget(self.token_order, 0, 2)
         for column, (title, widget) in enumerate(
             zip(self.token_titles, (self.only_a, self.only_b, self.shared), strict=True)
         ):
@@ -195,6 +196,7 @@ class CompareDialog(SideDialog):
         self.a_box.activated.connect(lambda _: self.compare_selected())
         self.b_box.activated.connect(lambda _: self.compare_selected())
         self.search.textChanged.connect(self._filter_tokens)
+        self.token_order.activated.connect(lambda _: self.comparison and self._show_tokens(self.comparison))
         self.rule_button.clicked.connect(self.run_rule)
         self.sweep_button.clicked.connect(self.run_sweep)
         self.open_button.clicked.connect(self.open_selected_run)
@@ -300,18 +302,22 @@ class CompareDialog(SideDialog):
         length = comparison.common_length
         shown = comparison.a.display
         va, vb = comparison.a.vocabulary(length), comparison.b.vocabulary(length)
-        groups = (sorted(va - vb), sorted(vb - va), sorted(va & vb))
-        titles = (
-            f"Only in A ({len(groups[0]):,})",
-            f"Only in B ({len(groups[1]):,})",
-            f"Shared ({len(groups[2]):,})",
+        by_step = self.token_order.currentIndex() == 1
+        groups = (
+            ("Only in A", va - vb, comparison.a),
+            ("Only in B", vb - va, comparison.b),
+            ("Shared", va & vb, comparison.a),
         )
-        for title, label, widget, keys in zip(
-            titles, self.token_titles, (self.only_a, self.only_b, self.shared), groups, strict=True
-        ):
-            label.setText(f"{title}, at {length:,} merges")
+        widgets = (self.only_a, self.only_b, self.shared)
+        for (title, keys, run), label, widget in zip(groups, self.token_titles, widgets, strict=True):
+            if by_step:  # the order the run made them in (base symbols first)
+                made = {key: step for step, key in enumerate(run.tokens, start=1)}
+                ordered = sorted(keys, key=lambda key: (made.get(key, 0), key))
+            else:
+                ordered = sorted(keys, key=shown)
+            label.setText(f"{title} ({len(keys):,}), at {length:,} merges")
             widget.clear()
-            widget.addItems([shown(key) for key in keys])
+            widget.addItems([shown(key) for key in ordered])
         self._filter_tokens(self.search.text())
 
     def _filter_tokens(self, text: str) -> None:

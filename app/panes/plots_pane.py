@@ -147,7 +147,19 @@ def _set_title(plot: pg.PlotItem, color: str, size: str) -> None:
 
 
 class TitledExportDialog(ExportDialog):
-    """pyqtgraph's export dialog lists every plot as "Plot": this one uses their titles."""
+    """pyqtgraph's export dialog lists every plot as "Plot": this one uses their titles. It
+    leaves out pyqtgraph's SVG exporter, which fails on the paths Qt 6 writes (pyqtgraph issue
+    #3485): File → Export view… writes SVG through Qt's own generator."""
+
+    def updateFormatList(self):
+        super().updateFormatList()
+        formats = self.ui.formatList
+        for row in reversed(range(formats.count())):
+            exporter = getattr(formats.item(row), "expClass", None)
+            if exporter is not None and exporter.__name__ == "SVGExporter":
+                formats.takeItem(row)
+        if formats.currentRow() < 0 and formats.count():
+            formats.setCurrentRow(0)
 
     def updateItemTree(self, item, treeItem, select=None):
         if not isinstance(item, pg.PlotItem):
