@@ -447,6 +447,8 @@ class Bridge(QObject):
             for number, ((left, right), record) in enumerate(zip(run.merges, run.records, strict=True)):
                 if cancelled():
                     return None
+                if left not in ids or right not in ids:  # a run of another corpus
+                    raise MergeError(f"The run {run.label!r} does not fit this session's corpus.")
                 trainer.step((ids[left], ids[right]), decided_by=record.decided_by)
                 progress(number + 1, len(run.merges))
             made = [b for b in trainer.branches() if b.id not in known]

@@ -438,8 +438,8 @@ class Trainer:
                     self._pass(min(room, default=0), floor)
                 else:
                     self._advance(None, self._rule.spec)
-                    if progress is not None:
-                        progress(self.position - start, goal)
+                if reason is None and progress is not None:
+                    progress(self.position - start, goal)
         if self.position != start:
             self.events.emit(Jumped(start, self.position, reason))
         return reason

@@ -230,3 +230,21 @@ def test_check_every_rule_gives_each_rules_pick_at_every_tie_first_seen_too(qtbo
             assert pane.model.index(record.step - 1, OTHERS).data() == (", ".join(others) or "—")
         fresh.step(record.pair, decided_by=record.decided_by)
     assert any("first-seen" in (pane.model.index(r, OTHERS).data() or "") for r in range(40))
+
+
+def test_a_sweep_of_another_corpus_does_not_open_as_a_branch(qtbot, make_window, dialogs):
+    from tests.gui_helpers import sample
+
+    window = make_window("Shakespeare")
+    window.bridge.run(merges=10)
+    wait_idle(qtbot, window)
+    window.show_compare()
+    dialog = window.compare_dialog
+    qtbot.mouseClick(dialog.sweep_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    window.open_sample(sample("FRED"))  # another corpus: the sweep's runs do not fit it
+    wait_idle(qtbot, window)
+    dialog.runs_table.selectRow(0)
+    qtbot.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    assert dialogs.shown[-1][1] == "Cannot open the run" and window.bridge.trainer.history_length == 0

@@ -74,9 +74,11 @@ def test_with_k_merges_per_pass_each_pass_takes_at_most_k_and_the_merge_count_ca
     trainer = Trainer(
         Corpus.from_text(FRED, PipelineConfig(end_of_word="_")), TrainingConfig(merges_per_pass=3)
     )
-    trainer.run(merges=5)
+    reported = []
+    trainer.run(merges=5, progress=lambda done, total: reported.append((done, total)))
     passes = [r.pass_number for r in trainer.history]
     assert passes == [1, 1, 1, 2, 2] and trainer.position == 5
+    assert reported == [(3, 5), (5, 5)]  # a progress report per pass
 
 
 texts = st.text(alphabet="abcd ", min_size=1, max_size=50).filter(lambda t: t.split())

@@ -88,6 +88,7 @@ class CompareDialog(SideDialog):
         self._bridge = bridge
         self.comparison: Comparison | None = None
         self.sweep_runs: list[Run] = []
+        self._sweep_corpus: object = None  # the corpus the sweep ran on
         self._timer = QTimer(self, singleShot=True, interval=50)
         self._shown: tuple = ()  # (revision, A, B) of the comparison on show
         # Widgets
@@ -366,7 +367,13 @@ class CompareDialog(SideDialog):
         trainer = self._bridge.trainer
         a = self.a_box.currentData()
         length = len(trainer.branch_history(a)) if a is not None else trainer.history_length
-        self._bridge.sweep_rules(SWEEP_RULES, max(1, length), self.show_sweep)
+        corpus = trainer.corpus
+
+        def done(runs: list[Run]) -> None:
+            self._sweep_corpus = corpus
+            self.show_sweep(runs)
+
+        self._bridge.sweep_rules(SWEEP_RULES, max(1, length), done)
 
     def show_sweep(self, runs: list[Run]) -> None:
         self.sweep_runs = runs
@@ -378,8 +385,14 @@ class CompareDialog(SideDialog):
 
     def open_selected_run(self) -> None:
         row = self.runs_table.currentIndex().row()
-        if 0 <= row < len(self.sweep_runs):
-            self._bridge.open_run_as_branch(self.sweep_runs[row])
+        if not 0 <= row < len(self.sweep_runs):
+            return
+        if self._sweep_corpus is not self._bridge.trainer.corpus:
+            self._bridge.sig_error.emit(
+                "Cannot open the run", "The sweep was made on another corpus: sweep again."
+            )
+            return
+        self._bridge.open_run_as_branch(self.sweep_runs[row])
 
     def export(self) -> None:
         """The comparison (or, on the sweep tab, the sweep) as CSV or Markdown."""

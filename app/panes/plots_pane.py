@@ -15,15 +15,17 @@ from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.exporters import Exporter
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt, QTimer
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.guard import guard_overrides, guarded
 from app.theme import is_dark
+from bpe_core.errors import BpeError
 from bpe_core.fileio import write_atomic
 
 COALESCE_MS = 50
@@ -146,10 +148,47 @@ def _set_title(plot: pg.PlotItem, color: str, size: str) -> None:
     plot.titleLabel.setMinimumWidth(0)
 
 
+class QtSvgExporter(Exporter):
+    """SVG of one plot (or the whole scene) drawn by Qt's own SVG generator: pyqtgraph's SVG
+    exporter fails on the paths Qt 6 writes (pyqtgraph issue #3485)."""
+
+    Name = "Scalable Vector Graphics (SVG)"
+    allowCopy = False
+
+    def parameters(self):
+        return None
+
+    def export(self, fileName=None, toBytes=False, copy=False):
+        if fileName is None and not toBytes:
+            self.fileSaveDialog(filter="Scalable Vector Graphics (*.svg)")
+            return None
+        source = self.getSourceRect()
+        target = QRectF(0, 0, source.width(), source.height())
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        generator = QSvgGenerator()
+        generator.setOutputDevice(buffer)
+        generator.setSize(target.size().toSize())
+        generator.setViewBox(target)
+        painter = QPainter(generator)
+        self.getScene().render(painter, target, source)
+        painter.end()
+        if toBytes:
+            return bytes(data.data())
+        try:
+            write_atomic(fileName, bytes(data.data()))
+        except (OSError, BpeError) as error:
+            QMessageBox.warning(None, "Could not export", str(error))
+        return None
+
+
+QtSvgExporter.register()
+
+
 class TitledExportDialog(ExportDialog):
-    """pyqtgraph's export dialog lists every plot as "Plot": this one uses their titles. It
-    leaves out pyqtgraph's SVG exporter, which fails on the paths Qt 6 writes (pyqtgraph issue
-    #3485): File → Export view… writes SVG through Qt's own generator."""
+    """pyqtgraph's export dialog lists every plot as "Plot": this one uses their titles. Its SVG
+    choice is :class:`QtSvgExporter` (pyqtgraph's own fails under Qt 6)."""
 
     def updateFormatList(self):
         super().updateFormatList()
@@ -287,23 +326,14 @@ class PlotsPane(QWidget):
             line.setValue(first_divergence or 0)
 
     def export(self, path: str) -> None:
-        """The four plots as one PNG or (for a .svg path) SVG, written atomically. SVG is drawn
-        through Qt's own generator: pyqtgraph 0.14's SVG exporter fails on the paths Qt 6 writes."""
+        """The four plots as one PNG or (for a .svg path) SVG, written atomically."""
+        if path.lower().endswith(".svg"):
+            write_atomic(path, QtSvgExporter(self.graphics.scene()).export(toBytes=True))
+            return
         data = QByteArray()
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        graphics = self.graphics
-        if path.lower().endswith(".svg"):
-            generator = QSvgGenerator()
-            generator.setOutputDevice(buffer)
-            generator.setSize(graphics.size())
-            generator.setViewBox(graphics.rect())
-            generator.setTitle("BPE Studio plots")
-            painter = QPainter(generator)
-            graphics.render(painter)
-            painter.end()
-        else:
-            graphics.grab().save(buffer, "PNG")
+        self.graphics.grab().save(buffer, "PNG")
         write_atomic(path, bytes(data.data()))
 
     def _forget_trainer(self) -> None:
