@@ -1,0 +1,1 @@
+"""Tokenizer files of other tools, read and written (one module per format, no Qt)."""

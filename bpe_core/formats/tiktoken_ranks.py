@@ -1,0 +1,124 @@
+"""tiktoken's ``.tiktoken`` ranks: one ``base64(token bytes) rank`` line per token.
+
+A rank is the token's id and the priority of the merge that makes it: tiktoken merges, in a
+piece, the adjacent pair whose concatenation has the lowest rank. The merge list BPE Studio
+encodes with is recovered from the ranks alone: a token of rank r is what byte-level BPE makes
+of its own bytes with the ranks below r, and that ends in exactly two parts (its pair). Ids are
+kept exactly: the encoder's token i is the token of rank i.
+
+Example: ``encoder_from_ranks(read_ranks("gpt2.tiktoken"), "gpt2").encode(text).ids`` equals
+``tiktoken.get_encoding("gpt2").encode_ordinary(text)``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from pathlib import Path
+
+from bpe_core.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
+from bpe_core.config import PipelineConfig
+from bpe_core.encoder import Encoder, Merge
+from bpe_core.errors import InputError
+from bpe_core.fileio import read_bounded
+
+# Split patterns by name, as ``bpe_core.pretokenize`` names them.
+PATTERNS = {"gpt2": "gpt2", "gpt4": "gpt4", "cl100k": "gpt4"}
+
+
+def read_ranks(path: str | Path) -> dict[bytes, int]:
+    """The ranks of a ``.tiktoken`` file; a damaged file raises one sentence naming the line."""
+    path = Path(path)
+    ranks: dict[bytes, int] = {}
+    seen: set[int] = set()
+    for number, line in enumerate(read_bounded(path, "tiktoken file").splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) != 2 or not fields[1].isdigit():
+            raise InputError(f"Line {number} of the tiktoken file {str(path)!r} is not 'base64-token rank'.")
+        try:
+            token = base64.b64decode(fields[0], validate=True)
+        except (binascii.Error, ValueError):
+            raise InputError(
+                f"Line {number} of the tiktoken file {str(path)!r} has a token that is not base64."
+            ) from None
+        rank = int(fields[1])
+        if not token or token in ranks or rank in seen:
+            raise InputError(
+                f"Line {number} of the tiktoken file {str(path)!r} repeats a token or a rank, or is empty."
+            )
+        ranks[token] = rank
+        seen.add(rank)
+    if sorted(seen) != list(range(len(seen))):
+        raise InputError(f"The ranks of the tiktoken file {str(path)!r} are not 0, 1, 2, … without gaps.")
+    return ranks
+
+
+def merges_of(ranks: dict[bytes, int]) -> tuple[list[str], list[Merge]]:
+    """Token keys by id (bytes as ``bpe_core.byte_alphabet`` symbols) and the merges in rank
+    order; raises ``InputError`` if the ranks are not those of a byte-level BPE."""
+    by_rank = sorted(ranks, key=ranks.__getitem__)
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise InputError(
+            f"The tiktoken ranks lack the single byte {missing[0]}: they are not byte-level BPE."
+        )
+    keys = ["".join(BYTE_TO_CHAR[b] for b in token) for token in by_rank]
+    merges: list[Merge] = []
+    for token in by_rank:
+        if len(token) == 1:
+            continue
+        rank = ranks[token]
+        parts = _bpe(token, ranks, rank)
+        if len(parts) != 2:
+            raise InputError(f"The token of rank {rank} cannot be made from two tokens of lower rank.")
+        merges.append(Merge(len(merges), ranks[parts[0]], ranks[parts[1]], rank, 0))
+    return keys, merges
+
+
+def _bpe(token: bytes, ranks: dict[bytes, int], below: int) -> list[bytes]:
+    """What byte-level BPE with the ranks below ``below`` makes of ``token``'s bytes."""
+    parts = [token[i : i + 1] for i in range(len(token))]
+    while len(parts) > 2:
+        best: tuple[int, int] | None = None
+        for i in range(len(parts) - 1):
+            rank = ranks.get(parts[i] + parts[i + 1])
+            if rank is not None and rank < below and (best is None or rank < best[0]):
+                best = (rank, i)
+        if best is None:
+            break
+        i = best[1]
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+    return parts
+
+
+def encoder_from_ranks(ranks: dict[bytes, int], pattern: str = "gpt2") -> Encoder:
+    """An encoder for the ranks with a named split pattern (``gpt2``; ``gpt4`` or ``cl100k``)."""
+    if pattern not in PATTERNS:
+        raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
+    keys, merges = merges_of(ranks)
+    config = PipelineConfig(unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None)
+    return Encoder(config, keys, merges, 0)
+
+
+def ranks_of(encoder: Encoder) -> dict[bytes, int]:
+    """The ``.tiktoken`` ranks of a byte-level encoder whose ids are ranks: no special tokens,
+    no end-of-word marker, the 256 bytes first, then one new token per merge in order."""
+    config = encoder.config
+    if config.unit != "byte" or config.end_of_word is not None or encoder.n_special:
+        raise InputError(
+            "Only a byte-level model without an end-of-word marker or special tokens makes tiktoken ranks."
+        )
+    ranks = {bytes(CHAR_TO_BYTE[ch] for ch in key): i for i, key in enumerate(encoder.keys)}
+    if len(ranks) != len(encoder.keys) or any(len(t) != 1 for t, i in ranks.items() if i < 256):
+        raise InputError("The model's ids are not tiktoken ranks (the 256 bytes first, each token once).")
+    if any(merge.token != 256 + merge.rank for merge in encoder.merges):
+        raise InputError("The model's merges do not each make the next id, as tiktoken ranks need.")
+    return ranks
+
+
+def ranks_text(ranks: dict[bytes, int]) -> str:
+    """The ``.tiktoken`` file of the ranks, in rank order."""
+    ordered = sorted(ranks.items(), key=lambda item: item[1])
+    return "".join(f"{base64.b64encode(token).decode('ascii')} {rank}\n" for token, rank in ordered)

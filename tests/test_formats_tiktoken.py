@@ -1,0 +1,97 @@
+"""tiktoken ranks in and out (issue 10, first format): exact ids against tiktoken itself."""
+
+import pytest
+import tiktoken
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.encoder import Encoder
+from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
+from tests.conftest import DATA, corpus_path, data_text
+
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+TEXTS = ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
+
+
+@pytest.fixture(scope="module")
+def gpt2():
+    """Our encoder and tiktoken's, from the same file of GPT-2's ranks."""
+    ranks = read_ranks(DATA / "gpt2.tiktoken")
+    theirs = tiktoken.Encoding("gpt2-file", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={})
+    return encoder_from_ranks(ranks, "gpt2"), theirs
+
+
+@pytest.mark.parametrize("name", TEXTS)
+def test_gpt2_ranks_give_tiktokens_ids_exactly(gpt2, name):
+    ours, theirs = gpt2
+    text = data_text(name)
+    assert ours.encode_ids(text) == theirs.encode_ordinary(text)
+    assert ours.decode(ours.encode_ids(text)) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=60))
+def test_gpt2_ranks_on_any_unicode(gpt2, text):
+    ours, theirs = gpt2
+    assert ours.encode_ids(text) == theirs.encode_ordinary(text)
+
+
+@pytest.mark.corpora
+@pytest.mark.parametrize("name", ["tinyshakespeare.txt", "taylorswift.txt", "english_10mb.txt"])
+def test_gpt2_ranks_on_the_shared_corpora(gpt2, name):
+    ours, theirs = gpt2
+    text = corpus_path(name).read_text(encoding="utf-8")
+    assert ours.encode_ids(text) == theirs.encode_ordinary(text)
+
+
+def test_ids_are_kept_and_a_round_trip_is_identical(tmp_path):
+    ranks = read_ranks(DATA / "gpt2.tiktoken")
+    encoder = encoder_from_ranks(ranks)
+    assert len(encoder.keys) == 50256 and encoder.tokens[50255] == "Ġgazed"  # GPT-2's last merge
+    path = tmp_path / "again.tiktoken"
+    path.write_text(ranks_text(ranks_of(encoder)), encoding="ascii")
+    assert read_ranks(path) == ranks
+    assert path.read_bytes() == (DATA / "gpt2.tiktoken").read_bytes()
+
+
+def test_a_model_trained_here_and_written_as_ranks_encodes_identically_in_tiktoken(tmp_path):
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    trainer = Trainer(
+        Corpus.from_text(data_text("shakespeare_200k.txt"), config), TrainingConfig(tie_break="hf")
+    )
+    trainer.run(merges=800)
+    ours = Encoder.from_trainer(trainer)
+    path = tmp_path / "model.tiktoken"
+    path.write_text(ranks_text(ranks_of(ours)), encoding="ascii")
+    theirs = tiktoken.Encoding(
+        "ours", pat_str=GPT2_PATTERN, mergeable_ranks=read_ranks(path), special_tokens={}
+    )
+    for name in TEXTS:
+        text = data_text(name)
+        assert theirs.encode_ordinary(text) == ours.encode_ids(text)
+    # And read back: the same encoder, ids and all.
+    assert encoder_from_ranks(read_ranks(path)).encode_ids(text) == ours.encode_ids(text)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"IQ== 0\nnot-base64! 1\n", "Line 2 .* not base64"),
+        (b"IQ== 0\nIQ== 1\n", "Line 2 .* repeats a token"),
+        (b"IQ== zero\n", "Line 1 .* not 'base64-token rank'"),
+        (b"IQ== 0\nIg== 5\n", "not 0, 1, 2"),
+    ],
+)
+def test_a_damaged_ranks_file_is_refused_with_one_sentence(tmp_path, content, message):
+    path = tmp_path / "bad.tiktoken"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=message):
+        read_ranks(path)
+
+
+def test_ranks_that_are_not_byte_level_bpe_are_refused():
+    with pytest.raises(InputError, match="lack the single byte 0"):
+        encoder_from_ranks({b"a": 0})
+    with pytest.raises(InputError, match="Only a byte-level model"):
+        ranks_of(Encoder.from_trainer(Trainer(Corpus.from_text("a b", PipelineConfig()))))
