@@ -1,0 +1,80 @@
+"""GPT-2's own files: ``vocab.json`` (token -> id, tokens in GPT-2's byte-to-character form) and
+``merges.txt`` (one ``left right`` pair per line, rank order, an optional ``#version`` header).
+
+The merge list is given, so nothing is recovered; ids are kept exactly. Tokens that no merge
+makes and that are not a single byte (GPT-2's ``<|endoftext|>``) keep their ids and are simply
+never produced from text.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bpe_core.byte_alphabet import BYTE_TO_CHAR
+from bpe_core.config import PipelineConfig
+from bpe_core.encoder import Encoder, Merge
+from bpe_core.errors import InputError
+from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.formats.tiktoken_ranks import PATTERNS
+
+
+def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "gpt2") -> Encoder:
+    """An encoder from GPT-2 style files; a damaged file raises one sentence naming it."""
+    vocab_path, merges_path = Path(vocab_path), Path(merges_path)
+    named = f"The vocabulary file {str(vocab_path)!r}"
+    if pattern not in PATTERNS:
+        raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
+    try:
+        vocab = json.loads(read_bounded(vocab_path, "vocabulary file").decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise InputError(f"{named} is not JSON.") from None
+    if not isinstance(vocab, dict) or not all(
+        isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) for k, v in vocab.items()
+    ):
+        raise InputError(f"{named} is not an object of token: id.")
+    if sorted(vocab.values()) != list(range(len(vocab))):
+        raise InputError(
+            f"The ids of the vocabulary file {str(vocab_path)!r} are not 0, 1, 2, … without gaps."
+        )
+    missing = [b for b, char in enumerate(BYTE_TO_CHAR) if char not in vocab]
+    if missing:
+        raise InputError(
+            f"The vocabulary file {str(vocab_path)!r} lacks the byte {missing[0]}: it is not byte-level."
+        )
+    keys = sorted(vocab, key=vocab.__getitem__)
+    merges: list[Merge] = []
+    try:
+        text = read_bounded(merges_path, "merges file").decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"The merges file {str(merges_path)!r} is not UTF-8 text.") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or (number == 1 and line.startswith("#version")):
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2 or not all(p in vocab for p in parts) or parts[0] + parts[1] not in vocab:
+            where = f"Line {number} of the merges file {str(merges_path)!r}"
+            raise InputError(f"{where} is not two tokens whose join is a token.")
+        left, right = parts
+        merges.append(Merge(len(merges), vocab[left], vocab[right], vocab[left + right], 0))
+    config = PipelineConfig(unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None)
+    return Encoder(config, keys, merges, 0)
+
+
+def write_gpt2(encoder: Encoder, folder: str | Path) -> tuple[Path, Path]:
+    """``vocab.json`` and ``merges.txt`` of a byte-level encoder without a marker or special
+    tokens, in ``folder`` (made if missing); returns their paths."""
+    config = encoder.config
+    if config.unit != "byte" or config.end_of_word is not None or encoder.n_special:
+        raise InputError(
+            "Only a byte-level model without an end-of-word marker or special tokens makes GPT-2 files."
+        )
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    keys = encoder.keys
+    vocab = {key: i for i, key in enumerate(keys)}
+    merges = "".join(f"{keys[m.left]} {keys[m.right]}\n" for m in encoder.merges)
+    vocab_path, merges_path = folder / "vocab.json", folder / "merges.txt"
+    write_atomic(vocab_path, json.dumps(vocab, ensure_ascii=False))
+    write_atomic(merges_path, "#version: 0.2\n" + merges)
+    return vocab_path, merges_path

@@ -1,0 +1,88 @@
+"""GPT-2 style vocab.json + merges.txt in and out (issue 10): exact ids against HF tokenizers."""
+
+import json
+
+import pytest
+from tokenizers import Tokenizer, models, pre_tokenizers
+
+from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.encoder import Encoder
+from bpe_core.formats.gpt2_files import read_gpt2, write_gpt2
+from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
+from tests.conftest import DATA, data_text
+
+TEXTS = ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
+
+
+def hf_from(vocab_path, merges_path) -> Tokenizer:
+    tokenizer = Tokenizer(models.BPE.from_file(str(vocab_path), str(merges_path)))
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    return tokenizer
+
+
+@pytest.fixture(scope="module")
+def gpt2_files(tmp_path_factory):
+    """GPT-2's vocab.json and merges.txt, written from its ranks."""
+    return write_gpt2(encoder_from_ranks(read_ranks(DATA / "gpt2.tiktoken")), tmp_path_factory.mktemp("gpt2"))
+
+
+@pytest.mark.parametrize("name", TEXTS)
+def test_gpt2_files_read_here_encode_as_hf_reads_them(gpt2_files, name):
+    ours = read_gpt2(*gpt2_files)
+    theirs = hf_from(*gpt2_files)
+    for line in data_text(name).splitlines()[:3000]:
+        assert ours.encode_ids(line) == theirs.encode(line, add_special_tokens=False).ids, line
+
+
+def test_ids_are_kept_and_a_round_trip_is_identical(gpt2_files, tmp_path):
+    vocab_path, merges_path = gpt2_files
+    ours = read_gpt2(vocab_path, merges_path)
+    vocab = json.loads(vocab_path.read_text(encoding="utf-8"))
+    assert ours.keys == sorted(vocab, key=vocab.__getitem__) and vocab["Ġgazed"] == 50255
+    again = write_gpt2(ours, tmp_path / "again")
+    assert [p.read_bytes() for p in again] == [p.read_bytes() for p in gpt2_files]
+    assert merges_path.read_text(encoding="utf-8").splitlines()[:2] == ["#version: 0.2", "Ġ t"]
+
+
+def test_a_model_trained_here_written_as_gpt2_files_encodes_identically_in_hf(tmp_path):
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    trainer = Trainer(
+        Corpus.from_text(data_text("kjv_genesis_100k.txt"), config), TrainingConfig(tie_break="hf")
+    )
+    trainer.run(merges=600)
+    ours = Encoder.from_trainer(trainer)
+    files = write_gpt2(ours, tmp_path / "model")
+    theirs = hf_from(*files)
+    for line in data_text("shakespeare_200k.txt").splitlines()[:2000]:
+        assert theirs.encode(line, add_special_tokens=False).ids == ours.encode_ids(line)
+    assert read_gpt2(*files).encode_ids("In the beginning") == ours.encode_ids("In the beginning")
+
+
+def test_gpt2s_end_of_text_keeps_its_id_and_is_never_made_from_text(gpt2_files, tmp_path):
+    vocab_path, merges_path = gpt2_files
+    vocab = json.loads(vocab_path.read_text(encoding="utf-8"))
+    vocab["<|endoftext|>"] = 50256
+    with_special = tmp_path / "vocab.json"
+    with_special.write_text(json.dumps(vocab), encoding="utf-8")
+    ours = read_gpt2(with_special, merges_path)
+    assert ours.keys[50256] == "<|endoftext|>" and 50256 not in ours.encode_ids("a <|endoftext|> b")
+
+
+@pytest.mark.parametrize(
+    ("vocab", "merges", "message"),
+    [
+        ("[1, 2]", "", "not an object of token: id"),
+        ("{not json", "", "is not JSON"),
+        ('{"a": 0}', "", "lacks the byte 0"),
+        (None, "#version: 0.2\nĠ t\nzz qq\n", "Line 3 of the merges file"),
+    ],
+)
+def test_damaged_files_are_refused_with_one_sentence(gpt2_files, tmp_path, vocab, merges, message):
+    vocab_path = tmp_path / "vocab.json"
+    vocab_path.write_text(
+        vocab if vocab is not None else gpt2_files[0].read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    merges_path = tmp_path / "merges.txt"
+    merges_path.write_text(merges, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        read_gpt2(vocab_path, merges_path)
