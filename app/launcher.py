@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import NoReturn  # noqa: E402
 
-COMMANDS = ("train", "encode", "decode", "compress", "compare")
+COMMANDS = ("train", "encode", "decode", "compress", "compare", "export", "import")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

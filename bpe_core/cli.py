@@ -1,5 +1,5 @@
-"""Headless command line: ``bpe-studio train | encode | decode | compress`` (a contract scripts
-rely on).
+"""Headless command line: ``bpe-studio train | encode | decode | compress | compare | export``
+(a contract scripts rely on).
 
 Bad input of any kind ends with one sentence on stderr and a non-zero exit, never a traceback:
 exit 2 for a malformed command line, 1 for unusable input.
@@ -23,14 +23,16 @@ from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
 from bpe_core.fileio import check_writable, write_atomic
+from bpe_core.formats import READABLE, WRITABLE, read_tokenizer, write_tokenizer
+from bpe_core.formats.tiktoken_ranks import PATTERNS
 from bpe_core.gc_pause import gc_paused
-from bpe_core.session import load_encoder, save_session
+from bpe_core.session import save_session
 from bpe_core.tiebreak import RULE_NAMES, parse_rule
 from bpe_core.trainer import Trainer
 from bpe_core.walkthrough import walkthrough
 
 PROG = "bpe-studio"
-COMMANDS = ("train", "encode", "decode", "compress", "compare")
+COMMANDS = ("train", "encode", "decode", "compress", "compare", "export")
 _VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 
 
@@ -151,8 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--json", action="store_true", help="print the runs and their comparisons as JSON")
 
-    encode = commands.add_parser("encode", help="encode text with a saved model")
-    encode.add_argument("--model", required=True, metavar="MODEL.json")
+    encode = commands.add_parser("encode", help="encode text with a saved model or tokenizer file")
+    _model_options(encode)
     source = encode.add_mutually_exclusive_group(required=True)
     source.add_argument("text", nargs="?", metavar="TEXT")
     source.add_argument("--file", metavar="PATH")
@@ -160,8 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--json", action="store_true")
 
     decode = commands.add_parser("decode", help="turn token ids back into text")
-    decode.add_argument("--model", required=True, metavar="MODEL.json")
+    _model_options(decode)
     decode.add_argument("ids", nargs="+", type=_token_id, metavar="ID")
+
+    export = commands.add_parser("export", help="write a model or tokenizer in another tool's format")
+    export.add_argument("model", metavar="MODEL", help="a session or any tokenizer file BPE Studio reads")
+    export.add_argument("--format", required=True, choices=WRITABLE, help="the format to write")
+    export.add_argument("-o", "--output", required=True, metavar="PATH", help="the file (a folder for gpt2)")
+    _tiktoken_options(export)
 
     compress = commands.add_parser(
         "compress", help="the classic compression variant: the file as one sequence, each merge a new symbol"
@@ -177,6 +185,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compress.add_argument("--json", action="store_true")
     return parser
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model",
+        required=True,
+        metavar="MODEL",
+        help="a session or a tokenizer file (" + ", ".join(READABLE) + ")",
+    )
+    parser.add_argument(
+        "--format", choices=READABLE, help="the model's format (found from its content by default)"
+    )
+    _tiktoken_options(parser)
+
+
+def _tiktoken_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pattern", choices=PATTERNS, default="gpt2", help="split pattern of tiktoken ranks and GPT-2 files"
+    )
+    parser.add_argument(
+        "--special-token",
+        action="append",
+        default=[],
+        metavar="T",
+        help="a special token of tiktoken ranks, numbered after them (repeat for more)",
+    )
 
 
 def main(
@@ -202,12 +236,14 @@ def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         if args.command == "train":
             return _train(args, stdout, stderr)
         if args.command == "encode":
-            return _encode(args, stdout)
+            return _encode(args, stdout, stderr)
         if args.command == "compress":
             return _compress(args, stdout)
         if args.command == "compare":
             return _compare(args, stdout, stderr)
-        return _decode(args, stdout)
+        if args.command == "export":
+            return _export(args, stdout, stderr)
+        return _decode(args, stdout, stderr)
     except BpeError as error:
         print(f"{PROG}: {error}", file=stderr)
         return 1
@@ -396,8 +432,15 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
         print(f"Saved the model to {output}.", file=out)
 
 
-def _encode(args: argparse.Namespace, stdout: TextIO) -> int:
-    encoder = load_encoder(args.model)
+def _read_model(path: str, format: str | None, args: argparse.Namespace, stderr: TextIO) -> Encoder:
+    imported = read_tokenizer(path, format, args.pattern, args.special_token)
+    for note in imported.notes:
+        print(f"{PROG}: note: {note}", file=stderr)
+    return imported.encoder
+
+
+def _encode(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    encoder = _read_model(args.model, args.format, args, stderr)
     text = read_text_file(args.file) if args.file is not None else _argument_text(args.text)
     encoding = encoder.encode(text, allow_special=args.allow_special)
     if args.json:
@@ -425,9 +468,19 @@ def _argument_text(text: str) -> str:
     return text
 
 
-def _decode(args: argparse.Namespace, stdout: TextIO) -> int:
-    encoder: Encoder = load_encoder(args.model)
+def _decode(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    encoder = _read_model(args.model, args.format, args, stderr)
     print(encoder.decode(args.ids), file=stdout)
+    return 0
+
+
+def _export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    encoder = _read_model(args.model, None, args, stderr)
+    if not args.output:
+        raise BpeError("The output path is empty.")
+    files = write_tokenizer(encoder, args.format, args.output)
+    names = " and ".join(str(f) for f in files)
+    print(f"Wrote {names}: {len(encoder.keys):,} tokens, {len(encoder.merges):,} merges.", file=stdout)
     return 0
 
 

@@ -157,7 +157,7 @@ def encoder_of(run: Run, config: PipelineConfig, n_special: int) -> Encoder:
         if record.new_token:
             keys.append(left + right)
     merges = [Merge(k, r.pair[0], r.pair[1], r.token, r.count) for k, r in enumerate(run.records)]
-    return Encoder(config, keys, merges, n_special)
+    return Encoder(config, keys, merges, range(n_special))
 
 
 # -- exports (CSV and Markdown, for slides and papers) ----------------------------------------

@@ -8,12 +8,12 @@ from typing import Any
 from bpe_core.errors import ConfigError
 
 NORMALIZATIONS = ("none", "nfc", "nfkc")
-PRETOKENIZERS = ("whitespace", "words", "gpt2", "gpt4", "none")
+PRETOKENIZERS = ("whitespace", "words", "gpt2", "gpt4", "gpt4-minbpe", "none")
 UNITS = ("char", "byte")
 INPUT_KINDS = ("text", "counts")
 DEFAULT_MARKER = "</w>"
 # Pre-tokenizers that keep whitespace inside the pieces: decoding them loses nothing.
-LOSSLESS_PRETOKENIZERS = ("gpt2", "gpt4", "none")
+LOSSLESS_PRETOKENIZERS = ("gpt2", "gpt4", "gpt4-minbpe", "none")
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
@@ -30,12 +30,15 @@ class PipelineConfig:
     normalization : "none", "nfc" or "nfkc" (Unicode normal form applied first).
     lowercase : lowercase after Unicode normalization.
     pretokenize : "whitespace" (``str.split()``), "words" (``\\w+|[^\\w\\s]+``), "gpt2", "gpt4"
-        (cl100k) or "none" (the whole text is one sequence).
+        (cl100k), "gpt4-minbpe" (cl100k as minbpe spells it) or "none" (the whole text is one
+        sequence).
     unit : "char" or "byte" (UTF-8 bytes shown in GPT-2's alphabet).
     end_of_word : marker string appended to every word, or ``None`` for no marker.
     attach_marker : glue the marker to the word's last symbol (``w</w>``) instead of adding it as
         a symbol of its own (``w </w>``).
     special_tokens : tokens that take the first ids, split the text and are never merged.
+    prefix_space : put a space before text that does not start with one, after normalizing
+        (Hugging Face's ``add_prefix_space``: a text's first word then looks like any other).
     """
 
     normalization: str = "none"
@@ -45,6 +48,7 @@ class PipelineConfig:
     end_of_word: str | None = DEFAULT_MARKER
     attach_marker: bool = False
     special_tokens: tuple[str, ...] = field(default_factory=tuple)
+    prefix_space: bool = False
 
     def __post_init__(self) -> None:
         _choice("normalization", self.normalization, NORMALIZATIONS)
@@ -123,6 +127,7 @@ _EXPECTED_TYPES: dict[str, type | tuple[type, ...]] = {
     "end_of_word": (str, type(None)),
     "attach_marker": bool,
     "special_tokens": (list, tuple),
+    "prefix_space": bool,
     "min_frequency": int,
     "tie_break": str,
     "merges_per_pass": int,

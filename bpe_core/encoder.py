@@ -22,7 +22,7 @@ import re
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -108,16 +108,29 @@ class Encoder:
     config : the pipeline the merges were trained with.
     keys : the key (identity, see ``bpe_core.vocab``) of every id; ``tokens`` are their displays.
     merges : the merges in order.
-    n_special : how many of the first ids are special tokens.
+    specials : the ids of the special tokens (a session's come first; an imported tokenizer's
+        may be anywhere, as GPT-2's ``<|endoftext|>`` is 50256).
+    unknown_id : the id given to a unit the vocabulary lacks (an imported tokenizer's unknown
+        token); by default ``UNKNOWN_ID``. ``None`` drops such units before merging, as Hugging
+        Face ``tokenizers`` does without an unknown token (the units around them then merge).
     """
 
-    def __init__(self, config: PipelineConfig, keys: list[str], merges: list[Merge], n_special: int) -> None:
+    def __init__(
+        self,
+        config: PipelineConfig,
+        keys: list[str],
+        merges: list[Merge],
+        specials: Sequence[int] = (),
+        unknown_id: int | None = UNKNOWN_ID,
+    ) -> None:
         self.config = config
         self.keys = list(keys)
         self.tokens = [display(key, config.end_of_word) for key in self.keys]
         self.merges = list(merges)
-        self.n_special = n_special
-        self._ids = {key: i for i, key in reversed(list(enumerate(self.keys)))}
+        self.special_ids = frozenset(specials)
+        self.unknown_id = unknown_id
+        self._special_of = {self.keys[i]: i for i in sorted(self.special_ids)}
+        self._ids = {key: i for i, key in reversed(list(enumerate(self.keys))) if i not in self.special_ids}
         self._first_rank: dict[str, int] = {}
         self._later_ranks: dict[str, list[int]] = {}
         for merge in self.merges:
@@ -131,8 +144,8 @@ class Encoder:
         self._marker_id = self._ids.get(MARK) if marked_alone else None
         self._unit_symbol = self._unit_table()
         self._special_pattern = (
-            re.compile("|".join(re.escape(t) for t in sorted(self.keys[:n_special], key=len, reverse=True)))
-            if n_special
+            re.compile("|".join(re.escape(t) for t in sorted(self._special_of, key=len, reverse=True)))
+            if self._special_of
             else None
         )
         # Encoded words per merge count ``upto``; only the most recently used few are kept.
@@ -153,7 +166,11 @@ class Encoder:
             if record.new_token:
                 keys.append(keys[record.pair[0]] + keys[record.pair[1]])
         merges = [Merge(r.step - 1, r.pair[0], r.pair[1], r.token, r.count) for r in records]
-        return cls(trainer.corpus.config, keys, merges, trainer.vocab.n_special)
+        return cls(trainer.corpus.config, keys, merges, range(trainer.vocab.n_special))
+
+    @property
+    def n_special(self) -> int:
+        return len(self.special_ids)
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -163,7 +180,7 @@ class Encoder:
         marked = self.config.end_of_word is not None
         lengths = [0] * len(self.keys)
         for i, key in enumerate(self.keys):
-            if i < self.n_special:
+            if i in self.special_ids:
                 lengths[i] = len(key.encode("utf-8")) if byte_mode else len(key)
             else:
                 lengths[i] = len(key) - (marked and key.endswith(MARK))
@@ -173,12 +190,10 @@ class Encoder:
 
     def _unit_table(self) -> dict[int, str]:
         """str.translate table from a unit (character, or latin-1 byte) to its symbol."""
-        base = range(self.n_special, len(self.keys))
         if self.config.unit == "byte":
             return {byte: chr(self._ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in self._ids}
-        keys = self.keys
         marked = MARK if self.config.end_of_word is not None else None  # else NUL is a character
-        return {ord(keys[i]): chr(i) for i in base if len(keys[i]) == 1 and keys[i] != marked}
+        return {ord(key): chr(i) for key, i in self._ids.items() if len(key) == 1 and key != marked}
 
     # -- encoding --------------------------------------------------------------------------
 
@@ -217,7 +232,7 @@ class Encoder:
 
     def encode_ids(self, text: str, *, upto: int | None = None, allow_special: bool = False) -> list[int]:
         """Only the ids of :meth:`encode` (what a model is fed): no tokens, spans or flags to
-        build, so it is the fast path for bulk encoding. Unknown units are ``UNKNOWN_ID``."""
+        build, so it is the fast path for bulk encoding. Unknown units are ``unknown_id``."""
         upto = self._upto(upto)
         mode = self.config.pretokenize
         with gc_paused():
@@ -245,7 +260,7 @@ class Encoder:
         if pattern is not None:
             for match in pattern.finditer(text):
                 yield start, text[start : match.start()], None
-                yield match.start(), "", self._ids[match.group()]
+                yield match.start(), "", self._special_of[match.group()]
                 start = match.end()
         yield start, text[start:], None
 
@@ -294,30 +309,39 @@ class Encoder:
 
     def _encode_word(self, piece: str, upto: int) -> _Word:
         symbols, known = self._symbols(piece)
+        kept: list[int] | None = None  # the unit offset of each symbol, once unknown ones are dropped
+        if not known and self.unknown_id is None:
+            kept = [i for i, symbol in enumerate(symbols) if symbol != _UNKNOWN_SYMBOL]
+            symbols, known = symbols.replace(_UNKNOWN_SYMBOL, ""), True
         symbols = self._apply_merges(symbols, upto)[0]
         ids = [ord(s) for s in symbols]
         flags = [False] * len(ids)
         if not known:
+            unknown_id = UNKNOWN_ID if self.unknown_id is None else self.unknown_id  # never None here
             for i, symbol in enumerate(symbols):
                 if symbol == _UNKNOWN_SYMBOL:
-                    ids[i] = UNKNOWN_ID
+                    ids[i] = unknown_id
                     flags[i] = True
         units = self._units
-        lengths = [1 if i == UNKNOWN_ID else units[i] for i in ids]
-        if self.config.unit == "byte" and not piece.isascii():
+        lengths = [1 if flag else units[i] for i, flag in zip(ids, flags, strict=True)]
+        starts, ends, position = [], [], 0
+        for length in lengths:
+            if kept is None:
+                starts.append(position)
+                ends.append(position + length)
+            else:
+                start = kept[position] if position < len(kept) else len(piece)
+                starts.append(start)
+                ends.append(kept[position + length - 1] + 1 if length else start)
+            position += length
+        if self.config.unit == "byte" and not piece.isascii():  # byte offsets -> character offsets
             char_of_byte = [i for i, ch in enumerate(piece) for _ in range(len(ch.encode("utf-8")))]
             char_of_byte.append(len(piece))
-            starts, ends, position = [], [], 0
-            for length in lengths:
-                starts.append(char_of_byte[position])
-                ends.append(char_of_byte[position + length - 1] + 1 if length else char_of_byte[position])
-                position += length
-        else:
-            starts, ends, position = [], [], 0
-            for length in lengths:
-                starts.append(position)
-                position += length
-                ends.append(position)
+            ends = [
+                char_of_byte[e - 1] + 1 if e > s else char_of_byte[s]
+                for s, e in zip(starts, ends, strict=True)
+            ]
+            starts = [char_of_byte[s] for s in starts]
         return _Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags))
 
     def _symbols(self, piece: str) -> tuple[str, bool]:
@@ -413,7 +437,7 @@ class Encoder:
                 pending.clear()
 
         for token_id in ids:
-            if token_id == UNKNOWN_ID or token_id < self.n_special:
+            if token_id == UNKNOWN_ID or token_id in self.special_ids:
                 flush()
                 out.append("\ufffd" if token_id == UNKNOWN_ID else keys[token_id])
                 continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from itertools import pairwise
 from typing import Literal
 
@@ -19,12 +20,13 @@ _FORMS: dict[str, Literal["NFC", "NFKC"]] = {"nfc": "NFC", "nfkc": "NFKC"}
 
 
 def normalize(text: str, config: PipelineConfig) -> str:
-    """Apply the configured normal form, then lowercase. Example: ``"ＡB"`` (NFKC, lower) -> ``"ab"``."""
+    """Apply the configured normal form, then lowercase, then the prefix space.
+    Example: ``"ＡB"`` (NFKC, lower) -> ``"ab"``."""
     if config.normalization != "none":
         text = unicodedata.normalize(_FORMS[config.normalization], text)
     if config.lowercase:
         text = text.lower()
-    return text
+    return " " + text if config.prefix_space and not text.startswith(" ") else text
 
 
 def normalize_aligned(text: str, config: PipelineConfig) -> tuple[str, list[int] | None]:
@@ -32,7 +34,13 @@ def normalize_aligned(text: str, config: PipelineConfig) -> tuple[str, list[int]
 
     Returns ``(normalized, starts)`` where ``starts[i]`` is the source index of normalized
     character ``i`` (non-decreasing); ``starts`` is ``None`` when the mapping is the identity.
+    A prefix space comes from offset 0.
     """
+    if config.prefix_space:
+        plain, plain_starts = normalize_aligned(text, replace(config, prefix_space=False))
+        if plain.startswith(" "):
+            return plain, plain_starts
+        return " " + plain, [0, *(range(len(plain)) if plain_starts is None else plain_starts)]
     normalized = normalize(text, config)
     if _one_to_one(text, normalized, config):
         return normalized, None

@@ -20,6 +20,12 @@ GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
+# minbpe's spelling of cl100k: without ``\s++$`` a text's final whitespace after a line break
+# splits differently, so it is a mode of its own (models trained with minbpe use it).
+MINBPE_GPT4_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*"""
+    r"""|\s*[\r\n]|\s+(?!\S)|\s+"""
+)
 WORDS_PATTERN = r"\w+|[^\w\s]+"
 
 # On pure-ASCII text the Unicode classes reduce to these (checked by a property test), and the
@@ -42,11 +48,13 @@ def _ascii(pattern: str) -> str:
 _UNICODE = {
     "gpt2": regex.compile(GPT2_PATTERN),
     "gpt4": regex.compile(GPT4_PATTERN),
+    "gpt4-minbpe": regex.compile(MINBPE_GPT4_PATTERN),
     "words": regex.compile(WORDS_PATTERN),
 }
 _ASCII = {
     "gpt2": re.compile(_ascii(GPT2_PATTERN)),
     "gpt4": re.compile(_ascii(GPT4_PATTERN)),
+    "gpt4-minbpe": re.compile(_ascii(MINBPE_GPT4_PATTERN)),
     "words": re.compile(rf"\w+|[^\w{_WS}]+", re.ASCII),
 }
 _NON_SPACE_RUN = re.compile(r"\S+")  # re's \s is exactly str.split()'s whitespace

@@ -572,4 +572,4 @@ def load_encoder(path: str | Path) -> Encoder:
             token = ids[merge["token"]] = len(tokens)
             tokens.append(merge["token"])
         merges.append(Merge(rank, ids[left], ids[right], token, merge["count"]))
-    return Encoder(pipeline, tokens, merges, len(pipeline.special_tokens))
+    return Encoder(pipeline, tokens, merges, range(len(pipeline.special_tokens)))

@@ -2,8 +2,8 @@
 ``merges.txt`` (one ``left right`` pair per line, rank order, an optional ``#version`` header).
 
 The merge list is given, so nothing is recovered; ids are kept exactly. Tokens that no merge
-makes and that are not a single byte (GPT-2's ``<|endoftext|>``) keep their ids and are simply
-never produced from text.
+makes and that are not a single byte (GPT-2's ``<|endoftext|>``) are special tokens at their
+own ids: text never makes them, and they are matched where special tokens are allowed.
 """
 
 from __future__ import annotations
@@ -57,24 +57,39 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
             raise InputError(f"{where} is not two tokens whose join is a token.")
         left, right = parts
         merges.append(Merge(len(merges), vocab[left], vocab[right], vocab[left + right], 0))
-    config = PipelineConfig(unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None)
-    return Encoder(config, keys, merges, 0)
+    made = {merge.token for merge in merges} | {vocab[char] for char in BYTE_TO_CHAR}
+    specials = [i for i in range(len(keys)) if i not in made]
+    config = PipelineConfig(
+        unit="byte",
+        pretokenize=PATTERNS[pattern],
+        end_of_word=None,
+        special_tokens=tuple(keys[i] for i in specials),
+    )
+    return Encoder(config, keys, merges, specials)
+
+
+def gpt2_texts(encoder: Encoder) -> dict[str, str]:
+    """``vocab.json`` and ``merges.txt`` of a byte-level encoder without a marker; special
+    tokens are in the vocabulary at their ids."""
+    config = encoder.config
+    if config.unit != "byte" or config.end_of_word is not None:
+        raise InputError("Only a byte-level model without an end-of-word marker makes GPT-2 files.")
+    keys = encoder.keys
+    vocab = {key: i for i, key in enumerate(keys)}
+    if len(vocab) != len(keys):
+        raise InputError(
+            "A special token of the model spells a token of its vocabulary; GPT-2 files hold one."
+        )
+    merges = "".join(f"{keys[m.left]} {keys[m.right]}\n" for m in encoder.merges)
+    return {"vocab.json": json.dumps(vocab, ensure_ascii=False), "merges.txt": "#version: 0.2\n" + merges}
 
 
 def write_gpt2(encoder: Encoder, folder: str | Path) -> tuple[Path, Path]:
-    """``vocab.json`` and ``merges.txt`` of a byte-level encoder without a marker or special
-    tokens, in ``folder`` (made if missing); returns their paths."""
-    config = encoder.config
-    if config.unit != "byte" or config.end_of_word is not None or encoder.n_special:
-        raise InputError(
-            "Only a byte-level model without an end-of-word marker or special tokens makes GPT-2 files."
-        )
+    """The files of :func:`gpt2_texts` in ``folder`` (made if missing); returns their paths."""
+    texts = gpt2_texts(encoder)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    keys = encoder.keys
-    vocab = {key: i for i, key in enumerate(keys)}
-    merges = "".join(f"{keys[m.left]} {keys[m.right]}\n" for m in encoder.merges)
     vocab_path, merges_path = folder / "vocab.json", folder / "merges.txt"
-    write_atomic(vocab_path, json.dumps(vocab, ensure_ascii=False))
-    write_atomic(merges_path, "#version: 0.2\n" + merges)
+    write_atomic(vocab_path, texts["vocab.json"])
+    write_atomic(merges_path, texts["merges.txt"])
     return vocab_path, merges_path

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Sequence
 from pathlib import Path
 
 from bpe_core.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
 from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
-from bpe_core.errors import InputError
+from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
 
 # Split patterns by name, as ``bpe_core.pretokenize`` names them.
@@ -93,25 +94,36 @@ def _bpe(token: bytes, ranks: dict[bytes, int], below: int) -> list[bytes]:
     return parts
 
 
-def encoder_from_ranks(ranks: dict[bytes, int], pattern: str = "gpt2") -> Encoder:
-    """An encoder for the ranks with a named split pattern (``gpt2``; ``gpt4`` or ``cl100k``)."""
+def encoder_from_ranks(
+    ranks: dict[bytes, int], pattern: str = "gpt2", specials: Sequence[str] = ()
+) -> Encoder:
+    """An encoder for the ranks with a named split pattern (``gpt2``; ``gpt4`` or ``cl100k``);
+    ``specials`` take the ids after the ranks, in order (GPT-2's ``<|endoftext|>`` is 50256)."""
     if pattern not in PATTERNS:
         raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
     keys, merges = merges_of(ranks)
-    config = PipelineConfig(unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None)
-    return Encoder(config, keys, merges, 0)
+    try:
+        config = PipelineConfig(
+            unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None, special_tokens=tuple(specials)
+        )
+    except ConfigError as error:
+        raise InputError(str(error)) from None
+    return Encoder(config, [*keys, *specials], merges, range(len(keys), len(keys) + len(specials)))
 
 
 def ranks_of(encoder: Encoder) -> dict[bytes, int]:
-    """The ``.tiktoken`` ranks of a byte-level encoder whose ids are ranks: no special tokens,
-    no end-of-word marker, the 256 bytes first, then one new token per merge in order."""
+    """The ``.tiktoken`` ranks of a byte-level encoder whose ids are ranks: no end-of-word
+    marker, the 256 bytes first, then one new token per merge in order, then any special tokens
+    (which a ``.tiktoken`` file does not hold: tiktoken is given them apart)."""
     config = encoder.config
-    if config.unit != "byte" or config.end_of_word is not None or encoder.n_special:
-        raise InputError(
-            "Only a byte-level model without an end-of-word marker or special tokens makes tiktoken ranks."
-        )
-    ranks = {bytes(CHAR_TO_BYTE[ch] for ch in key): i for i, key in enumerate(encoder.keys)}
-    if len(ranks) != len(encoder.keys) or any(len(t) != 1 for t, i in ranks.items() if i < 256):
+    if config.unit != "byte" or config.end_of_word is not None:
+        raise InputError("Only a byte-level model without an end-of-word marker makes tiktoken ranks.")
+    count = len(encoder.keys) - encoder.n_special
+    if any(i < count for i in encoder.special_ids):
+        raise InputError("The model's special tokens do not come after its ranks, as tiktoken needs.")
+    keys = encoder.keys[:count]
+    ranks = {bytes(CHAR_TO_BYTE[ch] for ch in key): i for i, key in enumerate(keys)}
+    if len(ranks) != len(keys) or any(len(t) != 1 for t, i in ranks.items() if i < 256):
         raise InputError("The model's ids are not tiktoken ranks (the 256 bytes first, each token once).")
     if any(merge.token != 256 + merge.rank for merge in encoder.merges):
         raise InputError("The model's merges do not each make the next id, as tiktoken ranks need.")

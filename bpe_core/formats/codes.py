@@ -1,0 +1,81 @@
+"""Merge lists as text, one ``left right`` pair per line: subword-nmt's ``codes`` files.
+
+``#version: 0.2`` (subword-nmt's own) attaches ``</w>`` to a word's last character; a file
+without the header is version 0.1, where ``</w>`` is a symbol of its own. Words are split at
+whitespace. The file names no ids: the base symbols are those the merges start from, numbered
+as a session numbers them (sorted), then one id per new token in merge order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bpe_core.config import DEFAULT_MARKER, PipelineConfig
+from bpe_core.encoder import Encoder, Merge
+from bpe_core.errors import InputError
+from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
+
+HEADER = "#version: 0.2"
+
+
+def read_codes(path: str | Path) -> Encoder:
+    """The encoder of a codes file; a damaged one raises one sentence naming the line."""
+    path = Path(path)
+    try:
+        lines = read_bounded(path, "codes file").decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise InputError(f"The codes file {str(path)!r} is not UTF-8 text.") from None
+    attached = lines[0].startswith("#version:")
+    if attached and lines[0].split()[-1] not in ("0.2", "0.2.0"):
+        raise InputError(
+            f"The codes file {str(path)!r} has version {lines[0].split()[-1]}; 0.1 and 0.2 are known."
+        )
+    config = PipelineConfig(end_of_word=DEFAULT_MARKER, attach_marker=attached)
+    pairs: list[tuple[str, str]] = []
+    for number, line in enumerate(lines[1:] if attached else lines, start=2 if attached else 1):
+        parts = line.strip("\r\n ").split(" ")
+        if parts == [""]:
+            continue
+        if len(parts) != 2 or not all(parts) or parts[0].endswith(DEFAULT_MARKER):
+            raise InputError(f"Line {number} of the codes file {str(path)!r} is not two symbols.")
+        pairs.append((key_of(parts[0], DEFAULT_MARKER), key_of(parts[1], DEFAULT_MARKER)))
+    made: set[str] = set()
+    base: set[str] = set()
+    for left, right in pairs:
+        for part in (left, right):
+            if part not in made and part not in base:
+                if len(part.removesuffix(MARK)) > 1 or (part == MARK and attached):
+                    shown = display(part, DEFAULT_MARKER)
+                    raise InputError(f"The codes file {str(path)!r} uses {shown!r} before a merge makes it.")
+                base.add(part)
+        made.add(left + right)
+    keys = sorted_alphabet(base, DEFAULT_MARKER)
+    ids = {key: i for i, key in enumerate(keys)}
+    merges: list[Merge] = []
+    for rank, (left, right) in enumerate(pairs):
+        token = ids.setdefault(left + right, len(keys))
+        if token == len(keys):
+            keys.append(left + right)
+        merges.append(Merge(rank, ids[left], ids[right], token, 0))
+    return Encoder(config, keys, merges)
+
+
+def codes_text(encoder: Encoder) -> str:
+    """The codes file of a character-level model with the ``</w>`` marker and no special tokens."""
+    config = encoder.config
+    if config.unit != "char" or config.end_of_word != DEFAULT_MARKER or encoder.n_special:
+        raise InputError(
+            "Only a character-level model with the </w> marker and no special tokens makes a codes file."
+        )
+    if config.pretokenize != "whitespace" or config.normalization != "none" or config.lowercase:
+        raise InputError(
+            "A codes file splits words at whitespace and normalizes nothing; this model does more."
+        )
+    tokens = encoder.tokens
+    lines = [f"{tokens[m.left]} {tokens[m.right]}\n" for m in encoder.merges]
+    return (HEADER + "\n" if config.attach_marker else "") + "".join(lines)
+
+
+def write_codes(encoder: Encoder, path: str | Path) -> None:
+    write_atomic(path, codes_text(encoder))

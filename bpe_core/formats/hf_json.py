@@ -1,0 +1,380 @@
+"""Hugging Face ``tokenizer.json`` with a BPE model: read and written, ids kept exactly.
+
+The pipeline maps one to one (anything else is refused with one sentence naming it, never
+approximated):
+
+========================================  =============================================
+Hugging Face                              BPE Studio pipeline
+========================================  =============================================
+normalizer NFC, NFKC, Lowercase,          normalization nfc / nfkc, then lowercase
+Sequence [NFC or NFKC, Lowercase]
+ByteLevel (use_regex true)                unit byte, pre-tokenizer gpt2
+ByteLevel (use_regex false)               unit byte, with the split before it (or none)
+ByteLevel ``add_prefix_space``            ``prefix_space``
+Split(GPT-2 or cl100k pattern, Isolated)  pre-tokenizer gpt2 / gpt4 (gpt4-minbpe: minbpe's
+                                          and Llama 3's spelling of cl100k)
+Whitespace                                pre-tokenizer words (``\\w+|[^\\w\\s]+``)
+WhitespaceSplit; Split(whitespace,        pre-tokenizer whitespace (``str.split()``); written
+Removed)                                  as the Split, which spells Python's whitespace
+no pre-tokenizer                          pre-tokenizer none
+model ``end_of_word_suffix``              end-of-word marker attached to the last unit
+model ``unk_token``                       the id unknown units get
+added tokens                              special tokens, at their own ids
+========================================  =============================================
+
+WhitespaceSplit splits at Rust's whitespace, which lacks the four separators U+001C-U+001F
+that ``str.split()`` splits at; importing it says so. The post-processor only adds tokens
+around a sequence when asked to (``add_special_tokens``); it is kept aside and reported. Without
+an unknown token Hugging Face drops the units its vocabulary lacks (and merges across them); an
+imported tokenizer does the same here, while a model trained here marks them unknown (id -1),
+so its export encodes such text differently.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bpe_core.config import PipelineConfig
+from bpe_core.encoder import UNKNOWN_ID, Encoder, Merge
+from bpe_core.errors import BpeError, InputError
+from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
+from bpe_core.vocab import display, key_of
+
+# Python's whitespace (``str.isspace``), which ``str.split()`` splits at, as a regex class.
+PY_WHITESPACE = "[\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+"
+# cl100k for Oniguruma, the regex engine of Hugging Face ``tokenizers``: it reads tiktoken's
+# possessive ``\p{N}{1,3}+`` as "runs of up to three digits, repeated", so that one quantifier is
+# written plainly (the same splits: nothing after it could make the engine backtrack into it).
+HF_GPT4_PATTERN = GPT4_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")
+# Llama 3's spelling of cl100k splits as minbpe's does (a text's final whitespace after a line
+# break differs from tiktoken's).
+LLAMA3_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+PATTERN_OF_MODE = {"gpt2": GPT2_PATTERN, "gpt4": HF_GPT4_PATTERN, "gpt4-minbpe": MINBPE_GPT4_PATTERN}
+SPLIT_PATTERNS = {**{p: mode for mode, p in PATTERN_OF_MODE.items()}, LLAMA3_PATTERN: "gpt4-minbpe"}
+_NORMAL_FORMS = {"NFC": "nfc", "NFKC": "nfkc"}
+
+
+class _Refused(BpeError):
+    """A part of the file that BPE Studio cannot model faithfully (the message names it)."""
+
+
+def read_hf(path: str | Path) -> tuple[Encoder, list[str]]:
+    """The encoder of a ``tokenizer.json`` and notes on what it holds but does not apply."""
+    path = Path(path)
+    try:
+        data = json.loads(read_bounded(path, "tokenizer file").decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise InputError(f"The Hugging Face tokenizer file {str(path)!r} is not JSON.") from None
+    try:
+        return hf_encoder(data)
+    except _Refused as error:
+        raise InputError(f"The Hugging Face tokenizer {str(path)!r} {error}") from None
+
+
+def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
+    """The encoder of parsed ``tokenizer.json`` data (raises ``_Refused``)."""
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise _Refused("has no model.")
+    model = data["model"]
+    if model.get("type", "BPE") != "BPE":
+        raise _Refused(f"has a {model.get('type')!r} model, not BPE.")
+    for option, harmless in (
+        ("dropout", (None, 0, 0.0)),
+        ("continuing_subword_prefix", (None, "")),
+        ("byte_fallback", (None, False)),
+        ("ignore_merges", (None, False)),
+    ):
+        if model.get(option) not in harmless:
+            raise _Refused(
+                f"uses the model option {option} = {model[option]!r}, which BPE Studio does not model."
+            )
+    suffix = model.get("end_of_word_suffix") or None
+    if suffix is not None and not isinstance(suffix, str):
+        raise _Refused("has an end-of-word suffix that is not a string.")
+    notes: list[str] = []
+    unit, pretokenize, prefix_space = _pre_tokenizer(data.get("pre_tokenizer"), notes)
+    normalization, lowercase = _normalizer(data.get("normalizer"))
+    vocab = model.get("vocab")
+    if not isinstance(vocab, dict) or not all(
+        isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+        for k, v in vocab.items()
+    ):
+        raise _Refused("has a vocabulary that is not an object of token: id.")
+    specials = _added_tokens(data.get("added_tokens") or [], vocab, normalization != "none" or lowercase)
+    by_id: dict[int, str] = {}
+    for string, token_id in vocab.items():
+        if by_id.setdefault(token_id, string) != string:
+            raise _Refused(f"gives the id {token_id} to two tokens.")
+    for token_id, content in specials.items():
+        if by_id.setdefault(token_id, content) != content:
+            raise _Refused(f"gives the added token {content!r} an id another token has.")
+    if sorted(by_id) != list(range(len(by_id))):
+        gap = next(i for i in range(len(by_id) + 1) if i not in by_id)
+        raise _Refused(f"has no token of id {gap}: its ids are not 0, 1, 2, … without gaps.")
+    config = PipelineConfig(
+        normalization=normalization,
+        lowercase=lowercase,
+        pretokenize=pretokenize,
+        unit=unit,
+        end_of_word=suffix,
+        attach_marker=suffix is not None,
+        special_tokens=tuple(specials[i] for i in sorted(specials)),
+        prefix_space=prefix_space,
+    )
+    keys = [by_id[i] if i in specials else key_of(by_id[i], suffix) for i in range(len(by_id))]
+    merges = _merges(model.get("merges"), vocab)
+    unknown = model.get("unk_token")
+    unknown_id: int | None
+    if unknown is not None:
+        if unknown not in vocab:
+            raise _Refused(f"names the unknown token {unknown!r}, which is not in its vocabulary.")
+        if model.get("fuse_unk"):
+            raise _Refused("fuses unknown tokens (fuse_unk), which BPE Studio does not model.")
+        unknown_id = vocab[unknown]
+    else:
+        unknown_id = None  # Hugging Face drops what its vocabulary lacks, and merges across it
+    if data.get("post_processor") is not None:
+        kind = data["post_processor"].get("type") if isinstance(data["post_processor"], dict) else None
+        if kind != "ByteLevel":  # ByteLevel's only trims offsets
+            notes.append(
+                f"Its post-processor ({kind}) adds tokens only when asked to: encodings here are "
+                "Hugging Face's with add_special_tokens=False."
+            )
+    return Encoder(config, keys, merges, sorted(specials), unknown_id), notes
+
+
+def _merges(merges: Any, vocab: dict[str, int]) -> list[Merge]:
+    if not isinstance(merges, list):
+        raise _Refused("has no list of merges.")
+    out: list[Merge] = []
+    for number, merge in enumerate(merges, start=1):
+        pair = merge.split(" ") if isinstance(merge, str) else merge
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(p, str) and p in vocab for p in pair)
+            and pair[0] + pair[1] in vocab
+        ):
+            raise _Refused(f"has a merge {number} that is not two tokens whose join is a token.")
+        out.append(Merge(len(out), vocab[pair[0]], vocab[pair[1]], vocab[pair[0] + pair[1]], 0))
+    return out
+
+
+def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[int, str]:
+    """id -> content of the added tokens, which split the text before anything else."""
+    if not isinstance(added, list):
+        raise _Refused("has added tokens that are not a list.")
+    specials: dict[int, str] = {}
+    for token in added:
+        if not (isinstance(token, dict) and isinstance(token.get("id"), int) and token.get("content")):
+            raise _Refused("has an added token without an id or content.")
+        content, token_id = token["content"], token["id"]
+        if not isinstance(content, str) or "\x00" in content:
+            raise _Refused("has an added token whose content is not text.")
+        for option in ("lstrip", "rstrip", "single_word"):
+            if token.get(option):
+                raise _Refused(
+                    f"has the added token {content!r} with {option}, which BPE Studio does not model."
+                )
+        if normalizes and token.get("normalized") and not token.get("special"):
+            raise _Refused(
+                f"matches the added token {content!r} in normalized text, which BPE Studio does not model."
+            )
+        if vocab.get(content, token_id) != token_id or token_id in specials:
+            raise _Refused(f"gives the added token {content!r} an id another token has.")
+        specials[token_id] = content
+    return specials
+
+
+def _normalizer(node: Any) -> tuple[str, bool]:
+    """(normalization, lowercase)."""
+    steps = _sequence(node, "normalizers")
+    kinds = [str(step.get("type")) for step in steps]
+    normalization = _NORMAL_FORMS.get(kinds[0], "none") if kinds else "none"
+    rest = kinds[1:] if normalization != "none" else kinds
+    if rest not in ([], ["Lowercase"]):
+        raise _Refused(f"has the normalizer {'+'.join(kinds)}, which BPE Studio does not model.")
+    return normalization, rest == ["Lowercase"]
+
+
+def _pre_tokenizer(node: Any, notes: list[str]) -> tuple[str, str, bool]:
+    """(unit, pre-tokenizer, prefix space): at most one split, and ByteLevel last."""
+    unit, split, prefix_space = "char", None, False
+    for step in _sequence(node, "pretokenizers"):
+        kind = step.get("type")
+        if unit == "byte":
+            raise _Refused(f"has the pre-tokenizer {kind} after ByteLevel, which BPE Studio does not model.")
+        if kind == "ByteLevel":
+            unit, prefix_space = "byte", bool(step.get("add_prefix_space"))
+            found = "gpt2" if step.get("use_regex", True) else None
+        elif kind == "Whitespace":
+            found = "words"
+        elif kind == "WhitespaceSplit":
+            found = "whitespace"
+            notes.append(
+                "Its WhitespaceSplit is read as str.split(), which also splits at U+001C-U+001F "
+                "(Rust's whitespace does not)."
+            )
+        elif kind == "Split" and not step.get("invert"):
+            found = _split(step)
+        else:
+            raise _Refused(f"has the pre-tokenizer {kind}, which BPE Studio does not model.")
+        if found is not None and split is not None:
+            raise _Refused("splits text twice in its pre-tokenizer, which BPE Studio does not model.")
+        split = split or found
+    return unit, split or "none", prefix_space
+
+
+def _split(step: dict[str, Any]) -> str:
+    pattern = step.get("pattern")
+    regex = pattern.get("Regex") if isinstance(pattern, dict) else None
+    behavior = step.get("behavior")
+    if behavior == "Isolated" and regex in SPLIT_PATTERNS:
+        return SPLIT_PATTERNS[regex]
+    if behavior == "Removed" and regex == PY_WHITESPACE:
+        return "whitespace"
+    raise _Refused(
+        f"splits with the pattern {regex or pattern!r} ({behavior}), which BPE Studio does not model."
+    )
+
+
+def _sequence(node: Any, field: str) -> list[dict[str, Any]]:
+    """A component as the list of its steps (a Sequence's, or itself)."""
+    if node is None:
+        return []
+    if not isinstance(node, dict):
+        raise _Refused("has a component that is not an object.")
+    if node.get("type") == "Sequence":
+        steps = node.get(field)
+        if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+            raise _Refused(f"has a Sequence without its {field}.")
+        return [s for step in steps for s in _sequence(step, field)]
+    return [node]
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def hf_dict(encoder: Encoder) -> dict[str, Any]:
+    """``tokenizer.json`` data that Hugging Face ``tokenizers`` encodes with exactly as ``encoder``."""
+    config = encoder.config
+    if config.end_of_word is not None and not config.attach_marker:
+        raise InputError(
+            "A separate end-of-word marker has no Hugging Face equivalent (it attaches the suffix to "
+            "the last unit): train with --attach-marker."
+        )
+    suffix = config.end_of_word
+    strings = [
+        key if i in encoder.special_ids else display(key, suffix) for i, key in enumerate(encoder.keys)
+    ]
+    vocab: dict[str, int] = {}
+    for token_id, string in enumerate(strings):
+        if vocab.setdefault(string, token_id) != token_id:
+            raise InputError(
+                f"The token {string!r} has two ids ({vocab[string]} and {token_id}); Hugging Face allows one."
+            )
+    merges = []
+    for merge in encoder.merges:
+        left, right = strings[merge.left], strings[merge.right]
+        if vocab.get(left + right) != merge.token:
+            raise InputError(
+                f"Merge {merge.rank + 1} ({left!r}, {right!r}) does not spell its token in Hugging Face's "
+                "terms."
+            )
+        merges.append([left, right])
+    added = [
+        {
+            "id": i,
+            "content": encoder.keys[i],
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": False,
+            "special": True,
+        }
+        for i in sorted(encoder.special_ids)
+    ]
+    unknown = encoder.unknown_id if encoder.unknown_id not in (UNKNOWN_ID, None) else None
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added,
+        "normalizer": _normalizer_node(config),
+        "pre_tokenizer": _pre_tokenizer_node(config),
+        "post_processor": None,
+        "decoder": _decoder_node(config),
+        "model": {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": None if unknown is None else strings[unknown],
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": suffix,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": vocab,
+            "merges": merges,
+        },
+    }
+
+
+def write_hf(encoder: Encoder, path: str | Path) -> None:
+    write_atomic(path, json.dumps(hf_dict(encoder), ensure_ascii=False, indent=1) + "\n")
+
+
+def _normalizer_node(config: PipelineConfig) -> dict[str, Any] | None:
+    steps = [{"type": form} for form, name in _NORMAL_FORMS.items() if name == config.normalization]
+    if config.lowercase:
+        steps.append({"type": "Lowercase"})
+    if len(steps) > 1:
+        return {"type": "Sequence", "normalizers": steps}
+    return steps[0] if steps else None
+
+
+def _pre_tokenizer_node(config: PipelineConfig) -> dict[str, Any] | None:
+    byte_level = config.unit == "byte"
+    mode = config.pretokenize
+    if byte_level and mode == "gpt2":
+        return _byte_level(config, use_regex=True)
+    steps: list[dict[str, Any]] = []
+    if mode in PATTERN_OF_MODE:
+        steps.append(_split_node(PATTERN_OF_MODE[mode], "Isolated"))
+    elif mode == "words":
+        steps.append({"type": "Whitespace"})
+    elif mode == "whitespace":
+        steps.append(_split_node(PY_WHITESPACE, "Removed"))
+    if byte_level:
+        steps.append(_byte_level(config, use_regex=False))
+    elif config.prefix_space:
+        raise InputError("Only a byte-level model can have a prefix space in Hugging Face's terms.")
+    if len(steps) > 1:
+        return {"type": "Sequence", "pretokenizers": steps}
+    return steps[0] if steps else None
+
+
+def _byte_level(config: PipelineConfig, use_regex: bool) -> dict[str, Any]:
+    return {
+        "type": "ByteLevel",
+        "add_prefix_space": config.prefix_space,
+        "trim_offsets": True,
+        "use_regex": use_regex,
+    }
+
+
+def _split_node(pattern: str, behavior: str) -> dict[str, Any]:
+    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior, "invert": False}
+
+
+def _decoder_node(config: PipelineConfig) -> dict[str, Any] | None:
+    if config.unit == "byte":
+        return {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+    if config.end_of_word is not None:
+        return {"type": "BPEDecoder", "suffix": config.end_of_word}
+    return None

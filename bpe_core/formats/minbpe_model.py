@@ -1,0 +1,77 @@
+"""minbpe's ``.model`` files (read only): ``minbpe v1``, the split pattern, the special tokens
+with their ids, then one merge per line as the ids of its two parts.
+
+Ids are kept: token ``b`` (0-255) is the byte ``b``, merge ``i`` makes token ``256 + i``, and
+each special token has the id written beside it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bpe_core.byte_alphabet import BYTE_TO_CHAR
+from bpe_core.config import PipelineConfig
+from bpe_core.encoder import Encoder, Merge
+from bpe_core.errors import ConfigError, InputError
+from bpe_core.fileio import read_bounded
+from bpe_core.pretokenize import GPT4_PATTERN, MINBPE_GPT4_PATTERN
+
+# minbpe's own constants, by the pre-tokenizer they split as.
+MINBPE_PATTERNS = {
+    "": "none",  # BasicTokenizer: the whole text is one sequence
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""": "gpt2",
+    MINBPE_GPT4_PATTERN: "gpt4-minbpe",
+    GPT4_PATTERN: "gpt4",
+}
+
+
+def read_minbpe(path: str | Path) -> Encoder:
+    path = Path(path)
+    named = f"The minbpe model {str(path)!r}"
+    try:
+        lines = read_bounded(path, "minbpe model").decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise InputError(f"{named} is not UTF-8 text.") from None
+    if lines[0].strip() != "minbpe v1" or len(lines) < 3:
+        raise InputError(f"{named} does not start with 'minbpe v1'.")
+    pattern = lines[1]
+    if pattern not in MINBPE_PATTERNS:
+        raise InputError(f"{named} splits with a pattern BPE Studio does not know: {pattern[:60]!r}.")
+    try:
+        special_count = int(lines[2])
+    except ValueError:
+        raise InputError(f"{named} does not give its number of special tokens on line 3.") from None
+    specials: dict[int, str] = {}
+    merges: list[Merge] = []
+    keys = list(BYTE_TO_CHAR)
+    for number, line in enumerate(lines[3:], start=4):
+        if not line.strip():
+            continue
+        if len(specials) < special_count:
+            token, _, token_id = line.rpartition(" ")
+            if not token or not token_id.isdigit():
+                raise InputError(f"Line {number} of {named[4:]} is not 'special-token id'.")
+            specials[int(token_id)] = token
+            continue
+        parts = line.split()
+        if len(parts) != 2 or not all(p.isdigit() and int(p) < len(keys) for p in parts):
+            raise InputError(f"Line {number} of {named[4:]} is not two ids of tokens made before it.")
+        left, right = int(parts[0]), int(parts[1])
+        merges.append(Merge(len(merges), left, right, len(keys), 0))
+        keys.append(keys[left] + keys[right])
+    if len(specials) < special_count:
+        raise InputError(f"{named} lists fewer special tokens than it says.")
+    if sorted(specials) != list(range(len(keys), len(keys) + len(specials))):
+        raise InputError(f"{named} gives its special tokens ids that do not follow the merges.")
+    keys.extend(specials[i] for i in sorted(specials))
+    try:
+        config = PipelineConfig(
+            unit="byte",
+            pretokenize=MINBPE_PATTERNS[pattern],
+            end_of_word=None,
+            special_tokens=tuple(specials.values()),
+        )
+    except ConfigError as error:
+        raise InputError(f"{named} has special tokens BPE Studio cannot use: {error}") from None
+    # minbpe numbers bytes by value; the keys above are GPT-2's display of each byte, in that order.
+    return Encoder(config, keys, merges, sorted(specials))

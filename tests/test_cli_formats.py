@@ -1,0 +1,103 @@
+"""The CLI with other tools' tokenizer files (issue 10): encode, decode and export any format."""
+
+import json
+
+import pytest
+import tiktoken
+from tokenizers import Tokenizer
+
+from bpe_core.formats import detect
+from tests.conftest import DATA, data_text
+from tests.test_cli import run
+
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+TEXT = "Hello world, it's 2026!\n  Tokenizers are fun."
+
+
+@pytest.fixture(scope="module")
+def gpt2_ranks():
+    return DATA / "gpt2.tiktoken"
+
+
+@pytest.fixture(scope="module")
+def gpt2_tiktoken(gpt2_ranks):
+    ranks = {}
+    import base64
+
+    for line in gpt2_ranks.read_text(encoding="ascii").splitlines():
+        token, rank = line.split()
+        ranks[base64.b64decode(token)] = int(rank)
+    return tiktoken.Encoding(
+        "gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={"<|endoftext|>": 50256}
+    )
+
+
+def encode_ids(*argv) -> list[int]:
+    code, out, err = run("encode", *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)["ids"]
+
+
+def test_encode_with_tiktoken_ranks_found_by_content_gives_tiktokens_ids(gpt2_ranks, gpt2_tiktoken):
+    ids = encode_ids("--model", str(gpt2_ranks), TEXT)
+    assert ids == gpt2_tiktoken.encode_ordinary(TEXT)
+    special = encode_ids(
+        "--model", str(gpt2_ranks), "--special-token", "<|endoftext|>", "--allow-special", "a<|endoftext|>"
+    )
+    assert special == gpt2_tiktoken.encode("a<|endoftext|>", allowed_special="all") and special[-1] == 50256
+    code, out, _ = run("decode", "--model", str(gpt2_ranks), *map(str, ids))
+    assert code == 0 and out == TEXT + "\n"
+
+
+@pytest.mark.parametrize("format", ["hf", "gpt2", "tiktoken"])
+def test_export_gpt2_then_encode_with_the_export_and_with_the_real_library(
+    gpt2_ranks, gpt2_tiktoken, tmp_path, format
+):
+    target = tmp_path / ("gpt2-files" if format == "gpt2" else "out")
+    code, out, err = run("export", str(gpt2_ranks), "--format", format, "-o", str(target))
+    assert code == 0, err
+    assert "50,256 tokens, 50,000 merges" in out
+    assert detect(target) == format
+    text = data_text("shakespeare_200k.txt")[:20_000]
+    expected = gpt2_tiktoken.encode_ordinary(text)
+    assert encode_ids("--model", str(target), text) == expected
+    if format == "hf":
+        assert Tokenizer.from_file(str(target)).encode(text, add_special_tokens=False).ids == expected
+
+
+def test_a_trained_session_exports_to_codes_and_hf_and_encodes_the_same(tmp_path):
+    corpus = tmp_path / "genesis.txt"
+    corpus.write_text(data_text("kjv_genesis_100k.txt")[:50_000], encoding="utf-8")
+    session = tmp_path / "s.json"
+    assert run("train", str(corpus), "--attach-marker", "--merges", "300", "-o", str(session))[0] == 0
+    text = "In the beginning God created the heaven and the earth."
+    words = encode_ids("--model", str(session), text)
+    for format, name in (("hf", "tokenizer.json"), ("codes", "model.codes")):
+        code, _, err = run("export", str(session), "--format", format, "-o", str(tmp_path / name))
+        assert code == 0, err
+        assert encode_ids("--model", str(tmp_path / name), text) == words or format == "codes"
+    theirs = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    assert theirs.encode(text, add_special_tokens=False).ids == words
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["export", "{model}", "--format", "codes", "-o", "{tmp}/c"], "Only a character-level model"),
+        (["export", "{model}", "--format", "tiktoken", "-o", "{tmp}"], "is a folder"),
+        (["encode", "--model", "{junk}", "x"], "is not a tokenizer file BPE Studio reads"),
+        (["encode", "--model", "{tmp}", "x"], "holds neither tokenizer.json nor vocab.json"),
+        (["encode", "--model", "{model}", "--format", "minbpe", "x"], "does not start with 'minbpe v1'"),
+        (
+            ["encode", "--model", "{model}", "--format", "codes", "--special-token", "<s>", "x"],
+            "only for tiktoken",
+        ),
+    ],
+)
+def test_bad_formats_and_targets_get_one_sentence(gpt2_ranks, tmp_path, argv, message):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\x00\x01\x02 not a tokenizer at all \xff")
+    argv = [a.format(model=gpt2_ranks, tmp=tmp_path, junk=junk) for a in argv]
+    code, out, err = run(*argv)
+    assert code == 1 and not out
+    assert message in err and err.count("\n") == 1 and err.startswith("bpe-studio: ")

@@ -1,0 +1,215 @@
+"""Hugging Face tokenizer.json in and out (issue 10): exact ids against ``tokenizers`` itself."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.encoder import Encoder
+from bpe_core.formats.hf_json import HF_GPT4_PATTERN, hf_dict, hf_encoder, read_hf, write_hf
+from bpe_core.pretokenize import split
+from tests.conftest import data_text
+
+TRAIN_TEXT = "kjv_genesis_100k.txt"
+TEST_TEXT = "shakespeare_200k.txt"
+
+
+def lines(name: str, count: int = 1500) -> list[str]:
+    return data_text(name).splitlines()[:count]
+
+
+def hf_ids(tokenizer: Tokenizer, texts: list[str]) -> list[list[int]]:
+    return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+
+def byte_level(add_prefix_space=False, use_regex=True):
+    return pre_tokenizers.ByteLevel(add_prefix_space=add_prefix_space, use_regex=use_regex)
+
+
+HF_PIPELINES = {
+    "gpt2-bytes": (models.BPE(), byte_level(), None, {}),
+    "bytes-prefix-nfkc-lower": (
+        models.BPE(),
+        byte_level(add_prefix_space=True),
+        normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
+        {},
+    ),
+    "cl100k-split-bytes": (
+        models.BPE(),
+        pre_tokenizers.Sequence(
+            [pre_tokenizers.Split(Regex(HF_GPT4_PATTERN), behavior="isolated"), byte_level(use_regex=False)]
+        ),
+        None,
+        {},
+    ),
+    "whitespace-suffix-unk": (
+        models.BPE(end_of_word_suffix="</w>", unk_token="<unk>"),
+        pre_tokenizers.Whitespace(),
+        normalizers.NFC(),
+        {"end_of_word_suffix": "</w>"},
+    ),
+    "whitespacesplit-chars": (models.BPE(), pre_tokenizers.WhitespaceSplit(), normalizers.Lowercase(), {}),
+}
+
+
+def trained_by_hf(name: str) -> Tokenizer:
+    model, pre_tokenizer, normalizer, options = HF_PIPELINES[name]
+    tokenizer = Tokenizer(model)
+    tokenizer.pre_tokenizer = pre_tokenizer
+    if normalizer is not None:
+        tokenizer.normalizer = normalizer
+    if isinstance(pre_tokenizer, pre_tokenizers.ByteLevel) or "bytes" in name:
+        options = {**options, "initial_alphabet": pre_tokenizers.ByteLevel.alphabet()}
+    trainer = trainers.BpeTrainer(
+        vocab_size=900, show_progress=False, special_tokens=["<unk>", "<|endoftext|>"], **options
+    )
+    tokenizer.train_from_iterator(lines(TRAIN_TEXT, 4000), trainer)
+    return tokenizer
+
+
+@pytest.mark.parametrize("name", sorted(HF_PIPELINES))
+def test_a_tokenizer_trained_by_hf_encodes_here_as_in_hf(name, tmp_path):
+    theirs = trained_by_hf(name)
+    path = tmp_path / "tokenizer.json"
+    theirs.save(str(path))
+    ours, notes = read_hf(path)
+    texts = [*lines(TEST_TEXT), "a <|endoftext|> b", "ﬁne ＡＢＣ Straße ĲssEL", "  two  spaces\tand tab "]
+    texts += ["right-hand", "Zoë’s «quoted» 中文"]  # characters HF's vocabulary lacks: dropped or unknown
+    assert [ours.encode_ids(t, allow_special=True) for t in texts] == hf_ids(theirs, texts)
+    vocab = theirs.get_vocab()
+    assert all(vocab[string] == i for i, string in enumerate(hf_dict(ours)["model"]["vocab"]))
+    assert ("WhitespaceSplit" in " ".join(notes)) == (name == "whitespacesplit-chars")
+
+
+@pytest.mark.parametrize("name", sorted(HF_PIPELINES))
+def test_import_export_import_keeps_vocabulary_merges_and_specials(name, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    trained_by_hf(name).save(str(path))
+    first, _ = read_hf(path)
+    write_hf(first, tmp_path / "again.json")
+    second, _ = read_hf(tmp_path / "again.json")
+    assert (second.keys, second.merges, second.special_ids, second.config, second.unknown_id) == (
+        first.keys,
+        first.merges,
+        first.special_ids,
+        first.config,
+        first.unknown_id,
+    )
+
+
+OUR_PIPELINES = {
+    "bytes-gpt2": PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None),
+    "bytes-gpt4-specials": PipelineConfig(
+        unit="byte", pretokenize="gpt4", end_of_word=None, special_tokens=("<|endoftext|>",)
+    ),
+    "bytes-none-prefix": PipelineConfig(unit="byte", pretokenize="none", end_of_word=None, prefix_space=True),
+    "bytes-words-nfkc": PipelineConfig(
+        unit="byte", pretokenize="words", end_of_word=None, normalization="nfkc"
+    ),
+    "chars-words-attached": PipelineConfig(pretokenize="words", attach_marker=True, lowercase=True),
+    "chars-whitespace": PipelineConfig(end_of_word=None),
+}
+
+
+def trained_here(config: PipelineConfig, merges: int = 500) -> Encoder:
+    text = data_text(TRAIN_TEXT)[: 30_000 if config.pretokenize == "none" else 100_000]
+    trainer = Trainer(Corpus.from_text(text, config), TrainingConfig(tie_break="hf"))
+    trainer.run(merges=merges)
+    return Encoder.from_trainer(trainer)
+
+
+@pytest.mark.parametrize("name", sorted(OUR_PIPELINES))
+def test_a_model_trained_here_and_exported_encodes_identically_in_hf(name, tmp_path):
+    ours = trained_here(OUR_PIPELINES[name])
+    path = tmp_path / "tokenizer.json"
+    write_hf(ours, path)
+    theirs = Tokenizer.from_file(str(path))
+    texts = lines("kjv_genesis_100k.txt", 800) if ours.config.unit == "char" else lines(TEST_TEXT)
+    texts += ["the <|endoftext|> end"] if ours.n_special else []
+    assert hf_ids(theirs, texts) == [ours.encode_ids(t, allow_special=True) for t in texts]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=40))
+def test_byte_level_exports_encode_any_unicode_as_hf_does(exported_byte_models, text):
+    for ours, theirs in exported_byte_models:
+        assert ours.encode_ids(text) == theirs.encode(text, add_special_tokens=False).ids
+
+
+@pytest.fixture(scope="module")
+def exported_byte_models():
+    pairs = []
+    for name in ("bytes-gpt2", "bytes-gpt4-specials"):
+        ours = trained_here(OUR_PIPELINES[name], merges=200)
+        pairs.append((ours, Tokenizer.from_str(json.dumps(hf_dict(ours)))))
+    return pairs
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from("ab1234567890 \n\r\t'.,!é中😀ſK"), max_size=40)
+    | st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=30)
+)
+def test_hfs_spelling_of_cl100k_splits_as_tiktokens(text):
+    # Unassigned code points are left out: Oniguruma's Unicode tables are not Python's.
+    hf = pre_tokenizers.Split(Regex(HF_GPT4_PATTERN), behavior="isolated")
+    assert [piece for piece, _ in hf.pre_tokenize_str(text)] == list(split(text, "gpt4"))
+
+
+def test_a_separate_end_of_word_marker_is_refused_for_hf():
+    with pytest.raises(InputError, match="--attach-marker"):
+        hf_dict(trained_here(PipelineConfig(), merges=20))
+
+
+def minimal(**changes) -> dict:
+    data = {
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "Whitespace"},
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"]},
+    }
+    for key, value in changes.items():
+        if key in ("vocab", "merges", "dropout", "continuing_subword_prefix", "type"):
+            data["model"][key] = value
+        else:
+            data[key] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"type": "WordPiece"}, "'WordPiece' model, not BPE"),
+        ({"dropout": 0.1}, "dropout"),
+        ({"continuing_subword_prefix": "##"}, "continuing_subword_prefix"),
+        ({"pre_tokenizer": {"type": "Metaspace"}}, "pre-tokenizer Metaspace"),
+        ({"normalizer": {"type": "NFD"}}, "normalizer NFD"),
+        (
+            {"normalizer": {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "NFKC"}]}},
+            "Lowercase\\+NFKC",
+        ),
+        (
+            {"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "\\d"}, "behavior": "Isolated"}},
+            "pattern '\\\\\\\\d'",
+        ),
+        ({"vocab": {"a": 0, "b": 2, "ab": 3}}, "no token of id 1"),
+        ({"merges": ["a c"]}, "merge 1 that is not two tokens"),
+        ({"added_tokens": [{"id": 0, "content": "<s>", "special": True}]}, "id another token has"),
+    ],
+)
+def test_what_cannot_be_modelled_is_refused_with_one_sentence_naming_it(tmp_path, changes, message):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(minimal(**changes)), encoding="utf-8")
+    with pytest.raises(InputError, match=message) as caught:
+        read_hf(path)
+    assert str(caught.value).startswith(f"The Hugging Face tokenizer {str(path)!r} ")
+    assert str(caught.value).endswith(".") and "\n" not in str(caught.value)
+
+
+def test_merges_as_strings_and_as_lists_read_alike():
+    strings, _ = hf_encoder(minimal())
+    lists, _ = hf_encoder(minimal(merges=[["a", "b"]]))
+    assert strings.merges == lists.merges and strings.encode_ids("ab ba") == [2, 1, 0]
