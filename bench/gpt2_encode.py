@@ -1,7 +1,7 @@
 """Encoding with GPT-2's real ranks: BPE Studio against HF ``tokenizers`` and tiktoken.
 
 All three use the same vocabulary and merges, read from ``gpt2.tiktoken`` (the shared file, or
-``tests/data``): ours through ``bpe_core.formats.tiktoken_ranks``; HF's ``BPE`` model with a
+``resources/tokenizers``): ours through ``bpe_core.formats.tiktoken_ranks``; HF's ``BPE`` model with a
 ``ByteLevel`` pre-tokenizer (GPT-2's pattern) built from the same vocabulary and merge list and
 timed the way its users call it, ``encode_batch`` on the lines with ``RAYON_NUM_THREADS=1``;
 tiktoken's ``Encoding`` from the same ranks, ``encode_ordinary`` on the whole text. Every
@@ -33,7 +33,7 @@ PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S
 
 def ranks_file():
     shared = REPO.parent / "shared" / "tokenizers" / "gpt2.tiktoken"
-    return shared if shared.exists() else REPO / "tests" / "data" / "gpt2.tiktoken"
+    return shared if shared.exists() else REPO / "resources" / "tokenizers" / "gpt2.tiktoken"
 
 
 def timed(function, runs: int) -> tuple[float, object]:

@@ -1,4 +1,5 @@
-"""Headless command line: ``bpe-studio train | encode | decode | compress | compare | export``
+"""Headless command line: ``bpe-studio train | encode | decode | compress | compare | import |
+export``
 (a contract scripts rely on).
 
 Bad input of any kind ends with one sentence on stderr and a non-zero exit, never a traceback:
@@ -23,16 +24,17 @@ from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
 from bpe_core.fileio import check_writable, write_atomic
-from bpe_core.formats import READABLE, WRITABLE, read_tokenizer, write_tokenizer
+from bpe_core.formats import DESCRIPTIONS, READABLE, WRITABLE, read_tokenizer, write_tokenizer
 from bpe_core.formats.tiktoken_ranks import PATTERNS
 from bpe_core.gc_pause import gc_paused
+from bpe_core.imported import trainer_from_encoder
 from bpe_core.session import save_session
 from bpe_core.tiebreak import RULE_NAMES, parse_rule
 from bpe_core.trainer import Trainer
 from bpe_core.walkthrough import walkthrough
 
 PROG = "bpe-studio"
-COMMANDS = ("train", "encode", "decode", "compress", "compare", "export")
+COMMANDS = ("train", "encode", "decode", "compress", "compare", "import", "export")
 _VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 
 
@@ -165,6 +167,18 @@ def build_parser() -> argparse.ArgumentParser:
     _model_options(decode)
     decode.add_argument("ids", nargs="+", type=_token_id, metavar="ID")
 
+    imports = commands.add_parser("import", help="open a tokenizer file as a session (its merges as history)")
+    imports.add_argument(
+        "model", metavar="FILE", help="a tokenizer file or folder (" + ", ".join(READABLE[1:]) + ")"
+    )
+    imports.add_argument(
+        "--format", choices=READABLE[1:], help="its format (found from its content by default)"
+    )
+    _tiktoken_options(imports)
+    imports.add_argument("--corpus", metavar="TEXT", help="attach this corpus: each merge's count on it")
+    imports.add_argument("--input", choices=("text", "counts"), default="text", help="how to read --corpus")
+    imports.add_argument("-o", "--output", required=True, metavar="SESSION.json")
+
     export = commands.add_parser("export", help="write a model or tokenizer in another tool's format")
     export.add_argument("model", metavar="MODEL", help="a session or any tokenizer file BPE Studio reads")
     export.add_argument("--format", required=True, choices=WRITABLE, help="the format to write")
@@ -243,6 +257,8 @@ def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             return _compare(args, stdout, stderr)
         if args.command == "export":
             return _export(args, stdout, stderr)
+        if args.command == "import":
+            return _import(args, stdout, stderr)
         return _decode(args, stdout, stderr)
     except BpeError as error:
         print(f"{PROG}: {error}", file=stderr)
@@ -471,6 +487,26 @@ def _argument_text(text: str) -> str:
 def _decode(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     encoder = _read_model(args.model, args.format, args, stderr)
     print(encoder.decode(args.ids), file=stdout)
+    return 0
+
+
+def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    check_writable(args.output)
+    imported = read_tokenizer(args.model, args.format, args.pattern, args.special_token)
+    for note in imported.notes:
+        print(f"{PROG}: note: {note}", file=stderr)
+    encoder = imported.encoder
+    corpus = None
+    if args.corpus is not None:
+        corpus = load_corpus(args.corpus, encoder.config, args.input, workers=min(2, os.cpu_count() or 1))
+    trainer = trainer_from_encoder(encoder, corpus)
+    save_session(trainer, args.output)
+    attached = f", with the counts of {trainer.word_count:,} words of {args.corpus}" if corpus else ""
+    print(
+        f"Imported {args.model} ({DESCRIPTIONS[imported.format]}): {len(encoder.keys):,} tokens, "
+        f"{len(encoder.merges):,} merges{attached}. Saved the session to {args.output}.",
+        file=stdout,
+    )
     return 0
 
 

@@ -166,11 +166,25 @@ class Encoder:
             if record.new_token:
                 keys.append(keys[record.pair[0]] + keys[record.pair[1]])
         merges = [Merge(r.step - 1, r.pair[0], r.pair[1], r.token, r.count) for r in records]
-        return cls(trainer.corpus.config, keys, merges, range(trainer.vocab.n_special))
+        encoder = cls(trainer.corpus.config, keys, merges, range(trainer.vocab.n_special))
+        if trainer.numbering is None:
+            return encoder
+        numbering = trainer.numbering
+        return encoder.renumbered(numbering.ids(keys, trainer.vocab.n_special), numbering.unknown)
 
     @property
     def n_special(self) -> int:
         return len(self.special_ids)
+
+    def renumbered(self, ids: list[int], unknown_id: int | None) -> Encoder:
+        """The same encoder with token ``i`` as ``ids[i]`` and units it lacks as ``unknown_id``;
+        ids no token takes are left empty (an imported tokenizer whose later merges are undone),
+        and never produced."""
+        keys = [""] * (max(ids, default=-1) + 1)
+        for old, new in enumerate(ids):
+            keys[new] = self.keys[old]
+        merges = [Merge(m.rank, ids[m.left], ids[m.right], ids[m.token], m.count) for m in self.merges]
+        return Encoder(self.config, keys, merges, [ids[i] for i in self.special_ids], unknown_id)
 
     # -- set-up ----------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from bpe_core.errors import BpeError, InputError, SessionError
 from bpe_core.fileio import input_limit, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
+from bpe_core.numbering import Numbering
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
@@ -56,6 +57,7 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
         "alphabet": strings[specials:],
         "merges": _merge_dicts(trainer, strings, trainer.history),
         "position": trainer.position,
+        **({"numbering": trainer.numbering.to_dict()} if trainer.numbering is not None else {}),
         # After the model, so that encoding reads only what is above it (see read_model).
         "corpus": {
             "words": [[w, c] for w, c in zip(corpus.words, corpus.counts, strict=True)],
@@ -217,8 +219,11 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
     alphabet = data["alphabet"]
     if not _is_list_of(alphabet, str) or "" in alphabet:
         raise SessionError("the alphabet must be a list of non-empty strings.")
+    numbering = None
+    if "numbering" in data:  # an imported tokenizer's ids (bpe_core.numbering)
+        numbering = Numbering.from_dict(data["numbering"], len(pipeline.special_tokens))
     if not model_only:
-        _check_corpus(data["corpus"], pipeline)
+        _check_corpus(data["corpus"], pipeline, empty_allowed=numbering is not None)
     merges = data["merges"]
     if not isinstance(merges, list):
         raise SessionError("the merges must be a list.")
@@ -235,11 +240,23 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
         raise SessionError("the alphabet must not list a symbol twice.")
     if pipeline.unit == "byte" and not set(alphabet) <= _byte_alphabet(pipeline):
         raise SessionError("its unit is bytes, yet its alphabet holds a symbol that is not a byte.")
-    return {**data, "pipeline": pipeline, "training": training, "alphabet": alphabet, "merges": merges}
+    return {
+        **data,
+        "pipeline": pipeline,
+        "training": training,
+        "alphabet": alphabet,
+        "merges": merges,
+        "numbering": numbering,
+    }
 
 
-def _check_corpus(corpus: Any, pipeline: PipelineConfig) -> None:
-    if not isinstance(corpus, dict) or not isinstance(corpus.get("words"), list) or not corpus["words"]:
+def _check_corpus(corpus: Any, pipeline: PipelineConfig, empty_allowed: bool) -> None:
+    """A session of an imported tokenizer may have no corpus words (``empty_allowed``)."""
+    if (
+        not isinstance(corpus, dict)
+        or not isinstance(corpus.get("words"), list)
+        or not (corpus["words"] or empty_allowed)
+    ):
         raise SessionError("the corpus must hold a non-empty list of words.")
     for item in corpus["words"]:
         if not (
@@ -345,8 +362,8 @@ def _check_merge(number: int, merge: Any) -> None:
         problem = "has no [left, right] pair"
     elif merge.get("token") != merge["pair"][0] + merge["pair"][1]:
         problem = "has a token that is not its pair joined"
-    elif not all(_is_count(merge.get(k)) for k in ("count", "top_count")):
-        problem = "has a missing or non-positive count"
+    elif not all(_is_count(merge.get(k)) or merge.get(k) == 0 for k in ("count", "top_count")):
+        problem = "has a missing or negative count"  # 0: an imported merge its corpus never meets
     elif not (_is_count(merge.get("ties")) or merge.get("ties") == 0):
         problem = "has a malformed tie count"
     elif not (
@@ -391,7 +408,13 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     pipeline: PipelineConfig = data["pipeline"]
     words = data["corpus"]["words"]  # [word, count] lists, validated
     specials = data["corpus"].get("special_counts") or [0] * len(pipeline.special_tokens)
-    trainer = Trainer.restoring(Corpus.from_word_counts(words, pipeline, specials), data["training"])
+    numbering: Numbering | None = data.get("numbering")
+    corpus = Corpus.from_word_counts(words, pipeline, specials) if words else None
+    if corpus is None:  # an imported tokenizer on its own (bpe_core.imported)
+        corpus = Corpus(pipeline, (), (), tuple(specials))
+    # An imported tokenizer's alphabet is its own, whatever the corpus holds.
+    alphabet = data["alphabet"] if numbering is not None else ()
+    trainer = Trainer.restoring(corpus, data["training"], alphabet)
     base = trainer.vocab.keys[trainer.vocab.n_special :]
     if base != data["alphabet"]:
         if pipeline.unit == "byte" and pipeline.attach_marker:  # before 0.2 only the bytes seen ended words
@@ -431,6 +454,7 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     trainer.restore(saved, data["position"], progress)
     if "branches" in data:
         trainer.restore_branches(_branches(trainer, data), data["branch"])
+    trainer.numbering = numbering
     return trainer
 
 
@@ -572,4 +596,8 @@ def load_encoder(path: str | Path) -> Encoder:
             token = ids[merge["token"]] = len(tokens)
             tokens.append(merge["token"])
         merges.append(Merge(rank, ids[left], ids[right], token, merge["count"]))
-    return Encoder(pipeline, tokens, merges, range(len(pipeline.special_tokens)))
+    encoder = Encoder(pipeline, tokens, merges, range(len(pipeline.special_tokens)))
+    numbering: Numbering | None = data["numbering"]
+    if numbering is None:
+        return encoder
+    return encoder.renumbered(numbering.ids(tokens, encoder.n_special), numbering.unknown)

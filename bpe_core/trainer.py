@@ -15,7 +15,7 @@ Example
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -43,6 +43,7 @@ from bpe_core.events import (
 )
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
+from bpe_core.numbering import Numbering
 from bpe_core.pair_index import MergeEffect, PairIndex
 from bpe_core.pair_queue import PairQueue
 from bpe_core.tiebreak import RULE_NAMES, TieBreakRule, parse_rule
@@ -100,14 +101,22 @@ class Trainer:
     ----------
     corpus : the word types and counts, with the pipeline that produced them.
     training : minimum frequency and tie-break rule (defaults: 2, ``first-seen``).
+    alphabet : base symbols (keys) to have even where the corpus lacks them (an imported
+        tokenizer's, whose corpus may be empty).
 
     Attributes
     ----------
     events : subscribe here to hear about every change (see ``bpe_core.events``).
+    numbering : the ids of an imported tokenizer (see ``bpe_core.numbering``), or ``None``
+        when the session's own numbering is the one exported.
     """
 
-    def __init__(self, corpus: Corpus, training: TrainingConfig | None = None) -> None:
+    def __init__(
+        self, corpus: Corpus, training: TrainingConfig | None = None, alphabet: Iterable[str] = ()
+    ) -> None:
         self.events = EventSource()
+        self.numbering: Numbering | None = None
+        self._alphabet = frozenset(alphabet)
         self._load(corpus, training or TrainingConfig())
 
     def __repr__(self) -> str:
@@ -121,11 +130,15 @@ class Trainer:
     # -- set-up ----------------------------------------------------------------------------
 
     @classmethod
-    def restoring(cls, corpus: Corpus, training: TrainingConfig | None = None) -> Trainer:
+    def restoring(
+        cls, corpus: Corpus, training: TrainingConfig | None = None, alphabet: Iterable[str] = ()
+    ) -> Trainer:
         """A trainer with its vocabulary but no pair counts yet, to be given a saved history with
         :meth:`restore` before any other use (counting the initial pairs is then not needed)."""
         trainer = cls.__new__(cls)
         trainer.events = EventSource()
+        trainer.numbering = None
+        trainer._alphabet = frozenset(alphabet)
         trainer._load(corpus, training or TrainingConfig(), count=False)
         return trainer
 
@@ -135,7 +148,7 @@ class Trainer:
         self.training = training
         self._rule = parse_rule(training.tie_break)
         config = corpus.config
-        self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus), config.end_of_word)
+        self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus) | self._alphabet, config.end_of_word)
         self._records: list[MergeRecord] = []  # the current branch's line
         self._tree = HistoryTree(self._records)
         self._unverified: set[int] = set()  # ids of records read from a file, not yet redone
@@ -544,7 +557,7 @@ class Trainer:
         """Apply and record one merge at the end of the current branch."""
         index, vocab = self._index, self.vocab
         key, top, ties, candidates = decision
-        count = index.pair_count[key]
+        count = index.pair_count.get(key, 0)  # 0: an imported merge the corpus never meets
         left, right = ord(key[0]), ord(key[1])
         step = self.position + 1
         merged = vocab.keys[left] + vocab.keys[right]
@@ -598,12 +611,20 @@ class Trainer:
         return self._advance(_key(pair), decided_by, template)[0]
 
     @without_gc
-    def restore(self, saved: Sequence[MergeRecord], position: int, progress: Progress | None = None) -> None:
+    def restore(
+        self,
+        saved: Sequence[MergeRecord],
+        position: int,
+        progress: Progress | None = None,
+        fill: bool = False,
+    ) -> None:
         """Give a trainer from :meth:`restoring` its saved history and stand after ``position``.
 
         ``saved`` gives each merge's pair and decision data as :meth:`replay` takes them; every
         count is checked against the corpus (``MergeError`` if one differs, after which this
-        trainer is unusable). The result is exactly that of replaying merge by merge, which is
+        trainer is unusable). With ``fill`` the counts are not checked but taken from the
+        corpus (an imported tokenizer's merges), and each merge's top count is its own. The
+        result is exactly that of replaying merge by merge, which is
         how it is done when the word-by-word replay (``bpe_core.word_replay``) does not apply:
         a merge that spells an existing token, a long word, or counts too large for float64.
         """
@@ -617,16 +638,25 @@ class Trainer:
         lengths = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))
         if (
             not saved
-            or lengths.max() > pair_index.LONG_WORD  # read when called: tests vary it
+            or (len(segs) and lengths.max() > pair_index.LONG_WORD)  # read when called: tests vary it
             or float(lengths.astype(np.float64) @ weights) >= 2**52
             or not self._all_new_tokens(saved)
         ):
             self._index_segs(segs)
             self._initial = self._now()
             for number, merge in enumerate(saved, start=1):
-                self.replay(
-                    merge.pair, merge.count, merge.top_count, merge.ties, merge.candidates, merge.decided_by
-                )
+                if fill:
+                    self._advance(_key(merge.pair), merge.decided_by, replace(merge, step=number))
+                    self._records[-1] = replace(self._records[-1], top_count=self._records[-1].count)
+                else:
+                    self.replay(
+                        merge.pair,
+                        merge.count,
+                        merge.top_count,
+                        merge.ties,
+                        merge.candidates,
+                        merge.decided_by,
+                    )
                 if progress is not None:
                     progress(number, len(saved))
             self.goto(position)
@@ -634,7 +664,6 @@ class Trainer:
         vocab, total = self.vocab, len(saved)
         # Merge 1 was chosen at step 0, so its record holds step 0's top count and ties.
         corpus_tokens = int(lengths @ weights)
-        self._initial = SeriesPoint(0, saved[0].top_count, saved[0].ties, len(vocab), corpus_tokens)
         first = len(vocab)  # the id of merge 1's token
         for step, merge in enumerate(saved, start=1):
             vocab.add(vocab.keys[merge.pair[0]] + vocab.keys[merge.pair[1]], step)
@@ -656,8 +685,10 @@ class Trainer:
         )
         counts = done.counts + later.counts
         replacements = done.replacements + later.replacements
+        top = counts[0] if fill else saved[0].top_count
+        self._initial = SeriesPoint(0, top, saved[0].ties, first, corpus_tokens)
         for merge, count in zip(saved, counts, strict=True):
-            if count != merge.count:
+            if count != merge.count and not fill:
                 raise MergeError(
                     f"Merge {merge.step} {self.pair_string(merge.pair)} occurs {count} times in the "
                     f"corpus, not {merge.count} as recorded."
@@ -666,6 +697,8 @@ class Trainer:
             corpus_tokens -= replacements[k]
             record = replace(
                 merge,
+                count=counts[k] if fill else merge.count,
+                top_count=counts[k] if fill else merge.top_count,
                 step=k + 1,
                 token=first + k,
                 replacements=replacements[k],

@@ -12,6 +12,7 @@ pytest_plugins = ["tests.gui_helpers"]  # the window and dialog fixtures
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"  # small real texts: the suite needs nothing else
+GPT2_RANKS = REPO / "resources" / "tokenizers" / "gpt2.tiktoken"  # shipped: the GPT-2 sample
 # The large shared corpora serve the tests marked ``corpora``: the folder named by
 # BPE_STUDIO_CORPORA (authoritative when set: CI sets it to nowhere to prove the suite stands
 # alone), else ../shared/corpora beside the checkout.

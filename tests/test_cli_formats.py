@@ -7,7 +7,7 @@ import tiktoken
 from tokenizers import Tokenizer
 
 from bpe_core.formats import detect
-from tests.conftest import DATA, data_text
+from tests.conftest import GPT2_RANKS, data_text
 from tests.test_cli import run
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -16,7 +16,7 @@ TEXT = "Hello world, it's 2026!\n  Tokenizers are fun."
 
 @pytest.fixture(scope="module")
 def gpt2_ranks():
-    return DATA / "gpt2.tiktoken"
+    return GPT2_RANKS
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.encoder import Encoder
 from bpe_core.formats.gpt2_files import read_gpt2, write_gpt2
 from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
-from tests.conftest import DATA, data_text
+from tests.conftest import GPT2_RANKS, data_text
 
 TEXTS = ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
 
@@ -23,7 +23,7 @@ def hf_from(vocab_path, merges_path) -> Tokenizer:
 @pytest.fixture(scope="module")
 def gpt2_files(tmp_path_factory):
     """GPT-2's vocab.json and merges.txt, written from its ranks."""
-    return write_gpt2(encoder_from_ranks(read_ranks(DATA / "gpt2.tiktoken")), tmp_path_factory.mktemp("gpt2"))
+    return write_gpt2(encoder_from_ranks(read_ranks(GPT2_RANKS)), tmp_path_factory.mktemp("gpt2"))
 
 
 @pytest.mark.parametrize("name", TEXTS)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.encoder import Encoder
 from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
-from tests.conftest import DATA, corpus_path, data_text
+from tests.conftest import GPT2_RANKS, corpus_path, data_text
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 TEXTS = ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
@@ -17,7 +17,7 @@ TEXTS = ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
 @pytest.fixture(scope="module")
 def gpt2():
     """Our encoder and tiktoken's, from the same file of GPT-2's ranks."""
-    ranks = read_ranks(DATA / "gpt2.tiktoken")
+    ranks = read_ranks(GPT2_RANKS)
     theirs = tiktoken.Encoding("gpt2-file", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={})
     return encoder_from_ranks(ranks, "gpt2"), theirs
 
@@ -46,13 +46,13 @@ def test_gpt2_ranks_on_the_shared_corpora(gpt2, name):
 
 
 def test_ids_are_kept_and_a_round_trip_is_identical(tmp_path):
-    ranks = read_ranks(DATA / "gpt2.tiktoken")
+    ranks = read_ranks(GPT2_RANKS)
     encoder = encoder_from_ranks(ranks)
     assert len(encoder.keys) == 50256 and encoder.tokens[50255] == "Ġgazed"  # GPT-2's last merge
     path = tmp_path / "again.tiktoken"
     path.write_text(ranks_text(ranks_of(encoder)), encoding="ascii")
     assert read_ranks(path) == ranks
-    assert path.read_bytes() == (DATA / "gpt2.tiktoken").read_bytes()
+    assert path.read_bytes() == (GPT2_RANKS).read_bytes()
 
 
 def test_a_model_trained_here_and_written_as_ranks_encodes_identically_in_tiktoken(tmp_path):

@@ -1,0 +1,190 @@
+"""Tokenizers opened as sessions (issue 10): their merges as history, ids kept, a corpus attached."""
+
+import json
+
+import pytest
+import tiktoken
+from tokenizers import Tokenizer
+
+from bpe_core import Corpus, PipelineConfig, Trainer
+from bpe_core.encoder import Encoder
+from bpe_core.formats import read_tokenizer, write_tokenizer
+from bpe_core.imported import IMPORTED, attach_corpus, trainer_from_encoder
+from bpe_core.session import load_encoder, load_session, save_session
+from tests.conftest import GPT2_RANKS, data_text
+from tests.test_cli import run
+from tests.test_formats_hf import trained_by_hf
+
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+END = "<|endoftext|>"
+
+
+@pytest.fixture(scope="module")
+def gpt2():
+    imported = read_tokenizer(GPT2_RANKS, specials=[END])
+    ranks = {}
+    for line in (GPT2_RANKS).read_text(encoding="ascii").splitlines():
+        import base64
+
+        token, rank = line.split()
+        ranks[base64.b64decode(token)] = int(rank)
+    theirs = tiktoken.Encoding(
+        "gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={END: 50256}
+    )
+    return imported.encoder, theirs
+
+
+@pytest.fixture(scope="module")
+def genesis_corpus(gpt2):
+    return Corpus.from_text(data_text("kjv_genesis_100k.txt"), gpt2[0].config)
+
+
+def test_gpt2_opens_as_a_session_of_its_50000_merges_without_a_corpus(gpt2):
+    encoder, theirs = gpt2
+    trainer = trainer_from_encoder(encoder)
+    assert (trainer.position, trainer.vocab_size, trainer.word_count) == (50_000, 50_257, 0)
+    assert trainer.record(1).decided_by == IMPORTED and trainer.token_string(trainer.record(1).token) == "Ġt"
+    text = data_text("shakespeare_200k.txt")[:50_000] + END
+    assert Encoder.from_trainer(trainer).encode_ids(text, allow_special=True) == theirs.encode(
+        text, allowed_special="all"
+    )
+    trainer.goto(0)
+    assert Encoder.from_trainer(trainer).encode_ids("hi") == [71, 72]  # bytes, with GPT-2's ids
+    trainer.goto(1)
+    assert Encoder.from_trainer(trainer).encode_ids(" t") == [256]
+    trainer.redo()
+    trainer.undo()
+    trainer.goto(50_000)
+    assert Encoder.from_trainer(trainer).encode_ids(" gazed") == [50255]
+
+
+def test_an_imported_session_saves_and_reopens_with_its_ids(gpt2, tmp_path):
+    encoder, theirs = gpt2
+    trainer = trainer_from_encoder(encoder)
+    trainer.goto(20_000)
+    path = tmp_path / "gpt2.json"
+    save_session(trainer, path)
+    again = load_session(path)
+    assert (
+        again.position == 20_000 and again.history_length == 50_000 and again.numbering == trainer.numbering
+    )
+    text = "The quick brown fox jumps over the lazy dog." + END
+    expected = Encoder.from_trainer(trainer).encode_ids(text, allow_special=True)
+    assert Encoder.from_trainer(again).encode_ids(text, allow_special=True) == expected
+    assert load_encoder(path).encode_ids(text, allow_special=True) == expected
+    again.goto(50_000)
+    assert Encoder.from_trainer(again).encode_ids(text, allow_special=True) == theirs.encode(
+        text, allowed_special="all"
+    )
+
+
+def test_attaching_a_corpus_fills_in_each_merges_count_and_training_goes_on(gpt2, genesis_corpus):
+    encoder, _ = gpt2
+    bare = trainer_from_encoder(encoder)
+    bare.goto(3000)
+    trainer = attach_corpus(bare, genesis_corpus)
+    assert trainer.position == 3000 and trainer.history_length == 50_000 and trainer.word_count > 1000
+    for step in (1, 2, 50, 2999, 3000):
+        record = trainer.record(step)
+        trainer.goto(step - 1)
+        assert trainer.pair_count(record.pair) == record.count == record.top_count
+    trainer.goto(50_000)
+    assert trainer.record(50_000).count == 0  # "Ġgazed" never occurs in Genesis
+    same = trainer_from_encoder(encoder, genesis_corpus)  # the corpus given at once: the same counts
+    assert [r.count for r in same.history] == [r.count for r in trainer.history]
+    top = trainer.top_count()
+    record = trainer.step()
+    assert record.step == 50_001 and record.count == top > 0
+    assert Encoder.from_trainer(trainer).encode_ids(END, allow_special=True) == [50256]
+    assert record.token == trainer.vocab_size - 1
+    assert Encoder.from_trainer(trainer).keys[50257] == trainer.token_string(record.token)
+
+
+def test_import_export_import_keeps_gpt2_exactly(gpt2, tmp_path):
+    encoder, _ = gpt2
+    trainer = trainer_from_encoder(encoder)
+    exported = Encoder.from_trainer(trainer)
+    write_tokenizer(exported, "tiktoken", tmp_path / "again.tiktoken")
+    assert (tmp_path / "again.tiktoken").read_bytes() == (GPT2_RANKS).read_bytes()
+    write_tokenizer(exported, "gpt2", tmp_path / "files")
+    vocab = json.loads((tmp_path / "files" / "vocab.json").read_text(encoding="utf-8"))
+    assert vocab[END] == 50256 and vocab["Ġgazed"] == 50255
+
+
+@pytest.mark.parametrize("name", ["gpt2-bytes", "whitespace-suffix-unk", "bytes-prefix-nfkc-lower"])
+def test_a_tokenizer_trained_by_hf_round_trips_through_a_session(name, tmp_path):
+    theirs = trained_by_hf(name)
+    path = tmp_path / "tokenizer.json"
+    theirs.save(str(path))
+    trainer = trainer_from_encoder(read_tokenizer(path).encoder)
+    session = tmp_path / "session.json"
+    save_session(trainer, session)
+    write_tokenizer(Encoder.from_trainer(load_session(session)), "hf", tmp_path / "again.json")
+    before, after = (
+        json.loads(path.read_text(encoding="utf-8")),
+        json.loads((tmp_path / "again.json").read_text(encoding="utf-8")),
+    )
+    assert after["model"]["vocab"] == before["model"]["vocab"]
+    assert after["model"]["merges"] == before["model"]["merges"]
+    assert [(t["id"], t["content"]) for t in after["added_tokens"]] == [
+        (t["id"], t["content"]) for t in before["added_tokens"]
+    ]
+    lines = data_text("shakespeare_200k.txt").splitlines()[:500]
+    again = Tokenizer.from_file(str(tmp_path / "again.json"))
+    assert [e.ids for e in again.encode_batch(lines, add_special_tokens=False)] == [
+        e.ids for e in theirs.encode_batch(lines, add_special_tokens=False)
+    ]
+
+
+def test_a_minbpe_model_keeps_bytes_numbered_by_value_in_a_session(tmp_path):
+    path = tmp_path / "toy.model"
+    path.write_text("minbpe v1\n\n1\n<|end|> 258\n104 105\n256 33\n", encoding="utf-8")  # "hi", "hi!"
+    trainer = trainer_from_encoder(read_tokenizer(path).encoder)
+    encoder = Encoder.from_trainer(trainer)
+    assert encoder.encode_ids("hi! a<|end|>", allow_special=True) == [257, 32, 97, 258]
+
+
+def test_the_cli_imports_gpt2_with_a_corpus_and_the_session_encodes_as_tiktoken(gpt2, tmp_path):
+    _, theirs = gpt2
+    corpus = tmp_path / "genesis.txt"
+    corpus.write_text(data_text("kjv_genesis_100k.txt")[:30_000], encoding="utf-8")
+    session = tmp_path / "gpt2.json"
+    code, out, err = run(
+        "import",
+        str(GPT2_RANKS),
+        "--special-token",
+        END,
+        "--corpus",
+        str(corpus),
+        "-o",
+        str(session),
+    )
+    assert code == 0, err
+    assert "(tiktoken ranks): 50,257 tokens, 50,000 merges, with the counts of" in out
+    code, out, _ = run(
+        "encode", "--model", str(session), "--json", "--allow-special", "In the beginning" + END
+    )
+    assert json.loads(out)["ids"] == theirs.encode("In the beginning" + END, allowed_special="all")
+    trainer = load_session(session)
+    assert trainer.word_count > 100 and trainer.record(1).count > 0
+
+
+def test_a_token_no_session_can_hold_is_refused_with_one_sentence(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    data = {
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "xyz": 3}, "merges": ["a b"]},
+        "pre_tokenizer": {"type": "Whitespace"},
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run("import", str(path), "-o", str(tmp_path / "s.json"))
+    assert (
+        code == 1
+        and "'xyz' is neither one unit nor made by a merge" in err
+        and not (tmp_path / "s.json").exists()
+    )
+
+
+def test_a_session_of_our_own_is_not_renumbered():
+    trainer = Trainer(Corpus.from_text("low lower lowest", PipelineConfig()))
+    trainer.run(merges=3)
+    assert trainer.numbering is None
