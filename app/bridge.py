@@ -42,7 +42,9 @@ from bpe_core.events import (
     MergeUndone,
 )
 from bpe_core.fileio import write_atomic
+from bpe_core.formats import DESCRIPTIONS, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.history import USER
+from bpe_core.imported import attach_corpus, trainer_from_encoder
 from bpe_core.session import load_session, save_session, sniff_session, trainer_from_session
 from bpe_core.walkthrough import walkthrough
 
@@ -124,6 +126,7 @@ class Bridge(QObject):
         self._encoder_key: tuple = ()  # (trainer.revision,) it was built for
         self._clean_state = self._state()
         self._interrupted_run: dict[str, int | None] | None = None
+        self._open_note = ""  # what the "Opened …" message adds about an import or an attach
         self._state_before_job: tuple = ()
         self._closed = False  # after shutdown: no job starts any more
         self.ask_at_ties = False
@@ -216,10 +219,14 @@ class Bridge(QObject):
     # -- commands: synchronous -------------------------------------------------------------
 
     def step(self) -> bool:
-        """One step by the current rule; in Ask-me mode a tie asks first. False if none."""
+        """One step by the current rule; in Ask-me mode a tie asks first. False if none. In an
+        imported tokenizer's session a step is the tokenizer's next merge, while there is one."""
         if self.busy:
             return False
         trainer = self._trainer
+        if trainer.numbering is not None and trainer.can_redo:
+            trainer.redo()
+            return True
         reason = trainer.stop_reason()
         if reason is not None:
             self.sig_message.emit(f"No step: {reason.value}.")
@@ -487,6 +494,20 @@ class Bridge(QObject):
             _Request("Writing the walk-through", work, lambda _: self.sig_message.emit(f"Exported to {path}"))
         )
 
+    def export_tokenizer(self, format: str, path: str | Path) -> None:
+        """The merges up to the current step in another tool's format, ids as exported."""
+        if self.busy:
+            return
+        encoder = Encoder.from_trainer(self._trainer)
+
+        def work(progress, cancelled) -> list[Path]:
+            return write_tokenizer(encoder, format, path)
+
+        def done(files: list[Path]) -> None:
+            self.sig_message.emit(f"Exported {DESCRIPTIONS[format]} to {', '.join(map(str, files))}")
+
+        self._start(_Request(f"Exporting {DESCRIPTIONS[format]}", work, done))
+
     def continue_run(self) -> bool:
         """After the user decided a tie that stopped a run: go on to the run's target."""
         target, self._interrupted_run = self._interrupted_run, None
@@ -513,6 +534,9 @@ class Bridge(QObject):
         succeeds). ``kind`` forces ``session``, ``text`` or ``counts``; by default a session is
         recognised by parsing it, and a corpus by its suffix (``.tsv``: word counts)."""
         path = Path(path)
+        if kind is None and tokenizer_format(path) is not None:
+            self.open_tokenizer(path, on_opened=on_opened)
+            return
         config = config or PipelineConfig()
         training = self._trainer.training
 
@@ -530,6 +554,60 @@ class Bridge(QObject):
             return Trainer(corpus, training), Source(path.name, path=path, input_kind=input_kind), None
 
         self._open(f"Opening {path.name}", work, on_opened, opens=path)
+
+    def open_tokenizer(
+        self,
+        path: str | Path,
+        specials: tuple[str, ...] = (),
+        corpus: Path | None = None,
+        name: str | None = None,
+        on_opened: Callable[[], None] | None = None,
+    ) -> None:
+        """A tokenizer file or folder as a session of its merges (``bpe_core.imported``); with
+        ``corpus``, that text attached at once."""
+        path = Path(path)
+        training = self._trainer.training
+
+        def work(progress, cancelled):
+            report = _cancellable(progress, cancelled)
+            imported = read_tokenizer(path, specials=specials)
+            attached = (
+                None if corpus is None else load_corpus(corpus, imported.encoder.config, "text", report)
+            )
+            return imported, trainer_from_encoder(imported.encoder, attached, training, report)
+
+        def install(result) -> None:
+            imported, trainer = result
+            self.replace_trainer(trainer, Source(name or path.name))
+            merges = f"{len(imported.encoder.merges):,} merges"
+            on_corpus = f", counted on {corpus.name}" if corpus is not None else ""
+            notes = "".join(f" Note: {note}" for note in imported.notes)
+            self._open_note = f": {DESCRIPTIONS[imported.format]}, {merges}{on_corpus}.{notes}"
+            if on_opened is not None:
+                on_opened()
+
+        self._start(_Request(f"Importing {path.name}", work, install, opens=path, replaces_session=True))
+
+    def attach(self, path: str | Path, kind: str | None = None) -> None:
+        """Replay the session's line on a corpus file, filling in each merge's count there."""
+        if self.busy:
+            return
+        path, trainer, source, session_path = Path(path), self._trainer, self.source, self.path
+        input_kind = kind or ("counts" if path.suffix.lower() in COUNTS_SUFFIXES else "text")
+
+        def work(progress, cancelled):
+            report = _cancellable(progress, cancelled)
+            return attach_corpus(
+                trainer, load_corpus(path, trainer.corpus.config, input_kind, report), report
+            )
+
+        def install(attached: Trainer) -> None:
+            self.replace_trainer(attached, source, session_path, saved=False)
+            self._open_note = (
+                f", {path.name} attached: {attached.word_count:,} words, each merge counted there"
+            )
+
+        self._start(_Request(f"Attaching {path.name}", work, install, replaces_session=True))
 
     def open_text(
         self,
@@ -693,7 +771,8 @@ class Bridge(QObject):
             if request.opens is not None:
                 self.sig_opened.emit(request.opens, True)
             if request.replaces_session:
-                self.sig_message.emit(f"Opened {self.source.name} in {seconds:.1f} s")
+                note, self._open_note = self._open_note, ""
+                self.sig_message.emit(f"Opened {self.source.name} in {seconds:.1f} s{note}")
         elif outcome is Outcome.FAILED:
             if job.error_details:
                 log.error("%s failed:\n%s", job.title, job.error_details)

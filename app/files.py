@@ -10,8 +10,11 @@ from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
+from app.dialogs.export_dialog import ExportDialog
 from app.widgets import keeping_focus
 from bpe_core import PipelineConfig
+from bpe_core.encoder import Encoder
+from bpe_core.formats import DESCRIPTIONS, formats_for, tokenizer_format
 
 RECENT_KEY = "files/recent"
 FOLDER_KEY = "files/last_folder"
@@ -20,6 +23,8 @@ CORPUS_FILTERS = (
     "Text or session (*.txt *.text *.md *.json);;Word counts, word<TAB>count (*.tsv *.counts);;All files (*)"
 )
 SESSION_FILTER = "BPE Studio sessions (*.json);;All files (*)"
+TOKENIZER_FILTER = "Tokenizer files (*.json *.tiktoken *.model *.codes *.bpe *.txt);;All files (*)"
+EXPORT_SUFFIXES = {"hf": "tokenizer.json", "codes": "codes", "tiktoken": "ranks.tiktoken"}
 
 
 class FileActions(QObject):
@@ -79,6 +84,63 @@ class FileActions(QObject):
             path, _ = QFileDialog.getOpenFileName(self._window, "Open session", self.folder(), SESSION_FILTER)
         if path:
             self.open_path(path, "session")
+
+    def ask_import(self) -> None:
+        """A tokenizer file (for GPT-2's two files, either of them) opened as a session."""
+        with keeping_focus(self._window):
+            path, _ = QFileDialog.getOpenFileName(
+                self._window, "Import tokenizer", self.folder(), TOKENIZER_FILTER
+            )
+        if not path:
+            return
+        specials: tuple[str, ...] = ()
+        if tokenizer_format(path) == "tiktoken":  # the ranks hold no special tokens: ask for them
+            with keeping_focus(self._window):
+                text, ok = QInputDialog.getText(
+                    self._window,
+                    "Special tokens",
+                    "tiktoken ranks hold no special tokens. Any to number after the ranks, separated "
+                    "by spaces (GPT-2's is <|endoftext|>):",
+                )
+            if not ok:
+                return
+            specials = tuple(text.split())
+        self.request_open(lambda: self._bridge.open_tokenizer(path, specials))
+
+    def ask_attach(self) -> None:
+        """A corpus whose counts fill in the session's merges (an imported tokenizer's, mostly)."""
+        with keeping_focus(self._window):
+            path, chosen = QFileDialog.getOpenFileName(
+                self._window, "Attach corpus", self.folder(), CORPUS_FILTERS
+            )
+        if path:
+            self._bridge.attach(path, "counts" if chosen.startswith("Word counts") else None)
+
+    def ask_export(self) -> None:
+        """Export as another tool's format: the format, then where."""
+        bridge = self._bridge
+        if bridge.busy:
+            return
+        dialog = ExportDialog(formats_for(Encoder.from_trainer(bridge.trainer)), self._window)
+        with keeping_focus(self._window):
+            accepted = dialog.exec()
+        format = dialog.chosen() if accepted else None
+        dialog.deleteLater()
+        if format is None:
+            return
+        stem = Path(bridge.source.name).stem
+        with keeping_focus(self._window):
+            if format == "gpt2":
+                path = QFileDialog.getExistingDirectory(
+                    self._window, "Folder for vocab.json and merges.txt", self.folder()
+                )
+            else:
+                suggested = str(Path(self.folder()) / f"{stem}-{EXPORT_SUFFIXES[format]}")
+                path, _ = QFileDialog.getSaveFileName(
+                    self._window, f"Export as {DESCRIPTIONS[format]}", suggested
+                )
+        if path:
+            bridge.export_tokenizer(format, path)
 
     def ask_paste(self) -> None:
         with keeping_focus(self._window):

@@ -42,7 +42,15 @@ from app.panes.pairs_pane import PairsPane
 from app.panes.plots_pane import PlotsPane
 from app.panes.vocab_pane import VocabPane
 from app.playback import Playback
-from app.samples import SAMPLES, Sample
+from app.samples import (
+    GPT2_RANKS,
+    GPT2_SAMPLE_NAME,
+    GPT2_SAMPLE_TIP,
+    GPT2_TEST_TEXT,
+    SAMPLES,
+    SAMPLES_DIR,
+    Sample,
+)
 from app.status_bar import StatusFields
 from app.widgets import keeping_focus, table_csv
 from bpe_core import Trainer
@@ -219,6 +227,26 @@ class MainWindow(QMainWindow):
         self._action("open_corpus", "Open corpus…", files.ask_open_corpus, ("Ctrl+O",))
         self._action("paste", "Paste text as corpus…", files.ask_paste, ("Ctrl+Shift+V",))
         self._action("open_session", "Open session…", files.ask_open_session, ("Ctrl+Shift+O",))
+        self._action(
+            "import",
+            "Import tokenizer…",
+            files.ask_import,
+            ("Ctrl+I",),
+            "Open a tokenizer file (Hugging Face, GPT-2, tiktoken, subword-nmt, minbpe) as a session",
+        )
+        self._action(
+            "attach",
+            "Attach corpus…",
+            files.ask_attach,
+            tip="Replay the merges on a corpus, filling in each merge's count there",
+        )
+        self._action(
+            "export_as",
+            "Export as…",
+            files.ask_export,
+            ("Ctrl+E",),
+            "Write the merges up to this step in another tool's format",
+        )
         self._action("save", "Save session", files.save, ("Ctrl+S",))
         self._action("save_as", "Save session as…", files.save_as, ("Ctrl+Shift+S",))
         self._action(
@@ -291,7 +319,7 @@ class MainWindow(QMainWindow):
     def _make_menus(self) -> None:
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
-        for name in ("open_corpus", "paste", "open_session"):
+        for name in ("open_corpus", "paste", "open_session", "import", "attach"):
             file_menu.addAction(self.commands[name])
         self.recent_menu = file_menu.addMenu("Recent files")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -299,6 +327,7 @@ class MainWindow(QMainWindow):
         for name in ("save", "save_as"):
             file_menu.addAction(self.commands[name])
         file_menu.addSeparator()
+        file_menu.addAction(self.commands["export_as"])
         file_menu.addAction(self.commands["export_view"])
         file_menu.addAction(self.commands["walkthrough"])
         file_menu.addSeparator()
@@ -308,6 +337,10 @@ class MainWindow(QMainWindow):
             action = samples.addAction(sample.name)
             action.setToolTip(sample.description)
             action.triggered.connect(lambda _=False, s=sample: self.open_sample(s))
+        samples.addSeparator()
+        gpt2 = samples.addAction(GPT2_SAMPLE_NAME)
+        gpt2.setToolTip(GPT2_SAMPLE_TIP)
+        gpt2.triggered.connect(self.open_gpt2_sample)
         samples.setToolTipsVisible(True)
         train = menu.addMenu("&Train")
         for name in ("step", "undo", "redo", "run", "run_target", "play", "goto", "reset"):
@@ -360,6 +393,22 @@ class MainWindow(QMainWindow):
                 sample.training,
                 on_opened=opened,
                 sample=True,
+            )
+        )
+
+    def open_gpt2_sample(self) -> None:
+        def opened() -> None:
+            self.target = Target()
+            self.encode_pane.allow_special.setChecked(True)
+            self.encode_pane.input.setPlainText(GPT2_TEST_TEXT)
+
+        self.files.request_open(
+            lambda: self.bridge.open_tokenizer(
+                GPT2_RANKS,
+                ("<|endoftext|>",),
+                corpus=SAMPLES_DIR / "shakespeare.txt",
+                name="GPT-2 tokenizer",
+                on_opened=opened,
             )
         )
 
@@ -473,6 +522,16 @@ class MainWindow(QMainWindow):
         if values is None:
             return
         config, training, self.target = values
+        if config != trainer.corpus.config and trainer.numbering is not None:
+            with keeping_focus(self):
+                QMessageBox.information(
+                    self,
+                    "An imported tokenizer",
+                    "The pipeline of an imported tokenizer is its own: its merges mean nothing on "
+                    "another one. The training settings can change; to try another pipeline, train "
+                    "a new session.",
+                )
+            config = trainer.corpus.config
         if config != trainer.corpus.config:
             if (
                 trainer.history_length
@@ -635,13 +694,26 @@ class MainWindow(QMainWindow):
         busy = self.bridge.busy
         trainer = self.bridge.trainer
         # Opening stays possible while busy: it cancels the job, or replaces a pending load.
-        for name in ("step", "run", "run_target", "goto", "reset", "settings", "save", "save_as", "play"):
+        for name in (
+            "step",
+            "run",
+            "run_target",
+            "goto",
+            "reset",
+            "settings",
+            "save",
+            "save_as",
+            "play",
+            "attach",
+            "export_as",
+        ):
             self.commands[name].setEnabled(not busy)
         if not busy:
             self.commands["undo"].setEnabled(trainer.can_undo)
             self.commands["redo"].setEnabled(trainer.can_redo)
             self.commands["goto"].setEnabled(trainer.history_length > 0)
-            self.commands["play"].setEnabled(trainer.stop_reason() is None or self.playback.playing)
+            steps = trainer.stop_reason() is None or (trainer.numbering is not None and trainer.can_redo)
+            self.commands["play"].setEnabled(steps or self.playback.playing)
         else:
             self.commands["undo"].setEnabled(False)
             self.commands["redo"].setEnabled(False)

@@ -8,6 +8,13 @@ from pathlib import Path
 from bpe_core import PipelineConfig, TrainingConfig
 
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "resources" / "samples"
+GPT2_RANKS = SAMPLES_DIR.parent / "tokenizers" / "gpt2.tiktoken"
+GPT2_SAMPLE_NAME = "GPT-2's real tokenizer, counted on Shakespeare"
+GPT2_SAMPLE_TIP = (
+    "GPT-2's 50,000 merges and 50,257 tokens with their own ids (<|endoftext|> is 50256), imported "
+    "from its tiktoken ranks, with the Shakespeare sample attached so every merge has a count."
+)
+GPT2_TEST_TEXT = "Hello world! GPT-2 splits unusual words like Tokenization into pieces.<|endoftext|>"
 
 
 @dataclass(frozen=True)

@@ -161,16 +161,14 @@ class Encoder:
         while the user moves back and forth in the same history.
         """
         records = trainer.history if full_history else trainer.history[: trainer.position]
-        keys = list(trainer.vocab.keys)
-        for record in records[trainer.position :]:  # tokens undone so far but recorded
-            if record.new_token:
-                keys.append(keys[record.pair[0]] + keys[record.pair[1]])
+        # With the tokens of merges undone so far but recorded, when they are wanted.
+        keys = trainer.line_keys() if full_history else list(trainer.vocab.keys)
         merges = [Merge(r.step - 1, r.pair[0], r.pair[1], r.token, r.count) for r in records]
         encoder = cls(trainer.corpus.config, keys, merges, range(trainer.vocab.n_special))
-        if trainer.numbering is None:
+        numbers = trainer.token_numbers()
+        if numbers is None or trainer.numbering is None:
             return encoder
-        numbering = trainer.numbering
-        return encoder.renumbered(numbering.ids(keys, trainer.vocab.n_special), numbering.unknown)
+        return encoder.renumbered(numbers[: len(keys)], trainer.numbering.unknown)
 
     @property
     def n_special(self) -> int:

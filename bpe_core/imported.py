@@ -83,10 +83,7 @@ def attach_corpus(trainer: Trainer, corpus: Corpus, progress: Progress | None = 
         raise InputError("The corpus was read with another pipeline than the session's.")
     alphabet = trainer.vocab.keys[trainer.vocab.n_special : trainer.vocab.n_special + trainer.vocab.n_base]
     attached = Trainer.restoring(corpus, trainer.training, alphabet=alphabet)
-    old_keys = list(trainer.vocab.keys)
-    for record in trainer.history[trainer.position :]:  # tokens of redo-able merges, as from_trainer
-        if record.new_token:
-            old_keys.append(old_keys[record.pair[0]] + old_keys[record.pair[1]])
+    old_keys = trainer.line_keys()
     n_special = attached.vocab.n_special
     ids = dict(attached.vocab.ids)
     saved = []

@@ -157,6 +157,8 @@ class Trainer:
         self._last_change: LastChange | None = None
         segs = _initial_segs(corpus, self.vocab.ids)
         self._unrestored: list[str] | None = None if count else segs
+        self._numbers: list[int] = []
+        self._numbers_revision = 0
         if count:
             self._index_segs(segs)
             self._initial = self._now()
@@ -886,6 +888,25 @@ class Trainer:
     def token_frequency(self, token_id: int) -> int:
         """Occurrences of the token in the current segmentation of the corpus."""
         return self._index.token_freq[token_id]
+
+    def line_keys(self) -> list[str]:
+        """The keys of the tokens now, then of those the redo-able merges of this line make."""
+        keys = list(self.vocab.keys)
+        for record in self._records[self.position :]:
+            if record.new_token:
+                keys.append(keys[record.pair[0]] + keys[record.pair[1]])
+        return keys
+
+    def token_numbers(self) -> list[int] | None:
+        """The exported id of each token of :meth:`line_keys` (an imported tokenizer's ids, see
+        ``bpe_core.numbering``), or ``None`` when they are the session's own ids. The list is
+        the same object for as long as the recorded history is (undo and redo keep it)."""
+        if self.numbering is None:
+            return None
+        if self._numbers_revision != self.revision:
+            self._numbers = self.numbering.ids(self.line_keys(), self.vocab.n_special)
+            self._numbers_revision = self.revision
+        return self._numbers
 
     def token_created_at(self, token_id: int) -> int:
         """Step that created the token (0 for special and base tokens)."""

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
 from app import status_bar
 from app.bridge import ASK
+from app.dialogs.export_dialog import ExportDialog
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import SettingsDialog
 from app.dialogs.tie_dialog import TieDialog
@@ -136,6 +137,22 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
     expect(
         "Ctrl+Shift+S", lambda: (tmp_path / "copy.json").exists() and bridge.path == tmp_path / "copy.json"
     )
+    codes = tmp_path / "model.codes"
+    codes.write_text("#version: 0.2\nl o\nlo w</w>\n", encoding="utf-8")
+    dialogs.open_path = str(codes)
+    expect("Ctrl+I", lambda: bridge.source.name == "model.codes" and trainer().history_length == 2)
+
+    def as_codes(dialog: ExportDialog) -> None:
+        dialog.formats.setCurrentRow(2)  # subword-nmt codes
+        dialog.accept()
+
+    answerer = ModalAnswerer(ExportDialog, as_codes)
+    dialogs.save_path = str(tmp_path / "again.codes")
+    expect(
+        "Ctrl+E",
+        lambda: (tmp_path / "again.codes").read_text(encoding="utf-8") == codes.read_text(encoding="utf-8"),
+    )
+    answerer.stop()
 
     size = lambda: window.corpus_pane.view.font().pointSizeF()  # noqa: E731
     expect("Ctrl++", lambda s: size() == s + 2, size)

@@ -1,12 +1,16 @@
 """The vocabulary table: id, token (with visible glyphs), length, frequency now, step created.
 
-Default order is by id, where a step only appends or removes the newest row; other orders and
-searches are recomputed (a vocabulary is at most tens of thousands of rows). What does not
+Default order is by id, where a step only inserts or removes the newest token's row (at the end,
+or where an imported tokenizer's own id puts it: GPT-2's ``<|endoftext|>`` stays last); other
+orders and searches are recomputed (a vocabulary is at most tens of thousands of rows). The id
+shown is the one exported: an imported tokenizer's (``Trainer.token_numbers``). What does not
 change while a token exists (its text, length and step) is cached per id; the frequency
 changes with every step and shows a placeholder while a background job runs.
 """
 
 from __future__ import annotations
+
+from bisect import bisect_left
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
@@ -54,6 +58,7 @@ class VocabModel(TableModel):
         self._filter = ""
         self._sort_column, self._sort_order = ID, Qt.SortOrder.AscendingOrder
         self._fixed: dict[int, tuple[str, int, int]] = {}  # id -> (visible token, length, step)
+        self._numbers: list[int] = []  # the exported id of each token, when not its own
         self._italic = QFont()
         self._italic.setItalic(True)
         # Signals
@@ -74,7 +79,7 @@ class VocabModel(TableModel):
             return token_id
         if role == ALIGNMENT and column != TOKEN:
             return RIGHT_ALIGNED
-        special = token_id < self._n_special
+        special = token_id < self._n_special  # the session's own numbering: specials first
         if role == FONT and special:
             return self._italic
         if role == TOOLTIP and special:
@@ -118,22 +123,28 @@ class VocabModel(TableModel):
         trainer = self._bridge.trainer
         self._n_special = trainer.vocab.n_special
         size = trainer.vocab_size
+        numbers = trainer.token_numbers() or []
+        shared = min(size, self._size)
+        renumbered = numbers is not self._numbers and numbers[:shared] != self._numbers[:shared]
+        self._numbers = numbers
         for token_id in range(size, self._size):  # undone: the id will name another token
             self._fixed.pop(token_id, None)
         if self._sort_column == ID and self._sort_order == Qt.SortOrder.AscendingOrder and not self._filter:
-            # Steps add or remove tokens at the end: move only those rows.
-            if size > self._size and self._ids == list(range(self._size)):
-                self.beginInsertRows(QModelIndex(), self._size, size - 1)
-                self._ids.extend(range(self._size, size))
-                self._size = size
-                self.endInsertRows()
-            elif size < self._size and self._ids == list(range(self._size)):
-                self.beginRemoveRows(QModelIndex(), size, self._size - 1)
-                del self._ids[size:]
-                self._size = size
-                self.endRemoveRows()
-            elif size != self._size or len(self._ids) != size:
+            # Steps add or remove the newest tokens: move only their rows, kept in id order.
+            if renumbered or len(self._ids) != self._size or abs(size - self._size) > 64:
                 self._recompute()
+            for token_id in range(self._size, size):
+                row = bisect_left(self._ids, self._number(token_id), key=self._number)
+                self.beginInsertRows(QModelIndex(), row, row)
+                self._ids.insert(row, token_id)
+                self._size += 1
+                self.endInsertRows()
+            for token_id in reversed(range(size, self._size)):
+                row = self._ids.index(token_id)
+                self.beginRemoveRows(QModelIndex(), row, row)
+                del self._ids[row]
+                self._size -= 1
+                self.endRemoveRows()
             if self._ids:
                 self.dataChanged.emit(self.index(0, FREQUENCY), self.index(len(self._ids) - 1, FREQUENCY))
             return
@@ -151,10 +162,14 @@ class VocabModel(TableModel):
             self._fixed[token_id] = fixed
         return fixed
 
+    def _number(self, token_id: int) -> int:
+        """The id shown: the exported one."""
+        return self._numbers[token_id] if self._numbers else token_id
+
     def _value(self, token_id: int, column: int):
         """The cell's raw value, or None when it cannot be known now (a job is running)."""
         if column == ID:
-            return token_id
+            return self._number(token_id)
         if column == FREQUENCY:
             return None if self._bridge.busy else self._bridge.trainer.token_frequency(token_id)
         fixed = self._fixed_values(token_id)
@@ -167,6 +182,7 @@ class VocabModel(TableModel):
             return
         trainer = self._bridge.trainer
         self._n_special = trainer.vocab.n_special
+        self._numbers = trainer.token_numbers() or []
         self._size = trainer.vocab_size
         ids: range | list[int] = range(self._size)
         if self._filter:

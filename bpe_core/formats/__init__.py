@@ -19,6 +19,8 @@ minbpe   minbpe ``.model``                             yes    no
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 from collections.abc import Sequence
@@ -87,6 +89,27 @@ def detect(path: str | Path) -> str:
 
 
 _RANK_LINE = re.compile(r"[A-Za-z0-9+/]+=* \d+\s*")
+
+
+def tokenizer_format(path: str | Path) -> str | None:
+    """The format of ``path`` if it is surely a tokenizer of another tool, else ``None`` (a
+    session, or text: a corpus of two words a line is not taken for a codes file)."""
+    path = Path(path)
+    try:
+        found = detect(path)
+    except InputError:
+        return None
+    if found == "session" or (found == "codes" and path.suffix.lower() not in (".codes", ".bpe")):
+        with path.open("rb") as stream:
+            return found if found == "codes" and stream.read(9) == b"#version:" else None
+    if found == "tiktoken":
+        with path.open("rb") as stream:
+            first = stream.readline().split()
+        try:
+            base64.b64decode(first[0], validate=True)
+        except (binascii.Error, ValueError, IndexError):
+            return None
+    return found
 
 
 def _is_rank_line(line: str) -> bool:

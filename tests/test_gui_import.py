@@ -1,0 +1,144 @@
+"""Real tokenizers in the window (issue 10): the GPT-2 sample, import, attach, export, and keys."""
+
+import json
+
+import pytest
+from PySide6.QtWidgets import QApplication, QInputDialog
+from tokenizers import Tokenizer
+
+from app.dialogs.export_dialog import FORMAT_ROLE, ExportDialog
+from app.models.vocab_model import ID, TOKEN
+from app.samples import GPT2_SAMPLE_NAME
+from tests.conftest import GPT2_RANKS, data_text
+from tests.gui_helpers import ModalAnswerer, drop_file, fresh_focus, press, qt_wait_until, wait_idle
+
+
+def menu_action(window, text):
+    for menu in window.menuBar().findChildren(type(window.samples_menu)):
+        for action in menu.actions():
+            if action.text() == text:
+                return action
+    raise AssertionError(f"no menu action {text!r}")
+
+
+@pytest.fixture
+def gpt2_window(qtbot, make_window):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    menu_action(window, GPT2_SAMPLE_NAME).trigger()
+    wait_idle(qtbot, window)
+    return window
+
+
+def test_the_gpt2_sample_opens_with_gpt2s_ids_and_counts_and_steps_with_the_keys(qtbot, gpt2_window):
+    window = gpt2_window
+    trainer = window.bridge.trainer
+    assert (trainer.position, trainer.vocab_size, trainer.history_length) == (50_000, 50_257, 50_000)
+    assert trainer.word_count > 1000 and trainer.record(1).count > 0  # Shakespeare attached
+    assert "GPT-2 tokenizer" in window.windowTitle()
+    encode = window.encode_pane
+    qt_wait_until(encode.is_current)
+    assert encode.encoding.ids[:2] == [15496, 995] and encode.encoding.ids[-1] == 50256  # "Hello world", EOT
+    model = window.vocab_pane.model
+    last = model.rowCount() - 1
+    assert model.index(last, ID).data() == "50,256" and model.index(last, TOKEN).data() == "<|endoftext|>"
+    assert model.index(0, ID).data() == "0" and model.index(0, TOKEN).data() == "!"
+    window.corpus_pane.view.setFocus()
+    press("Left")  # undo the last merge: "Ġgazed" leaves the vocabulary
+    assert trainer.position == 49_999 and model.rowCount() == 50_256
+    assert model.index(model.rowCount() - 1, TOKEN).data() == "<|endoftext|>"
+    press("Space")  # the tokenizer's next merge, not the rule's pick on Shakespeare
+    assert trainer.position == 50_000 and trainer.current_branch == trainer.branches()[0].id
+    assert len(trainer.branches()) == 1
+    assert model.index(model.rowCount() - 2, ID).data() == "50,255"
+
+
+def test_import_without_a_corpus_then_attach_one_then_continue_training(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    dialogs.open_path = str(GPT2_RANKS)
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("<|endoftext|>", True)))
+    press("Ctrl+I")
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    assert (trainer.position, trainer.word_count, trainer.vocab_size) == (50_000, 0, 50_257)
+    assert "tiktoken ranks, 50,000 merges" in window.status.message.text()
+    window.bridge.goto(10)
+    wait_idle(qtbot, window)
+    corpus = tmp_path / "genesis.txt"
+    corpus.write_text(data_text("kjv_genesis_100k.txt")[:20_000], encoding="utf-8")
+    dialogs.open_path = str(corpus)
+    menu_action(window, "Attach corpus…").trigger()
+    wait_idle(qtbot, window)
+    attached = window.bridge.trainer
+    assert attached is not trainer and attached.position == 10 and attached.word_count > 100
+    assert attached.record(1).count > 0 and attached.numbering == trainer.numbering
+    assert "genesis.txt attached" in window.status.message.text()
+    window.bridge.goto(50_000)
+    wait_idle(qtbot, window)
+    window.corpus_pane.view.setFocus()
+    press("Space")  # past the tokenizer's merges: the rule picks on Genesis
+    assert attached.position == 50_001 and attached.record(50_001).decided_by == "first-seen"
+    window.encode_pane.input.setPlainText("In the beginning")
+    qt_wait_until(window.encode_pane.is_current)
+    assert window.encode_pane.encoding.ids[0] == 818  # "In", GPT-2's id
+
+
+def test_export_as_lists_what_fits_and_writes_what_hf_loads(qtbot, gpt2_window, dialogs, tmp_path):
+    window = gpt2_window
+    seen = {}
+
+    def choose_hf(dialog):
+        items = [dialog.formats.item(i) for i in range(dialog.formats.count())]
+        seen.update(
+            {item.data(FORMAT_ROLE): bool(item.flags() & item.flags().ItemIsEnabled) for item in items}
+        )
+        dialog.formats.setCurrentItem(next(i for i in items if i.data(FORMAT_ROLE) == "hf"))
+        dialog.accept()
+
+    answerer = ModalAnswerer(ExportDialog, choose_hf)
+    dialogs.save_path = str(tmp_path / "gpt2.json")
+    press("Ctrl+E")
+    answerer.stop()
+    wait_idle(qtbot, window)
+    assert seen == {"hf": True, "gpt2": True, "codes": False, "tiktoken": True}
+    theirs = Tokenizer.from_file(str(tmp_path / "gpt2.json"))
+    text = "Hello world! GPT-2 splits unusual words."
+    assert theirs.encode(text, add_special_tokens=False).ids == window.bridge.encoder().encode_ids(text)
+    assert json.loads((tmp_path / "gpt2.json").read_text(encoding="utf-8"))["added_tokens"][0]["id"] == 50256
+    assert QApplication.focusWidget() is not None  # the keys came back to the window
+    press("Left")
+    assert window.bridge.trainer.position == 49_999
+
+
+def test_a_codes_file_dropped_on_the_window_opens_as_a_session(qtbot, make_window, tmp_path):
+    window = make_window()
+    codes = tmp_path / "model.codes"
+    codes.write_text("#version: 0.2\nl o\nlo w</w>\ne r</w>\n", encoding="utf-8")
+    drop_file(window, codes)
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    assert trainer.history_length == 3 and trainer.record(2).decided_by == "imported"
+    assert window.bridge.encoder().encode("low lower").tokens == ["low</w>", "lo", "w", "er</w>"]
+
+
+def test_the_pipeline_of_an_imported_tokenizer_cannot_be_changed_in_settings(
+    qtbot, gpt2_window, dialogs, monkeypatch
+):
+    from app.dialogs.settings_dialog import SettingsDialog
+
+    window = gpt2_window
+    trainer = window.bridge.trainer
+
+    def change_pipeline(dialog):
+        dialog.lowercase.setChecked(True)
+        dialog.accept()
+
+    answerer = ModalAnswerer(SettingsDialog, change_pipeline)
+    press("Ctrl+,")
+    answerer.stop()
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer is trainer and trainer.history_length == 50_000
+    assert any("pipeline of an imported tokenizer is its own" in m for m in dialogs.messages)
