@@ -8,7 +8,7 @@ from tokenizers import Tokenizer
 
 from app.dialogs.export_dialog import FORMAT_ROLE, ExportDialog
 from app.models.vocab_model import ID, TOKEN
-from app.samples import GPT2_SAMPLE_NAME
+from app.samples import GPT2_SAMPLE_NAME, SAMPLES
 from tests.conftest import GPT2_RANKS, data_text
 from tests.gui_helpers import ModalAnswerer, drop_file, fresh_focus, press, qt_wait_until, wait_idle
 
@@ -122,6 +122,12 @@ def test_a_codes_file_dropped_on_the_window_opens_as_a_session(qtbot, make_windo
     trainer = window.bridge.trainer
     assert trainer.history_length == 3 and trainer.record(2).decided_by == "imported"
     assert window.bridge.encoder().encode("low lower").tokens == ["low</w>", "lo", "w", "er</w>"]
+    assert window.files.recent()[0] == str(codes.resolve())
+    window.open_sample(SAMPLES[0])
+    wait_idle(qtbot, window)
+    window.files.open_recent(window.files.recent()[0])  # File > Recent files imports it again
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.history_length == 3 and window.bridge.source.name == "model.codes"
 
 
 def test_the_pipeline_of_an_imported_tokenizer_cannot_be_changed_in_settings(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QFont
 
 from app.bridge import Bridge
@@ -26,6 +26,7 @@ ID, TOKEN, LENGTH, FREQUENCY, CREATED = range(5)
 HEADERS = ("Id", "Token", "Length", "Frequency", "Step")
 TOKEN_ID_ROLE = USER + 1
 SORT_ROLE = USER
+WARM_SLICE = 2000  # labels computed per turn of the event loop (a few milliseconds)
 _ROLES = frozenset(
     {
         DISPLAY,
@@ -63,7 +64,13 @@ class VocabModel(TableModel):
         self._italic.setItalic(True)
         # Signals
         bridge.sig_changed.connect(self.refresh)
-        bridge.sig_reset.connect(self._fixed.clear)
+        bridge.sig_reset.connect(self._on_reset)
+        # The labels a search looks through are computed ahead, a slice per turn of the event
+        # loop, so that the first search in a vocabulary of 50,000 tokens is as quick as the next.
+        self._warmed = 0
+        self._warm_timer = QTimer(self, singleShot=True, interval=0)
+        self._warm_timer.timeout.connect(self._warm_labels)
+        self._warm_timer.start()
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
         self.refresh()
 
@@ -129,6 +136,9 @@ class VocabModel(TableModel):
         self._numbers = numbers
         for token_id in range(size, self._size):  # undone: the id will name another token
             self._fixed.pop(token_id, None)
+        self._warmed = min(self._warmed, size)
+        if self._warmed < size and not self._warm_timer.isActive():
+            self._warm_timer.start()
         if self._sort_column == ID and self._sort_order == Qt.SortOrder.AscendingOrder and not self._filter:
             # Steps add or remove the newest tokens: move only their rows, kept in id order.
             if renumbered or len(self._ids) != self._size or abs(size - self._size) > 64:
@@ -151,6 +161,22 @@ class VocabModel(TableModel):
         self._recompute()
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _on_reset(self) -> None:
+        self._fixed.clear()
+        self._warmed = 0
+        self._warm_timer.start()
+
+    def _warm_labels(self) -> None:
+        if self._bridge.busy:
+            return  # the refresh after the job starts it again
+        size = self._bridge.trainer.vocab_size
+        stop = min(size, self._warmed + WARM_SLICE)
+        for token_id in range(self._warmed, stop):
+            self._fixed_values(token_id)
+        self._warmed = stop
+        if stop < size:
+            self._warm_timer.start()
 
     def _fixed_values(self, token_id: int) -> tuple[str, int, int] | None:
         """(visible token, length, step created), cached; None if not cached while busy."""
