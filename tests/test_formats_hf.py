@@ -195,7 +195,7 @@ def minimal(**changes) -> dict:
             {"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "\\d"}, "behavior": "Isolated"}},
             "pattern '\\\\\\\\d'",
         ),
-        ({"vocab": {"a": 0, "b": 2, "ab": 3}}, "no token of id 1"),
+        ({"vocab": {"a": 0, "b": 2, "ab": 10**9}}, "too sparse"),
         ({"merges": ["a c"]}, "merge 1 that is not two tokens"),
         ({"added_tokens": [{"id": 0, "content": "<s>", "special": True}]}, "id another token has"),
     ],

@@ -188,3 +188,42 @@ def test_a_session_of_our_own_is_not_renumbered():
     trainer = Trainer(Corpus.from_text("low lower lowest", PipelineConfig()))
     trainer.run(merges=3)
     assert trainer.numbering is None
+
+
+def test_gpt2_exported_part_way_keeps_its_ids_and_loads_in_the_real_libraries(gpt2, tmp_path):
+    encoder, _ = gpt2
+    trainer = trainer_from_encoder(encoder)
+    trainer.goto(100)  # ids 0-355, then none up to <|endoftext|>'s 50256
+    partial = Encoder.from_trainer(trainer)
+    text = "The end of the text" + END
+    ids = partial.encode_ids(text, allow_special=True)
+    assert ids[-1] == 50256 and max(ids[:-1]) < 356
+    write_tokenizer(partial, "hf", tmp_path / "tokenizer.json")
+    assert (
+        Tokenizer.from_file(str(tmp_path / "tokenizer.json")).encode(text, add_special_tokens=False).ids
+        == ids
+    )
+    write_tokenizer(partial, "tiktoken", tmp_path / "part.tiktoken")
+    ranks = read_tokenizer(tmp_path / "part.tiktoken", specials=[]).encoder
+    theirs = tiktoken.Encoding(
+        "part",
+        pat_str=GPT2_PATTERN,
+        mergeable_ranks=_ranks(tmp_path / "part.tiktoken"),
+        special_tokens={END: 50256},
+    )
+    assert theirs.encode(text, allowed_special="all") == ids and len(ranks.keys) == 356
+    write_tokenizer(partial, "gpt2", tmp_path / "files")
+    again = read_tokenizer(tmp_path / "files").encoder
+    assert again.encode_ids(text, allow_special=True) == ids
+    for format, path in (("hf", tmp_path / "tokenizer.json"), ("gpt2", tmp_path / "files")):
+        session = trainer_from_encoder(read_tokenizer(path, format).encoder)
+        assert (
+            session.position == 100
+            and Encoder.from_trainer(session).encode_ids(text, allow_special=True) == ids
+        )
+
+
+def _ranks(path):
+    import base64
+
+    return {base64.b64decode(t): int(r) for t, r in (line.split() for line in path.read_text().splitlines())}

@@ -29,6 +29,13 @@ from pathlib import Path
 
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError, InputError
+from bpe_core.fileio import write_atomic
+from bpe_core.formats.codes import codes_text, read_codes
+from bpe_core.formats.gpt2_files import gpt2_texts, read_gpt2
+from bpe_core.formats.hf_json import hf_dict, read_hf
+from bpe_core.formats.minbpe_model import read_minbpe
+from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
+from bpe_core.session import load_encoder
 
 READABLE = ("session", "hf", "gpt2", "codes", "tiktoken", "minbpe")
 WRITABLE = ("hf", "gpt2", "codes", "tiktoken")
@@ -99,9 +106,11 @@ def tokenizer_format(path: str | Path) -> str | None:
         found = detect(path)
     except InputError:
         return None
-    if found == "session" or (found == "codes" and path.suffix.lower() not in (".codes", ".bpe")):
+    if found == "session":
+        return None
+    if found == "codes" and path.suffix.lower() not in (".codes", ".bpe"):
         with path.open("rb") as stream:
-            return found if found == "codes" and stream.read(9) == b"#version:" else None
+            return found if stream.read(9) == b"#version:" else None
     if found == "tiktoken":
         with path.open("rb") as stream:
             first = stream.readline().split()
@@ -120,13 +129,6 @@ def read_tokenizer(
     path: str | Path, format: str | None = None, pattern: str = "gpt2", specials: Sequence[str] = ()
 ) -> Imported:
     """Read a tokenizer; ``pattern`` and ``specials`` are for tiktoken ranks, which hold neither."""
-    from bpe_core.formats.codes import read_codes
-    from bpe_core.formats.gpt2_files import read_gpt2
-    from bpe_core.formats.hf_json import read_hf
-    from bpe_core.formats.minbpe_model import read_minbpe
-    from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
-    from bpe_core.session import load_encoder
-
     path = Path(path)
     format = format or detect(path)
     if format not in READABLE:
@@ -169,8 +171,6 @@ def formats_for(encoder: Encoder) -> dict[str, str]:
 
 def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Path]:
     """Write ``encoder`` as ``format`` at ``path`` (a folder for ``gpt2``); returns the files."""
-    from bpe_core.fileio import write_atomic
-
     if format not in WRITABLE:
         raise InputError(f"Cannot export as {format!r}; choose one of: {', '.join(WRITABLE)}.")
     path = Path(path)
@@ -191,11 +191,6 @@ def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Pat
 
 def _render(encoder: Encoder, format: str) -> dict[str, str]:
     """File name -> text of ``encoder`` in ``format`` (raises the reason it cannot be)."""
-    from bpe_core.formats.codes import codes_text
-    from bpe_core.formats.gpt2_files import gpt2_texts
-    from bpe_core.formats.hf_json import hf_dict
-    from bpe_core.formats.tiktoken_ranks import ranks_of, ranks_text
-
     if format == "hf":
         return {"tokenizer.json": json.dumps(hf_dict(encoder), ensure_ascii=False, indent=1) + "\n"}
     if format == "gpt2":

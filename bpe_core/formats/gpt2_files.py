@@ -16,6 +16,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import InputError
 from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.formats.ids import sparse_limit
 from bpe_core.formats.tiktoken_ranks import PATTERNS
 
 
@@ -33,16 +34,21 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
         isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) for k, v in vocab.items()
     ):
         raise InputError(f"{named} is not an object of token: id.")
-    if sorted(vocab.values()) != list(range(len(vocab))):
+    by_id = {token_id: key for key, token_id in vocab.items()}
+    if (
+        len(by_id) != len(vocab)
+        or min(by_id, default=0) < 0
+        or max(by_id, default=0) >= sparse_limit(len(vocab))
+    ):
         raise InputError(
-            f"The ids of the vocabulary file {str(vocab_path)!r} are not 0, 1, 2, … without gaps."
+            f"The ids of the vocabulary file {str(vocab_path)!r} repeat, are negative or are too sparse."
         )
     missing = [b for b, char in enumerate(BYTE_TO_CHAR) if char not in vocab]
     if missing:
         raise InputError(
             f"The vocabulary file {str(vocab_path)!r} lacks the byte {missing[0]}: it is not byte-level."
         )
-    keys = sorted(vocab, key=vocab.__getitem__)
+    keys = [by_id.get(i, "") for i in range(max(by_id) + 1)]  # "": an id no token has
     merges: list[Merge] = []
     try:
         text = read_bounded(merges_path, "merges file").decode("utf-8")
@@ -58,7 +64,7 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
         left, right = parts
         merges.append(Merge(len(merges), vocab[left], vocab[right], vocab[left + right], 0))
     made = {merge.token for merge in merges} | {vocab[char] for char in BYTE_TO_CHAR}
-    specials = [i for i in range(len(keys)) if i not in made]
+    specials = [i for i, key in enumerate(keys) if key and i not in made]
     config = PipelineConfig(
         unit="byte",
         pretokenize=PATTERNS[pattern],
@@ -75,8 +81,8 @@ def gpt2_texts(encoder: Encoder) -> dict[str, str]:
     if config.unit != "byte" or config.end_of_word is not None:
         raise InputError("Only a byte-level model without an end-of-word marker makes GPT-2 files.")
     keys = encoder.keys
-    vocab = {key: i for i, key in enumerate(keys)}
-    if len(vocab) != len(keys):
+    vocab = {key: i for i, key in enumerate(keys) if key}  # "": an id no token has now
+    if len(vocab) != sum(map(bool, keys)):
         raise InputError(
             "A special token of the model spells a token of its vocabulary; GPT-2 files hold one."
         )

@@ -40,6 +40,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import UNKNOWN_ID, Encoder, Merge
 from bpe_core.errors import BpeError, InputError
 from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.formats.ids import sparse_limit
 from bpe_core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
 from bpe_core.vocab import display, key_of
 
@@ -114,9 +115,8 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     for token_id, content in specials.items():
         if by_id.setdefault(token_id, content) != content:
             raise _Refused(f"gives the added token {content!r} an id another token has.")
-    if sorted(by_id) != list(range(len(by_id))):
-        gap = next(i for i in range(len(by_id) + 1) if i not in by_id)
-        raise _Refused(f"has no token of id {gap}: its ids are not 0, 1, 2, … without gaps.")
+    if by_id and max(by_id) >= sparse_limit(len(by_id)):
+        raise _Refused(f"numbers {len(by_id):,} tokens up to id {max(by_id):,}: too sparse to hold.")
     config = PipelineConfig(
         normalization=normalization,
         lowercase=lowercase,
@@ -127,7 +127,9 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         special_tokens=tuple(specials[i] for i in sorted(specials)),
         prefix_space=prefix_space,
     )
-    keys = [by_id[i] if i in specials else key_of(by_id[i], suffix) for i in range(len(by_id))]
+    # An id no token has (a tokenizer exported part way through its merges) stays empty.
+    size = max(by_id, default=-1) + 1
+    keys = [by_id[i] if i in specials else key_of(by_id.get(i, ""), suffix) for i in range(size)]
     merges = _merges(model.get("merges"), vocab)
     unknown = model.get("unk_token")
     unknown_id: int | None
@@ -146,6 +148,9 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
                 f"Its post-processor ({kind}) adds tokens only when asked to: encodings here are "
                 "Hugging Face's with add_special_tokens=False."
             )
+    for setting in ("truncation", "padding"):
+        if data.get(setting) is not None:
+            notes.append(f"Its {setting} settings are not applied: encodings here are whole.")
     return Encoder(config, keys, merges, sorted(specials), unknown_id), notes
 
 
@@ -172,7 +177,13 @@ def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[i
         raise _Refused("has added tokens that are not a list.")
     specials: dict[int, str] = {}
     for token in added:
-        if not (isinstance(token, dict) and isinstance(token.get("id"), int) and token.get("content")):
+        if not (
+            isinstance(token, dict)
+            and isinstance(token.get("id"), int)
+            and not isinstance(token["id"], bool)
+            and token["id"] >= 0
+            and token.get("content")
+        ):
             raise _Refused("has an added token without an id or content.")
         content, token_id = token["content"], token["id"]
         if not isinstance(content, str) or "\x00" in content:
@@ -182,7 +193,7 @@ def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[i
                 raise _Refused(
                     f"has the added token {content!r} with {option}, which BPE Studio does not model."
                 )
-        if normalizes and token.get("normalized") and not token.get("special"):
+        if normalizes and token.get("normalized"):
             raise _Refused(
                 f"matches the added token {content!r} in normalized text, which BPE Studio does not model."
             )
@@ -275,6 +286,8 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
     ]
     vocab: dict[str, int] = {}
     for token_id, string in enumerate(strings):
+        if not string:
+            continue  # an id no token has now (bpe_core.encoder.Encoder.renumbered)
         if vocab.setdefault(string, token_id) != token_id:
             raise InputError(
                 f"The token {string!r} has two ids ({vocab[string]} and {token_id}); Hugging Face allows one."

@@ -118,10 +118,11 @@ def ranks_of(encoder: Encoder) -> dict[bytes, int]:
     config = encoder.config
     if config.unit != "byte" or config.end_of_word is not None:
         raise InputError("Only a byte-level model without an end-of-word marker makes tiktoken ranks.")
-    count = len(encoder.keys) - encoder.n_special
-    if any(i < count for i in encoder.special_ids):
+    keys = encoder.keys[: min(encoder.special_ids, default=len(encoder.keys))]
+    while keys and not keys[-1]:  # ids no token has now, between the ranks and the specials
+        keys = keys[:-1]
+    if "" in keys:
         raise InputError("The model's special tokens do not come after its ranks, as tiktoken needs.")
-    keys = encoder.keys[:count]
     ranks = {bytes(CHAR_TO_BYTE[ch] for ch in key): i for i, key in enumerate(keys)}
     if len(ranks) != len(keys) or any(len(t) != 1 for t, i in ranks.items() if i < 256):
         raise InputError("The model's ids are not tiktoken ranks (the 256 bytes first, each token once).")
