@@ -129,12 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     train = commands.add_parser("train", help="learn merges from a corpus file")
     _training_options(train)
-    train.add_argument(
-        "--tie-break",
-        type=_rule,
-        default="first-seen",
-        metavar="{" + ",".join(RULE_NAMES[:-1]) + ",random[:SEED]}",
-    )
+    _tie_break_option(train)
     train.add_argument("-o", "--output", metavar="MODEL.json", help="save the model/session here")
     train.add_argument("--json", action="store_true", help="print the merges as one JSON object")
     train.add_argument(
@@ -191,14 +186,18 @@ def build_parser() -> argparse.ArgumentParser:
     compress.add_argument("file", metavar="FILE", help="UTF-8 text")
     compress.add_argument("--merges", type=_positive, metavar="N", help="stop after N merges")
     compress.add_argument("--min-frequency", type=_positive, default=2, metavar="F")
-    compress.add_argument(
+    _tie_break_option(compress)
+    compress.add_argument("--json", action="store_true")
+    return parser
+
+
+def _tie_break_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--tie-break",
         type=_rule,
         default="first-seen",
         metavar="{" + ",".join(RULE_NAMES[:-1]) + ",random[:SEED]}",
     )
-    compress.add_argument("--json", action="store_true")
-    return parser
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:

@@ -123,3 +123,21 @@ def test_lanes_put_each_branch_below_its_parent_earlier_forks_first():
     branches = [info(0, None, 0), info(1, 0, 10), info(2, 0, 3), info(3, 2, 5), info(4, 9, 2)]
     # 4's parent was deleted (unknown here): it is a root of its own, after the first.
     assert [b.id for b in lane_order(branches)] == [0, 2, 3, 1, 4]
+
+
+def test_the_vocabulary_shows_the_tokens_of_the_branch_switched_to(qtbot, make_window):
+    from app.glyphs import visible
+    from app.models.vocab_model import TOKEN
+
+    window = make_window("Shakespeare")
+    trainer = fork_by_keys(qtbot, window)
+    window.docks["vocab"].raise_()
+    model = window.vocab_pane.model
+    press("Ctrl+H")
+    press("Up")  # to main at step 7: the same ids, other tokens after the fork
+    QApplication.processEvents()
+    config = trainer.corpus.config
+    shown = [model.index(model.row_of(t), TOKEN).data() for t in range(trainer.vocab_size)]
+    assert shown == [visible(trainer.token_string(t), config) for t in range(trainer.vocab_size)]
+    model.set_filter(visible(trainer.token_string(trainer.vocab_size - 1), config))
+    assert trainer.vocab_size - 1 in [model.token_at(r) for r in range(model.rowCount())]

@@ -60,11 +60,14 @@ class VocabModel(TableModel):
         self._sort_column, self._sort_order = ID, Qt.SortOrder.AscendingOrder
         self._fixed: dict[int, tuple[str, int, int]] = {}  # id -> (visible token, length, step)
         self._numbers: list[int] = []  # the exported id of each token, when not its own
+        self._folded: list[str] = []  # casefolded labels of the first tokens, for searches
         self._italic = QFont()
         self._italic.setItalic(True)
         # Signals
         bridge.sig_changed.connect(self.refresh)
         bridge.sig_reset.connect(self._on_reset)
+        # Another line of the history: the merged tokens at the same ids may be others.
+        bridge.sig_branches_changed.connect(self._forget_merged)
         # The labels a search looks through are computed ahead, a slice per turn of the event
         # loop, so that the first search in a vocabulary of 50,000 tokens is as quick as the next.
         self._warmed = 0
@@ -136,6 +139,7 @@ class VocabModel(TableModel):
         self._numbers = numbers
         for token_id in range(size, self._size):  # undone: the id will name another token
             self._fixed.pop(token_id, None)
+        del self._folded[size:]
         self._warmed = min(self._warmed, size)
         if self._warmed < size and not self._warm_timer.isActive():
             self._warm_timer.start()
@@ -164,7 +168,20 @@ class VocabModel(TableModel):
 
     def _on_reset(self) -> None:
         self._fixed.clear()
+        self._folded.clear()
         self._warmed = 0
+        self._warm_timer.start()
+
+    def _forget_merged(self) -> None:
+        if self._bridge.busy:  # the job's events are announced once it is over: come back then
+            return
+        vocab = self._bridge.trainer.vocab
+        first = vocab.n_special + vocab.n_base
+        for token_id in [t for t in self._fixed if t >= first]:
+            del self._fixed[token_id]
+        del self._folded[first:]
+        self._warmed = min(self._warmed, first)
+        self._recompute()
         self._warm_timer.start()
 
     def _warm_labels(self) -> None:
@@ -212,7 +229,10 @@ class VocabModel(TableModel):
         self._size = trainer.vocab_size
         ids: range | list[int] = range(self._size)
         if self._filter:
-            ids = [i for i in ids if self._filter in self.token_label(i).casefold()]
+            folded, wanted = self._folded, self._filter
+            for i in range(len(folded), self._size):  # labels as searched, kept while tokens are
+                folded.append(self.token_label(i).casefold())
+            ids = [i for i in ids if wanted in folded[i]]
         column = self._sort_column
         ordered = sorted(
             ids,
