@@ -42,7 +42,7 @@ from bpe_core.events import (
     MergeUndone,
 )
 from bpe_core.fileio import write_atomic
-from bpe_core.formats import DESCRIPTIONS, read_tokenizer, tokenizer_format, write_tokenizer
+from bpe_core.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.history import USER
 from bpe_core.imported import attach_corpus, trainer_from_encoder
 from bpe_core.session import load_session, save_session, sniff_session, trainer_from_session
@@ -504,7 +504,8 @@ class Bridge(QObject):
             return write_tokenizer(encoder, format, path)
 
         def done(files: list[Path]) -> None:
-            self.sig_message.emit(f"Exported {DESCRIPTIONS[format]} to {', '.join(map(str, files))}")
+            notes = "".join(f" Note: {note}" for note in export_notes(encoder, format))
+            self.sig_message.emit(f"Exported {DESCRIPTIONS[format]} to {', '.join(map(str, files))}.{notes}")
 
         self._start(_Request(f"Exporting {DESCRIPTIONS[format]}", work, done))
 
@@ -574,13 +575,16 @@ class Bridge(QObject):
             attached = (
                 None if corpus is None else load_corpus(corpus, imported.encoder.config, "text", report)
             )
-            return imported, trainer_from_encoder(imported.encoder, attached, training, report)
+            trainer = trainer_from_encoder(imported.encoder, attached, training, report)
+            return imported, trainer, 0 if attached is None else len(attached.words)
 
         def install(result) -> None:
-            imported, trainer = result
+            imported, trainer, types = result
             self.replace_trainer(trainer, Source(name or path.name))
             merges = f"{len(imported.encoder.merges):,} merges"
-            on_corpus = f", counted on {corpus.name}" if corpus is not None else ""
+            on_corpus = ""
+            if corpus is not None:
+                on_corpus = f", counted on {corpus.name}" + _left_out(types - trainer.word_count)
             notes = "".join(f" Note: {note}" for note in imported.notes)
             self._open_note = f": {DESCRIPTIONS[imported.format]}, {merges}{on_corpus}.{notes}"
             if on_opened is not None:
@@ -781,6 +785,10 @@ class Bridge(QObject):
             self.sig_error.emit(job.title, message)
         elif announce_cancel:
             self.sig_message.emit("Cancelled")
+
+
+def _left_out(types: int) -> str:
+    return f" ({types:,} word types left out: they hold characters the tokenizer lacks)" if types else ""
 
 
 def _cancellable(progress: Callable[[int, int], None], cancelled: Callable[[], bool]):

@@ -24,7 +24,7 @@ from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
 from bpe_core.fileio import check_writable, write_atomic
-from bpe_core.formats import DESCRIPTIONS, READABLE, WRITABLE, read_tokenizer, write_tokenizer
+from bpe_core.formats import DESCRIPTIONS, READABLE, WRITABLE, export_notes, read_tokenizer, write_tokenizer
 from bpe_core.formats.tiktoken_ranks import PATTERNS
 from bpe_core.gc_pause import gc_paused
 from bpe_core.imported import trainer_from_encoder
@@ -500,7 +500,12 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         corpus = load_corpus(args.corpus, encoder.config, args.input, workers=min(2, os.cpu_count() or 1))
     trainer = trainer_from_encoder(encoder, corpus)
     save_session(trainer, args.output)
-    attached = f", with the counts of {trainer.word_count:,} words of {args.corpus}" if corpus else ""
+    attached = ""
+    if corpus is not None:
+        attached = f", with the counts of {trainer.word_count:,} word types of {args.corpus}"
+        left_out = len(corpus.words) - trainer.word_count
+        if left_out:
+            attached += f" ({left_out:,} left out: they hold characters the tokenizer lacks)"
     print(
         f"Imported {args.model} ({DESCRIPTIONS[imported.format]}): {len(encoder.keys):,} tokens, "
         f"{len(encoder.merges):,} merges{attached}. Saved the session to {args.output}.",
@@ -514,6 +519,8 @@ def _export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not args.output:
         raise BpeError("The output path is empty.")
     files = write_tokenizer(encoder, args.format, args.output)
+    for note in export_notes(encoder, args.format):
+        print(f"{PROG}: note: {note}", file=stderr)
     names = " and ".join(str(f) for f in files)
     print(f"Wrote {names}: {len(encoder.keys):,} tokens, {len(encoder.merges):,} merges.", file=stdout)
     return 0

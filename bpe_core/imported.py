@@ -11,11 +11,11 @@ merges as a session, at its last step.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from bpe_core.byte_alphabet import CHAR_TO_BYTE
 from bpe_core.config import TrainingConfig
-from bpe_core.corpus import Corpus
+from bpe_core.corpus import Corpus, base_symbols
 from bpe_core.encoder import Encoder
 from bpe_core.errors import InputError
 from bpe_core.history import MergeRecord
@@ -25,6 +25,26 @@ from bpe_core.vocab import MARK, display
 
 IMPORTED = "imported"  # who decided a merge read from a tokenizer file
 Progress = Callable[[int, int], None]
+
+
+def fit_corpus(corpus: Corpus, alphabet: Iterable[str]) -> Corpus:
+    """``corpus`` without the word types that hold a unit the tokenizer's ``alphabet`` lacks:
+    a tokenizer's alphabet is its own, and such words are not what it would make of them (the
+    caller says how many were left out: the difference in word types)."""
+    config = corpus.config
+    known = set(alphabet)
+    if config.end_of_word is not None:
+        known.add(MARK)  # a marker of its own is always a base symbol
+    keep = [
+        (word, count)
+        for word, count in zip(corpus.words, corpus.counts, strict=True)
+        if known.issuperset(base_symbols(word, config))
+    ]
+    if len(keep) == len(corpus.words):
+        return corpus
+    if not keep:
+        raise InputError("Every word of the corpus holds a character the tokenizer's alphabet lacks.")
+    return Corpus.from_word_counts(keep, config, corpus.special_counts)
 
 
 def empty_corpus(encoder: Encoder) -> Corpus:
@@ -54,7 +74,7 @@ def trainer_from_encoder(
             raise InputError(
                 f"The token {shown!r} is neither one unit nor made by a merge: a session cannot hold it."
             )
-    trainer = Trainer.restoring(corpus, training, alphabet=base)
+    trainer = Trainer.restoring(fit_corpus(corpus, base), training, alphabet=base)
     n_special = trainer.vocab.n_special
     ids = dict(trainer.vocab.ids)  # key -> the session's id, as restoring will number them
     saved = []
@@ -76,12 +96,15 @@ def trainer_from_encoder(
 def attach_corpus(trainer: Trainer, corpus: Corpus, progress: Progress | None = None) -> Trainer:
     """The trainer's current line replayed on ``corpus``, counts filled in, at the same step.
 
-    Merges the corpus never meets count 0. Other branches are left behind: their merges were
-    decided on the old counts.
+    Merges the corpus never meets count 0. For an imported tokenizer, the corpus' words that
+    hold a unit its alphabet lacks are left out (:func:`fit_corpus`). Other branches are left
+    behind: their merges were decided on the old counts.
     """
     if corpus.config != trainer.corpus.config:
         raise InputError("The corpus was read with another pipeline than the session's.")
     alphabet = trainer.vocab.keys[trainer.vocab.n_special : trainer.vocab.n_special + trainer.vocab.n_base]
+    if trainer.numbering is not None:  # an imported tokenizer: its alphabet stays its own
+        corpus = fit_corpus(corpus, alphabet)
     attached = Trainer.restoring(corpus, trainer.training, alphabet=alphabet)
     old_keys = trainer.line_keys()
     n_special = attached.vocab.n_special

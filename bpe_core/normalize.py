@@ -25,7 +25,9 @@ def normalize(text: str, config: PipelineConfig) -> str:
     if config.normalization != "none":
         text = unicodedata.normalize(_FORMS[config.normalization], text)
     if config.lowercase:
-        text = text.lower()
+        # One character at a time, as Hugging Face's Lowercase does: str.lower() alone would
+        # make a word-final Σ a ς (the only rule of its that looks at neighbours).
+        text = text.replace("Σ", "σ").lower()
     return " " + text if config.prefix_space and not text.startswith(" ") else text
 
 
@@ -75,7 +77,7 @@ def _run_starts(source: str, offset: int, piece: str, config: PipelineConfig) ->
 
     Normalization acts on a starter and the combining marks after it, so each such cluster
     is normalized alone; where that differs from the whole (a composition across clusters,
-    such as Hangul jamo, or a final sigma), neighbouring clusters that interact are grouped.
+    such as Hangul jamo), neighbouring clusters that interact are grouped.
     Only a group whose length changes needs the per-prefix map, and groups are short.
     """
     clusters = _clusters(source)

@@ -18,6 +18,13 @@ from bpe_core.encoder import UNKNOWN_ID
 from bpe_core.errors import SessionError
 
 
+def sparse_limit(tokens: int) -> int:
+    """The first id too large for ``tokens`` tokens: ids may have gaps (a tokenizer exported part
+    way through its merges keeps its special tokens' ids), never so many that holding them would
+    take far more memory than the tokens do."""
+    return 4 * tokens + 65_536
+
+
 @dataclass(frozen=True)
 class Numbering:
     specials: tuple[int, ...]  # the id of each special token, in the pipeline's order
@@ -52,6 +59,8 @@ class Numbering:
         ids = [*data["specials"], *data["tokens"].values()]
         if len(set(ids)) != len(ids):
             raise SessionError("its token numbering gives one id to two tokens.")
+        if max(ids, default=0) >= sparse_limit(len(ids)):
+            raise SessionError("its token numbering runs to ids far beyond its tokens.")
         return cls(tuple(data["specials"]), dict(data["tokens"]), data.get("unknown", UNKNOWN_ID))
 
 

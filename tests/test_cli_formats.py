@@ -92,6 +92,8 @@ def test_a_trained_session_exports_to_codes_and_hf_and_encodes_the_same(tmp_path
             ["encode", "--model", "{model}", "--format", "codes", "--special-token", "<s>", "x"],
             "only for tiktoken",
         ),
+        (["export", "{model}", "--format", "gpt2", "-o", "/proc/gpt2-files"], "Cannot make the folder"),
+        (["encode", "--model", "{tmp}/missing.json", "--format", "hf", "x"], "does not exist"),
     ],
 )
 def test_bad_formats_and_targets_get_one_sentence(gpt2_ranks, tmp_path, argv, message):
@@ -101,3 +103,21 @@ def test_bad_formats_and_targets_get_one_sentence(gpt2_ranks, tmp_path, argv, me
     code, out, err = run(*argv)
     assert code == 1 and not out
     assert message in err and err.count("\n") == 1 and err.startswith("bpe-studio: ")
+
+
+def test_export_says_what_the_file_cannot_hold(gpt2_ranks, tmp_path):
+    argv = ["export", str(gpt2_ranks), "--special-token", "<|endoftext|>", "--format", "tiktoken"]
+    code, _, err = run(*argv, "-o", str(tmp_path / "t"))
+    assert code == 0 and "give them to tiktoken: <|endoftext|> = 50256" in err and "gpt2 split pattern" in err
+
+
+def test_a_tokenizer_json_that_mentions_format_is_not_taken_for_a_session(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    added = [{"id": 3, "content": "format", "format": 1}]
+    data = {
+        "version": "1.0",
+        "added_tokens": added,
+        "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert detect(path) == "hf"

@@ -100,6 +100,13 @@ def minbpe_file(pattern: str, merges: list[tuple[int, int]], specials: dict[str,
     return "\n".join(lines) + "\n"
 
 
+def test_a_minbpe_model_may_number_its_special_tokens_apart(tmp_path):
+    path = tmp_path / "gpt4like.model"
+    path.write_text("minbpe v1\n\n1\n<|endoftext|> 60000\n104 105\n", encoding="utf-8")
+    encoder = read_minbpe(path)
+    assert encoder.encode_ids("hi<|endoftext|>", allow_special=True) == [256, 60000]
+
+
 @pytest.mark.parametrize(
     ("pattern", "mode"),
     [
@@ -137,7 +144,8 @@ def test_a_minbpe_model_keeps_its_ids_and_encodes_as_its_ranks_do(tmp_path, patt
         ("minbpe v1\n\\d+\n0\n", "pattern BPE Studio does not know"),
         ("minbpe v1\n\nx\n", "number of special tokens"),
         ("minbpe v1\n\n0\n97 300\n", "Line 4 .* two ids of tokens made before it"),
-        ("minbpe v1\n\n1\n<s> 5\n97 98\n", "ids that do not follow the merges"),
+        ("minbpe v1\n\n1\n<s> 5\n97 98\n", "an id of its bytes or merges"),
+        ("minbpe v1\n\n1\n<s> 99999999\n97 98\n", "or one far beyond"),
     ],
 )
 def test_damaged_minbpe_models_are_refused_with_one_sentence(tmp_path, text, message):

@@ -9,7 +9,7 @@ from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, tr
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.encoder import Encoder
-from bpe_core.formats.hf_json import HF_GPT4_PATTERN, hf_dict, hf_encoder, read_hf, write_hf
+from bpe_core.formats.hf_json import HF_GPT4_PATTERN, PY_WHITESPACE, hf_dict, hf_encoder, read_hf, write_hf
 from bpe_core.pretokenize import split
 from tests.conftest import data_text
 
@@ -135,8 +135,8 @@ def test_a_model_trained_here_and_exported_encodes_identically_in_hf(name, tmp_p
 @settings(max_examples=150, deadline=None)
 @given(text=st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=40))
 def test_byte_level_exports_encode_any_unicode_as_hf_does(exported_byte_models, text):
-    for ours, theirs in exported_byte_models:
-        assert ours.encode_ids(text) == theirs.encode(text, add_special_tokens=False).ids
+    for ours, theirs in exported_byte_models:  # HF always matches its added tokens
+        assert ours.encode_ids(text, allow_special=True) == theirs.encode(text, add_special_tokens=False).ids
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +164,13 @@ def test_a_separate_end_of_word_marker_is_refused_for_hf():
         hf_dict(trained_here(PipelineConfig(), merges=20))
 
 
+@pytest.mark.parametrize("mode", ["gpt4", "words", "whitespace"])
+def test_a_prefix_space_before_a_split_is_refused_for_hf(mode):
+    config = PipelineConfig(unit="byte", pretokenize=mode, end_of_word=None, prefix_space=True)
+    with pytest.raises(InputError, match="prefix space once only"):
+        hf_dict(trained_here(config, merges=20))
+
+
 def minimal(**changes) -> dict:
     data = {
         "added_tokens": [],
@@ -174,6 +181,8 @@ def minimal(**changes) -> dict:
     for key, value in changes.items():
         if key in ("vocab", "merges", "dropout", "continuing_subword_prefix", "type"):
             data["model"][key] = value
+        elif key == "model_unk":
+            data["model"]["unk_token"] = value
         else:
             data[key] = value
     return data
@@ -197,7 +206,31 @@ def minimal(**changes) -> dict:
         ),
         ({"vocab": {"a": 0, "b": 2, "ab": 10**9}}, "too sparse"),
         ({"merges": ["a c"]}, "merge 1 that is not two tokens"),
-        ({"added_tokens": [{"id": 0, "content": "<s>", "special": True}]}, "id another token has"),
+        (
+            {"added_tokens": [{"id": 1, "content": "b", "special": False}]},
+            "merges through its added token 'b'",
+        ),
+        (
+            {"merges": ["ab a", "a b"], "vocab": {"a": 0, "b": 1, "ab": 2, "aba": 3}},
+            "only a later merge makes",
+        ),
+        (
+            {
+                "pre_tokenizer": {
+                    "type": "Sequence",
+                    "pretokenizers": [
+                        {"type": "Whitespace"},
+                        {"type": "ByteLevel", "add_prefix_space": True, "use_regex": False},
+                    ],
+                }
+            },
+            "prefix space to each piece",
+        ),
+        ({"model_unk": ["x"]}, "unknown token"),
+        (
+            {"pre_tokenizer": {"type": "Split", "pattern": {"Regex": ["x"]}, "behavior": "Isolated"}},
+            "splits with the pattern",
+        ),
     ],
 )
 def test_what_cannot_be_modelled_is_refused_with_one_sentence_naming_it(tmp_path, changes, message):
@@ -213,3 +246,29 @@ def test_merges_as_strings_and_as_lists_read_alike():
     strings, _ = hf_encoder(minimal())
     lists, _ = hf_encoder(minimal(merges=[["a", "b"]]))
     assert strings.merges == lists.merges and strings.encode_ids("ab ba") == [2, 1, 0]
+
+
+ADDED_DEFAULTS = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False}
+
+
+def test_added_tokens_outside_the_vocabulary_are_numbered_after_it_as_hf_does():
+    data = minimal(
+        added_tokens=[
+            {"id": 5000, "content": "<new>", "special": True, **ADDED_DEFAULTS},
+            {"id": 7, "content": "<x>", "special": False, **ADDED_DEFAULTS},
+        ]
+    )
+    ours, _ = hf_encoder(data)
+    theirs = Tokenizer.from_str(json.dumps({**data, "version": "1.0"}))
+    text = "ab<new>a<x>"
+    assert (
+        ours.encode_ids(text, allow_special=True)
+        == theirs.encode(text, add_special_tokens=False).ids
+        == [2, 3, 0, 4]
+    )
+
+
+def test_the_whitespace_split_written_for_hf_splits_as_str_split():
+    hf = pre_tokenizers.Split(Regex(PY_WHITESPACE), behavior="removed")
+    for text in ("a\xa0b\x85c d\u3000e\x1cf\tg", " lead  trail ", "\u2028x\u2029y"):
+        assert [piece for piece, _ in hf.pre_tokenize_str(text)] == text.split()

@@ -93,5 +93,23 @@ def test_a_damaged_ranks_file_is_refused_with_one_sentence(tmp_path, content, me
 def test_ranks_that_are_not_byte_level_bpe_are_refused():
     with pytest.raises(InputError, match="lack the single byte 0"):
         encoder_from_ranks({b"a": 0})
-    with pytest.raises(InputError, match="Only a byte-level model"):
-        ranks_of(Encoder.from_trainer(Trainer(Corpus.from_text("a b", PipelineConfig()))))
+    for config in (
+        PipelineConfig(),
+        PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None, lowercase=True),
+        PipelineConfig(unit="byte", pretokenize="words", end_of_word=None),
+        PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None, prefix_space=True),
+        PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None, normalization="nfkc"),
+    ):  # the file cannot say any of these: a reader would encode otherwise
+        with pytest.raises(InputError, match="hold only byte-level merges split by the GPT-2 or cl100k"):
+            ranks_of(Encoder.from_trainer(Trainer(Corpus.from_text("a b", config))))
+
+
+def test_a_token_longer_than_any_real_tokenizers_is_refused(tmp_path):
+    import base64
+
+    path = tmp_path / "long.tiktoken"
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    lines.append(f"{base64.b64encode(b'a' * 600).decode()} 256")
+    path.write_text("\n".join(lines), encoding="ascii")
+    with pytest.raises(InputError, match="a token of 600 bytes"):
+        read_ranks(path)

@@ -227,3 +227,30 @@ def _ranks(path):
     import base64
 
     return {base64.b64decode(t): int(r) for t, r in (line.split() for line in path.read_text().splitlines())}
+
+
+def test_attaching_a_corpus_never_changes_what_a_character_level_tokenizer_makes(tmp_path):
+    theirs = trained_by_hf("whitespace-suffix-unk")
+    path = tmp_path / "tokenizer.json"
+    theirs.save(str(path))
+    encoder = read_tokenizer(path).encoder
+    corpus = Corpus.from_text("Zoë’s naïve café — 中文 and plain words " * 3, encoder.config)
+    trainer = trainer_from_encoder(encoder, corpus)
+    assert 0 < trainer.word_count < len(corpus.words)  # the words with unknown characters are left out
+    assert trainer.vocab_size == trainer_from_encoder(encoder).vocab_size  # its alphabet is its own
+    text = "Zoë’s naïve café — 中文 [UNK] plain"
+    assert Encoder.from_trainer(trainer).encode_ids(text) == theirs.encode(text, add_special_tokens=False).ids
+    attached = attach_corpus(trainer_from_encoder(encoder), corpus)
+    assert attached.word_count == trainer.word_count
+
+
+def test_a_damaged_numbering_is_refused_with_one_sentence(gpt2, tmp_path):
+    trainer = trainer_from_encoder(gpt2[0])
+    trainer.goto(10)
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["numbering"]["specials"] = [10**13]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run("encode", "--model", str(path), "x")
+    assert code == 1 and "numbering runs to ids far beyond its tokens" in err and err.count("\n") == 1

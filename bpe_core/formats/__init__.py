@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoder import UNKNOWN_ID, Encoder
 from bpe_core.errors import BpeError, InputError
 from bpe_core.fileio import write_atomic
 from bpe_core.formats.codes import codes_text, read_codes
@@ -77,7 +77,7 @@ def detect(path: str | Path) -> str:
     if text.startswith("minbpe v"):
         return "minbpe"
     if text.startswith("{"):
-        if '"bpe-studio-session"' in text or '"format"' in text[:200]:
+        if '"bpe-studio-session"' in text:
             return "session"
         if '"model"' in text or '"added_tokens"' in text or '"version"' in text[:100]:
             return "hf"
@@ -146,6 +146,10 @@ def read_tokenizer(
             encoder = read_gpt2(folder / "vocab.json", folder / "merges.txt", pattern)
         elif format == "codes":
             encoder = read_codes(path)
+            notes.append(
+                "subword-nmt splits words at single spaces only; here they split at any whitespace "
+                "(tabs, no-break spaces)."
+            )
         elif format == "tiktoken":
             encoder = encoder_from_ranks(read_ranks(path), pattern, specials)
         elif format == "minbpe":
@@ -155,6 +159,26 @@ def read_tokenizer(
     except IsADirectoryError:
         raise InputError(f"{str(path)!r} is a folder; a {DESCRIPTIONS[format]} is a file.") from None
     return Imported(encoder, format, tuple(notes))
+
+
+def export_notes(encoder: Encoder, format: str) -> list[str]:
+    """What a reader of the exported file will do otherwise than the encoder, or must be told."""
+    notes = []
+    marks_unknown = encoder.config.unit == "char" and encoder.unknown_id == UNKNOWN_ID
+    if format == "hf" and marks_unknown:
+        notes.append(
+            "Hugging Face drops the characters a vocabulary lacks (and merges across them), where this "
+            "model marks them unknown: add text with every character to the corpus, or train on bytes."
+        )
+    if format == "tiktoken":
+        pattern = "gpt4" if encoder.config.pretokenize == "gpt4" else "gpt2"
+        notes.append(f"Give tiktoken the {pattern} split pattern with these ranks.")
+        if encoder.n_special:
+            specials = ", ".join(f"{encoder.keys[i]} = {i}" for i in sorted(encoder.special_ids))
+            notes.append(f"A .tiktoken file holds no special tokens; give them to tiktoken: {specials}.")
+    if format == "codes":
+        notes.append("A codes file holds the merges only: no ids, and no character that no merge uses.")
+    return notes
 
 
 def formats_for(encoder: Encoder) -> dict[str, str]:
@@ -178,7 +202,10 @@ def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Pat
     if format == "gpt2":
         if path.exists() and not path.is_dir():
             raise InputError(f"GPT-2 files go in a folder, and {str(path)!r} is a file.")
-        path.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"Cannot make the folder {str(path)!r} ({error.strerror or error}).") from None
         targets = [path / name for name in files]
     else:
         if path.is_dir():

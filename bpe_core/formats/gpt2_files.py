@@ -16,8 +16,9 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import InputError
 from bpe_core.fileio import read_bounded, write_atomic
-from bpe_core.formats.ids import sparse_limit
-from bpe_core.formats.tiktoken_ranks import PATTERNS
+from bpe_core.formats.merge_order import early_merge
+from bpe_core.formats.tiktoken_ranks import PATTERNS, check_plain_byte_level
+from bpe_core.numbering import sparse_limit
 
 
 def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "gpt2") -> Encoder:
@@ -26,8 +27,9 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
     named = f"The vocabulary file {str(vocab_path)!r}"
     if pattern not in PATTERNS:
         raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
+    raw = read_bounded(vocab_path, "vocabulary file")  # a missing or too large file says so itself
     try:
-        vocab = json.loads(read_bounded(vocab_path, "vocabulary file").decode("utf-8"))
+        vocab = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError(f"{named} is not JSON.") from None
     if not isinstance(vocab, dict) or not all(
@@ -50,8 +52,9 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
         )
     keys = [by_id.get(i, "") for i in range(max(by_id) + 1)]  # "": an id no token has
     merges: list[Merge] = []
+    raw = read_bounded(merges_path, "merges file")
     try:
-        text = read_bounded(merges_path, "merges file").decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"The merges file {str(merges_path)!r} is not UTF-8 text.") from None
     for number, line in enumerate(text.splitlines(), start=1):
@@ -63,6 +66,12 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
             raise InputError(f"{where} is not two tokens whose join is a token.")
         left, right = parts
         merges.append(Merge(len(merges), vocab[left], vocab[right], vocab[left + right], 0))
+    early = early_merge(merges)
+    if early is not None:
+        raise InputError(
+            f"Merge {early.rank + 1} of the merges file {str(merges_path)!r} uses a token only a later "
+            "merge makes."
+        )
     made = {merge.token for merge in merges} | {vocab[char] for char in BYTE_TO_CHAR}
     specials = [i for i, key in enumerate(keys) if key and i not in made]
     config = PipelineConfig(
@@ -77,9 +86,7 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
 def gpt2_texts(encoder: Encoder) -> dict[str, str]:
     """``vocab.json`` and ``merges.txt`` of a byte-level encoder without a marker; special
     tokens are in the vocabulary at their ids."""
-    config = encoder.config
-    if config.unit != "byte" or config.end_of_word is not None:
-        raise InputError("Only a byte-level model without an end-of-word marker makes GPT-2 files.")
+    check_plain_byte_level(encoder.config, "GPT-2 files")
     keys = encoder.keys
     vocab = {key: i for i, key in enumerate(keys) if key}  # "": an id no token has now
     if len(vocab) != sum(map(bool, keys)):
@@ -94,7 +101,10 @@ def write_gpt2(encoder: Encoder, folder: str | Path) -> tuple[Path, Path]:
     """The files of :func:`gpt2_texts` in ``folder`` (made if missing); returns their paths."""
     texts = gpt2_texts(encoder)
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"Cannot make the folder {str(folder)!r} ({error.strerror or error}).") from None
     vocab_path, merges_path = folder / "vocab.json", folder / "merges.txt"
     write_atomic(vocab_path, texts["vocab.json"])
     write_atomic(merges_path, texts["merges.txt"])

@@ -40,12 +40,14 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import UNKNOWN_ID, Encoder, Merge
 from bpe_core.errors import BpeError, InputError
 from bpe_core.fileio import read_bounded, write_atomic
-from bpe_core.formats.ids import sparse_limit
+from bpe_core.formats.merge_order import early_merge
+from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
 from bpe_core.vocab import display, key_of
 
 # Python's whitespace (``str.isspace``), which ``str.split()`` splits at, as a regex class.
-PY_WHITESPACE = "[\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+"
+# (Oniguruma reads ``\\xHH`` above 7F as a raw byte: U+0085 and U+00A0 are written as themselves.)
+PY_WHITESPACE = "[\\t-\\r\\x1c-\\x20\u0085\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+"
 # cl100k for Oniguruma, the regex engine of Hugging Face ``tokenizers``: it reads tiktoken's
 # possessive ``\p{N}{1,3}+`` as "runs of up to three digits, repeated", so that one quantifier is
 # written plainly (the same splits: nothing after it could make the engine backtrack into it).
@@ -68,8 +70,9 @@ class _Refused(BpeError):
 def read_hf(path: str | Path) -> tuple[Encoder, list[str]]:
     """The encoder of a ``tokenizer.json`` and notes on what it holds but does not apply."""
     path = Path(path)
+    raw = read_bounded(path, "tokenizer file")  # a missing or too large file says so itself
     try:
-        data = json.loads(read_bounded(path, "tokenizer file").decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError(f"The Hugging Face tokenizer file {str(path)!r} is not JSON.") from None
     try:
@@ -130,11 +133,11 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     # An id no token has (a tokenizer exported part way through its merges) stays empty.
     size = max(by_id, default=-1) + 1
     keys = [by_id[i] if i in specials else key_of(by_id.get(i, ""), suffix) for i in range(size)]
-    merges = _merges(model.get("merges"), vocab)
+    merges = _merges(model.get("merges"), vocab, specials)
     unknown = model.get("unk_token")
     unknown_id: int | None
     if unknown is not None:
-        if unknown not in vocab:
+        if not isinstance(unknown, str) or unknown not in vocab:
             raise _Refused(f"names the unknown token {unknown!r}, which is not in its vocabulary.")
         if model.get("fuse_unk"):
             raise _Refused("fuses unknown tokens (fuse_unk), which BPE Studio does not model.")
@@ -154,7 +157,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     return Encoder(config, keys, merges, sorted(specials), unknown_id), notes
 
 
-def _merges(merges: Any, vocab: dict[str, int]) -> list[Merge]:
+def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> list[Merge]:
     if not isinstance(merges, list):
         raise _Refused("has no list of merges.")
     out: list[Merge] = []
@@ -168,14 +171,26 @@ def _merges(merges: Any, vocab: dict[str, int]) -> list[Merge]:
         ):
             raise _Refused(f"has a merge {number} that is not two tokens whose join is a token.")
         out.append(Merge(len(out), vocab[pair[0]], vocab[pair[1]], vocab[pair[0] + pair[1]], 0))
+    for merge in out:
+        for part in (merge.left, merge.right, merge.token):
+            if part in specials:
+                raise _Refused(
+                    f"merges through its added token {specials[part]!r}, which BPE Studio does not model."
+                )
+    early = early_merge(out)
+    if early is not None:
+        raise _Refused(f"has a merge {early.rank + 1} that uses a token only a later merge makes.")
     return out
 
 
 def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[int, str]:
-    """id -> content of the added tokens, which split the text before anything else."""
+    """id -> content of the added tokens, which split the text before anything else. One in the
+    model's vocabulary has its id there; Hugging Face numbers the others after the vocabulary,
+    in order, whatever id the file gives them."""
     if not isinstance(added, list):
         raise _Refused("has added tokens that are not a list.")
     specials: dict[int, str] = {}
+    next_id = len(vocab)
     for token in added:
         if not (
             isinstance(token, dict)
@@ -197,7 +212,11 @@ def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[i
             raise _Refused(
                 f"matches the added token {content!r} in normalized text, which BPE Studio does not model."
             )
-        if vocab.get(content, token_id) != token_id or token_id in specials:
+        if content in vocab:
+            token_id = vocab[content]
+        else:
+            token_id, next_id = next_id, next_id + 1
+        if token_id in specials or (content not in vocab and token_id in vocab.values()):
             raise _Refused(f"gives the added token {content!r} an id another token has.")
         specials[token_id] = content
     return specials
@@ -224,6 +243,10 @@ def _pre_tokenizer(node: Any, notes: list[str]) -> tuple[str, str, bool]:
         if kind == "ByteLevel":
             unit, prefix_space = "byte", bool(step.get("add_prefix_space"))
             found = "gpt2" if step.get("use_regex", True) else None
+            if prefix_space and split is not None:  # HF then puts a space before every piece
+                raise _Refused(
+                    "adds a prefix space to each piece of an earlier split, which BPE Studio does not model."
+                )
         elif kind == "Whitespace":
             found = "words"
         elif kind == "WhitespaceSplit":
@@ -245,6 +268,7 @@ def _pre_tokenizer(node: Any, notes: list[str]) -> tuple[str, str, bool]:
 def _split(step: dict[str, Any]) -> str:
     pattern = step.get("pattern")
     regex = pattern.get("Regex") if isinstance(pattern, dict) else None
+    regex = regex if isinstance(regex, str) else None
     behavior = step.get("behavior")
     if behavior == "Isolated" and regex in SPLIT_PATTERNS:
         return SPLIT_PATTERNS[regex]
@@ -363,10 +387,13 @@ def _pre_tokenizer_node(config: PipelineConfig) -> dict[str, Any] | None:
         steps.append({"type": "Whitespace"})
     elif mode == "whitespace":
         steps.append(_split_node(PY_WHITESPACE, "Removed"))
+    if config.prefix_space and (not byte_level or steps):  # HF would put one before every piece
+        raise InputError(
+            "Hugging Face adds a prefix space once only to byte-level text split by the GPT-2 pattern "
+            "or not at all; this model's pipeline has it elsewhere."
+        )
     if byte_level:
         steps.append(_byte_level(config, use_regex=False))
-    elif config.prefix_space:
-        raise InputError("Only a byte-level model can have a prefix space in Hugging Face's terms.")
     if len(steps) > 1:
         return {"type": "Sequence", "pretokenizers": steps}
     return steps[0] if steps else None

@@ -14,6 +14,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
+from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT4_PATTERN, MINBPE_GPT4_PATTERN
 
 # minbpe's own constants, by the pre-tokenizer they split as.
@@ -61,9 +62,12 @@ def read_minbpe(path: str | Path) -> Encoder:
         keys.append(keys[left] + keys[right])
     if len(specials) < special_count:
         raise InputError(f"{named} lists fewer special tokens than it says.")
-    if sorted(specials) != list(range(len(keys), len(keys) + len(specials))):
-        raise InputError(f"{named} gives its special tokens ids that do not follow the merges.")
-    keys.extend(specials[i] for i in sorted(specials))
+    if any(i < len(keys) or i >= sparse_limit(len(keys) + len(specials)) for i in specials):
+        raise InputError(f"{named} gives a special token an id of its bytes or merges, or one far beyond.")
+    # minbpe's own GPT-4 tokenizer puts them at 100257 and up: the ids between stay empty.
+    keys.extend("" for _ in range(len(keys), max(specials, default=len(keys) - 1) + 1))
+    for special_id, special in specials.items():
+        keys[special_id] = special
     try:
         config = PipelineConfig(
             unit="byte",

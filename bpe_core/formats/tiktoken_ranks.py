@@ -23,6 +23,7 @@ from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
 
+MAX_TOKEN_BYTES = 512  # GPT-2's longest token has 128 bytes
 # Split patterns by name, as ``bpe_core.pretokenize`` names them.
 PATTERNS = {"gpt2": "gpt2", "gpt4": "gpt4", "cl100k": "gpt4"}
 
@@ -48,6 +49,11 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
         if not token or token in ranks or rank in seen:
             raise InputError(
                 f"Line {number} of the tiktoken file {str(path)!r} repeats a token or a rank, or is empty."
+            )
+        if len(token) > MAX_TOKEN_BYTES:  # recovering its merge costs the square of its length
+            raise InputError(
+                f"Line {number} of the tiktoken file {str(path)!r} has a token of {len(token):,} bytes, "
+                f"longer than any real tokenizer's (at most {MAX_TOKEN_BYTES} read)."
             )
         ranks[token] = rank
         seen.add(rank)
@@ -115,9 +121,7 @@ def ranks_of(encoder: Encoder) -> dict[bytes, int]:
     """The ``.tiktoken`` ranks of a byte-level encoder whose ids are ranks: no end-of-word
     marker, the 256 bytes first, then one new token per merge in order, then any special tokens
     (which a ``.tiktoken`` file does not hold: tiktoken is given them apart)."""
-    config = encoder.config
-    if config.unit != "byte" or config.end_of_word is not None:
-        raise InputError("Only a byte-level model without an end-of-word marker makes tiktoken ranks.")
+    check_plain_byte_level(encoder.config, "tiktoken ranks")
     keys = encoder.keys[: min(encoder.special_ids, default=len(encoder.keys))]
     while keys and not keys[-1]:  # ids no token has now, between the ranks and the specials
         keys = keys[:-1]
@@ -129,6 +133,24 @@ def ranks_of(encoder: Encoder) -> dict[bytes, int]:
     if any(merge.token != 256 + merge.rank for merge in encoder.merges):
         raise InputError("The model's merges do not each make the next id, as tiktoken ranks need.")
     return ranks
+
+
+def check_plain_byte_level(config: PipelineConfig, what: str) -> None:
+    """Files that hold merges and nothing of the pipeline (tiktoken ranks, GPT-2's files) fit
+    only a model whose pipeline a reader can be told by name: bytes split by the GPT-2 or cl100k
+    pattern, nothing normalized, no marker, no prefix space."""
+    if (
+        config.unit != "byte"
+        or config.end_of_word is not None
+        or config.pretokenize not in ("gpt2", "gpt4")
+        or config.normalization != "none"
+        or config.lowercase
+        or config.prefix_space
+    ):
+        raise InputError(
+            f"{what[0].upper()}{what[1:]} hold only byte-level merges split by the GPT-2 or cl100k pattern, "
+            "without normalization, a marker or a prefix space; this model has more."
+        )
 
 
 def ranks_text(ranks: dict[bytes, int]) -> str:
