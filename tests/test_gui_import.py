@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog
 from tokenizers import Tokenizer
 
@@ -148,3 +150,44 @@ def test_the_pipeline_of_an_imported_tokenizer_cannot_be_changed_in_settings(
     wait_idle(qtbot, window)
     assert window.bridge.trainer is trainer and trainer.history_length == 50_000
     assert any("pipeline of an imported tokenizer is its own" in m for m in dialogs.messages)
+
+
+def test_keys_during_an_import_then_escape_keep_the_session_and_the_next_import_lands(qtbot, make_window):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    before = window.bridge.trainer
+    window.bridge.run(merges=3)
+    wait_idle(qtbot, window)
+    position = before.position
+    menu_action(window, GPT2_SAMPLE_NAME).trigger()
+    assert window.bridge.busy
+    for key in ("Space", "Left", "Right", "Ctrl+Z"):
+        press(key)  # nothing happens to the session being replaced, nothing breaks
+    press("Escape")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer is before and before.position == position
+    assert window.status.message.text() == "Cancelled"
+    menu_action(window, GPT2_SAMPLE_NAME).trigger()
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.history_length == 50_000
+    press("Left")
+    assert window.bridge.trainer.position == 49_999
+
+
+def test_escape_closes_the_export_dialog_and_the_next_key_steps(qtbot, gpt2_window):
+    window = gpt2_window
+
+    def escape(dialog):
+        assert dialog.focusWidget() is dialog.formats  # the keys are in the list of formats
+        QTest.keyClick(dialog.formats, Qt.Key.Key_Escape)
+
+    answerer = ModalAnswerer(ExportDialog, escape)
+    press("Ctrl+E")
+    answerer.stop()
+    assert answerer.seen and not answerer.seen[0].isVisible()
+    # The window is active again, the keys where they were (activation is asynchronous).
+    qtbot.waitUntil(
+        lambda: QApplication.focusWidget() is not None and QApplication.focusWidget().window() is window
+    )
+    press("Left")
+    assert window.bridge.trainer.position == 49_999
