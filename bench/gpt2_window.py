@@ -25,10 +25,9 @@ from common import REPO, compile_sources, percentile, table
 
 sys.path.insert(0, str(REPO))
 
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
+from window import bench_window
 
-from app.gui import sample_trainer
 from app.main_window import MainWindow
 
 SEARCHES = ("ing", "Ġthe", "tion", "é", "<|", "zz", "Token", "123", "Ġ", "e")
@@ -59,13 +58,7 @@ def main() -> None:
     parser.add_argument("--at", type=int, default=25_000, help="the step the timings start from")
     args = parser.parse_args()
     compile_sources()
-    app = QApplication.instance() or QApplication([])
-    settings = QSettings(str(REPO / "artifacts" / "bench_settings.ini"), QSettings.Format.IniFormat)
-    settings.clear()
-    window = MainWindow(sample_trainer(), settings=settings)
-    window.resize(1440, 900)
-    window.show()
-    app.processEvents()
+    app, window = bench_window()
     bridge = window.bridge
 
     def settle() -> None:
