@@ -79,6 +79,7 @@ def main() -> None:
                     f"{train_s:.2f}",
                     f"{open_s:.2f}",
                     f"{open_s / train_s:.2f}",
+                    f"{statistics.median(m.peak_mb for m in train):.0f}",
                     f"{open_mb:.0f}",
                     f"{open_mb / size_mb:.1f}",
                     f"{(open_mb - start_up_mb) / size_mb:.1f}",
@@ -88,7 +89,8 @@ def main() -> None:
             )
     print(f"median of {args.runs} runs; each figure is a whole process (start-up included)")
     print(f"start-up with bpe_core imported: {start_up_mb:.0f} MB")
-    header = ["corpus", "merges", "file MB", "train s", "open s", "open/train", "open peak MB", "peak/file"]
+    header = ["corpus", "merges", "file MB", "train s", "open s", "open/train", "train peak MB"]
+    header += ["open peak MB", "peak/file"]
     header.append("above start-up/file")
     print(table([*header, "encode s", "encode peak MB"], rows))
 

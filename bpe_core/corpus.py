@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
+
 from bpe_core.byte_alphabet import bytes_to_display
 from bpe_core.config import INPUT_KINDS, PipelineConfig
 from bpe_core.errors import ConfigError, InputError
@@ -21,6 +23,7 @@ from bpe_core.gc_pause import without_gc
 from bpe_core.normalize import normalize
 from bpe_core.pretokenize import count_pieces
 from bpe_core.vocab import MARK
+from bpe_core.word_types import Counts, Words
 
 Progress = Callable[[int, int], None]
 MAX_TOTAL = 2**62  # symbol occurrences in a corpus: every count stays an exact int64
@@ -33,34 +36,43 @@ class Corpus:
     Attributes
     ----------
     config : the pipeline that produced the words.
-    words : distinct pieces in order of first appearance.
-    counts : how often each piece occurs.
+    words : distinct pieces in order of first appearance (a compact sequence of ``str``, see
+        ``bpe_core.word_types``; any sequence given is stored that way).
+    counts : how often each piece occurs (a compact sequence of ``int``).
     special_counts : occurrences of each special token in the text (they are split out).
     """
 
     config: PipelineConfig
-    words: tuple[str, ...]
-    counts: tuple[int, ...]
+    words: Words
+    counts: Counts
     special_counts: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.words, Words):
+            object.__setattr__(self, "words", Words.of(self.words))
+        if not isinstance(self.counts, Counts):
+            object.__setattr__(self, "counts", Counts(self.counts))
+        object.__setattr__(self, "special_counts", tuple(self.special_counts))
+
+    @classmethod
+    def without_words(cls, config: PipelineConfig, special_counts: tuple[int, ...]) -> Corpus:
+        """The corpus of an imported tokenizer on its own (``bpe_core.imported``)."""
+        return cls(config, Words.of(()), Counts(()), special_counts)
 
     @cached_property
     def total_words(self) -> int:
         """Running words (the sum of the counts)."""
-        return sum(self.counts)
+        return int(self.counts.numpy().sum())  # exact: the total is at most 2^62
 
     @classmethod
     def from_word_counts(
         cls, items: Iterable[tuple[str, int]], config: PipelineConfig, special_counts=()
     ) -> Corpus:
         """Build from already pre-tokenized pieces (e.g. a saved session); merges duplicates."""
-        if isinstance(items, list):  # as a session holds them: usually without duplicates
-            counts = dict(items)
-            if len(counts) == len(items):
-                return cls._checked(counts, config, tuple(special_counts))
         counter: Counter[str] = Counter()
         for word, count in items:
             counter[word] += count
-        return cls._checked(counter, config, tuple(special_counts))
+        return cls._from_counter(counter, config, tuple(special_counts))
 
     @classmethod
     @without_gc
@@ -80,7 +92,7 @@ class Corpus:
             done += len(segment)
             if progress is not None:
                 progress(done, len(text))
-        return cls._checked(counter, config, tuple(specials))
+        return cls._from_counter(counter, config, tuple(specials))
 
     @classmethod
     def from_counts(cls, text: str, config: PipelineConfig) -> Corpus:
@@ -100,30 +112,65 @@ class Corpus:
                     counter[piece] += n * count
             for i, n in enumerate(found):
                 specials[i] += n * count
-        return cls._checked(counter, config, tuple(specials))
+        return cls._from_counter(counter, config, tuple(specials))
 
     @classmethod
-    def _checked(cls, counter: dict[str, int], config: PipelineConfig, specials: tuple[int, ...]) -> Corpus:
-        if not counter:
+    def _from_counter(
+        cls, counter: dict[str, int], config: PipelineConfig, specials: tuple[int, ...]
+    ) -> Corpus:
+        # Counts summed over a text can exceed what 64 bits hold: refuse those before storing.
+        if counter and max(counter.values()) > MAX_TOTAL:
+            raise _too_large()
+        return cls.checked(Words.of(counter), Counts(counter.values()), config, specials)
+
+    @classmethod
+    def checked(
+        cls, words: Words, counts: Counts, config: PipelineConfig, specials: tuple[int, ...]
+    ) -> Corpus:
+        """A corpus of distinct ``words`` with positive ``counts``, refused with one sentence if
+        it is empty, holds NUL where that is the marker's identity, or counts beyond 2^62."""
+        if not len(words):
             raise InputError("The corpus is empty: it has no words after pre-tokenization.")
         # NUL is the end-of-word marker's identity (bpe_core.vocab); without a marker it is text.
-        if config.end_of_word is not None and any(MARK in word for word in counter):
+        if config.end_of_word is not None and b"\x00" in words.blob:
             raise InputError("The corpus contains NUL characters, which text never holds.")
+        # A lone surrogate (U+D800 to U+DFFF, written \ud800 in JSON) is no character of UTF-8 text.
+        if re.search(rb"\xed[\xa0-\xbf]", words.blob):
+            raise InputError("The corpus contains lone surrogates (U+D800 to U+DFFF), which text never has.")
         # Every count the engine keeps (a pair's, a token's, the corpus total) is at most the
         # number of symbol occurrences: bounding it keeps all of them exact 64-bit integers.
-        if max(counter.values()) > MAX_TOTAL or _symbol_occurrences(counter, config) > MAX_TOTAL:
-            raise InputError(
-                f"The corpus counts are too large: BPE Studio counts exactly up to {MAX_TOTAL:,} (2^62) "
-                "symbol occurrences in all."
-            )
-        return cls(config, tuple(counter), tuple(counter.values()), specials)
+        if _beyond_limit(words, counts, config):
+            raise _too_large()
+        return cls(config, words, counts, specials)
 
 
-def _symbol_occurrences(counter: dict[str, int], config: PipelineConfig) -> int:
-    """An upper bound of the corpus' symbol occurrences (units plus a marker per word)."""
-    if config.unit == "byte":
-        return sum(count * (len(word.encode("utf-8")) + 1) for word, count in counter.items())
-    return sum(count * (len(word) + 1) for word, count in counter.items())
+def _too_large() -> InputError:
+    return InputError(
+        f"The corpus counts are too large: BPE Studio counts exactly up to {MAX_TOTAL:,} (2^62) "
+        "symbol occurrences in all."
+    )
+
+
+def unit_lengths(words: Words, unit: str) -> np.ndarray:
+    """Each word's length in units: bytes, or characters (its UTF-8 lead bytes)."""
+    ends = words.byte_ends().astype(np.int64)
+    if unit == "byte" or not len(ends):
+        return np.diff(ends, prepend=0)
+    leads = (np.frombuffer(words.blob, dtype=np.uint8) & 0xC0) != 0x80
+    return np.add.reduceat(leads, np.concatenate(([0], ends[:-1])), dtype=np.int64)  # words are non-empty
+
+
+def _beyond_limit(words: Words, counts: Counts, config: PipelineConfig) -> bool:
+    """Whether the corpus holds more than ``MAX_TOTAL`` symbol occurrences (units plus a marker
+    per word)."""
+    weights = counts.numpy()
+    if int(weights.max()) > MAX_TOTAL:
+        return True
+    lengths = unit_lengths(words, config.unit) + 1
+    # float64 bounds the sum closely; only near the limit is it summed exactly (int64 could overflow).
+    if float(lengths.astype(np.float64) @ weights.astype(np.float64)) < MAX_TOTAL / 2:
+        return False
+    return sum(int(n) * int(c) for n, c in zip(lengths.tolist(), weights.tolist(), strict=True)) > MAX_TOTAL
 
 
 def _parse_counts(text: str) -> Iterator[tuple[str, int]]:

@@ -49,7 +49,7 @@ def fit_corpus(corpus: Corpus, alphabet: Iterable[str]) -> Corpus:
 
 def empty_corpus(encoder: Encoder) -> Corpus:
     config = encoder.config
-    return Corpus(config, (), (), (0,) * len(config.special_tokens))
+    return Corpus.without_words(config, (0,) * len(config.special_tokens))
 
 
 def trainer_from_encoder(

@@ -42,15 +42,26 @@ def pairs_of(seg: str) -> list[str]:
     return [seg[i : i + 2] for i in range(len(seg) - 1)]
 
 
-def _exact_bincount(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
-    """Sums of the integer ``weights`` per ``index`` value, exactly. ``np.bincount`` sums in
-    float64, exact only below 2^53: it serves while the grand total stays below that (nearly
-    always); huge counts take the slower integer path (the corpus bounds them by 2^62)."""
-    if int(weights.sum()) < 2**53:
-        return np.bincount(index, weights=weights, minlength=size).astype(np.int64)
+def _weighted_bincount(index: np.ndarray, words: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Exact sums of ``weights[words]`` per ``index`` value. Taken in slices, so that the
+    per-position weights (8 bytes each) never exist for the whole corpus at once. ``np.bincount``
+    sums in float64, exact only below 2^53: a slice whose weights reach that (huge counts) takes
+    the slower integer path (the corpus bounds every total by 2^62)."""
     sums = np.zeros(size, dtype=np.int64)
-    np.add.at(sums, index, weights)
+    for start in range(0, len(index), _SLICE):
+        part = slice(start, start + _SLICE)
+        gathered = weights[words[part]]
+        if len(gathered) and int(index[part].max()) >= len(sums):  # ids beyond ``size``: grow
+            sums = np.concatenate((sums, np.zeros(int(index[part].max()) + 1 - len(sums), np.int64)))
+        if int(gathered.sum()) < 2**53:
+            sums += np.bincount(index[part], weights=gathered, minlength=len(sums)).astype(np.int64)
+        else:
+            np.add.at(sums, index[part], gathered)
     return sums
+
+
+_SLICE = 1 << 20
+_SORT_BITS = 63  # a pair's code and its word sort as one int64 while they fit in this many bits
 
 
 @dataclass(slots=True)
@@ -93,10 +104,11 @@ class PairIndex:
         ``segs`` is not kept current: read a word with :meth:`seg`.
     """
 
-    def __init__(self, segs: list[str], counts: list[int], n_symbols: int) -> None:
+    def __init__(self, segs: list[str], counts: Sequence[int], n_symbols: int) -> None:
         self.segs = segs
-        self.counts = counts
-        self._weights = np.asarray(counts, dtype=np.int64)
+        # An int64 ``array``: indexing gives plain ints, and numpy views it without a copy.
+        self.counts = counts if isinstance(counts, array) and counts.typecode == "q" else array("q", counts)
+        self._weights = np.frombuffer(self.counts, dtype=np.int64)
         self.token_freq = [0] * n_symbols
         self.pair_count: dict[str, int] = {}
         self.where: defaultdict[str, array[int]] = defaultdict(_word_list)
@@ -113,37 +125,62 @@ class PairIndex:
 
         All symbol strings are joined (with a separator no symbol uses) into one array of ids;
         pairs, their weighted counts and their sorted, distinct word lists then come from a few
-        numpy sorts instead of a Python loop over every position of every word.
+        numpy sorts instead of a Python loop over every position of every word. Each array is
+        dropped as soon as it is used and sorting is in place where it can be: at load, with
+        millions of word types, these arrays make the peak of memory.
         """
-        sep = separator(len(self.token_freq))
-        codes = symbols_of(sep.join(self.segs))
-        boundary = codes == ord(sep)
-        word_of = np.cumsum(
-            boundary, dtype=np.int32
-        )  # word index of each position (separators excluded below)
-        weight = self._weights
-        inside = ~boundary
-        symbols = _exact_bincount(codes[inside], weight[word_of[inside]], len(self.token_freq))
+        n = len(self.token_freq)
+        codes = symbols_of(separator(n).join(self.segs))  # the separator's id is n
+        boundary = codes == n
+        word_of = np.cumsum(boundary, dtype=np.int32)  # word index of each position
+        symbols = _weighted_bincount(codes, word_of, self._weights, n + 1)
+        symbols[n] = 0  # the separators
+        if len(symbols) == n + 1:  # (an index built by hand may use ids beyond n)
+            symbols = symbols[:n]
         self.token_freq = symbols.tolist()
         self.total_tokens = int(symbols.sum())
-        adjacent = inside[:-1] & inside[1:]
-        pair_codes = (codes[:-1][adjacent].astype(np.int64) << 21) | codes[1:][adjacent]
-        # A stable sort groups equal pairs and keeps each group's words ascending (positions run
-        # in word order), so one sort gives the distinct pairs, their totals and their word lists.
-        order = np.argsort(pair_codes, kind="stable")
-        pair_codes = pair_codes[order]
-        words = word_of[:-1][adjacent][order]
+        adjacent = ~boundary[:-1]
+        adjacent &= ~boundary[1:]
+        del boundary
+        shift = max(
+            n, int(codes.max(initial=0))
+        ).bit_length()  # bits of an id (hand-built indexes may pass n)
+        pair_codes = codes[:-1][adjacent].astype(np.int64)
+        pair_codes <<= shift
+        pair_codes |= codes[1:][adjacent]
+        words = word_of[:-1][adjacent]
+        del codes, word_of, adjacent
+        # Sorted by pair, then word: each pair's group then lists its words ascending. With room
+        # in 63 bits the word joins the code and one in-place sort does it; else a stable argsort.
+        word_bits = max(len(self.segs), 1).bit_length()
+        if 2 * shift + word_bits <= _SORT_BITS:
+            pair_codes <<= word_bits
+            pair_codes |= words
+            del words
+            pair_codes.sort()
+            words = (pair_codes & ((1 << word_bits) - 1)).astype(np.int32)
+            pair_codes >>= word_bits
+        else:
+            order = np.argsort(pair_codes, kind="stable")
+            pair_codes, words = pair_codes[order], words[order]
+            del order
         starts = np.ones(len(pair_codes), dtype=bool)
         np.not_equal(pair_codes[1:], pair_codes[:-1], out=starts[1:])
-        unique_pairs = pair_codes[starts]
-        group = np.cumsum(starts) - 1
-        totals = _exact_bincount(group, weight[words], int(group[-1]) + 1).tolist() if len(group) else []
+        unique_pairs = pair_codes[starts].tolist()
+        del pair_codes
+        group = np.cumsum(starts, dtype=np.int32)
+        group -= 1
+        totals = _weighted_bincount(group, words, self._weights, len(unique_pairs)).tolist()
+        del group
         first = starts.copy()
         first[1:] |= words[1:] != words[:-1]  # first occurrence of each (pair, word)
         # Cutting one buffer is several times cheaper than splitting the numpy array per pair.
-        listed = words[first].astype(np.int32).tobytes()
+        listed = words[first].tobytes()
         bounds = [*(4 * np.flatnonzero(starts[first])).tolist(), len(listed)]
-        keys = [chr(code >> 21) + chr(code & 0x1FFFFF) for code in unique_pairs.tolist()]
+        del words, first, starts
+        mask = (1 << shift) - 1
+        keys = [chr(code >> shift) + chr(code & mask) for code in unique_pairs]
+        del unique_pairs
         self.pair_count = dict(zip(keys, totals, strict=True))
         self.count_hist = dict(Counter(totals))
         where = self.where

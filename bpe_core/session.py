@@ -22,6 +22,7 @@ from bpe_core.fileio import input_limit, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
 from bpe_core.numbering import Numbering
+from bpe_core.session_corpus import CorpusColumns, split_corpus
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
@@ -128,21 +129,36 @@ def _dumps(value: Any) -> str:
 def read_session(path: str | Path) -> dict[str, Any]:
     """Parse and validate a session file's structure (not yet its consistency with the corpus)."""
     path = Path(path)
-    return parse_session(_read(path), path)
+    return _checked_session(_parsed(path), path)
 
 
-def _read(path: Path) -> str:
+def _parsed(path: Path) -> Any:
+    """The file's JSON data; a corpus as ``save_session`` writes it is read straight into
+    columns (``corpus["words"]`` is then a :class:`CorpusColumns`), anything else by ``json``."""
     try:
-        return read_bounded(path, "session file").decode("utf-8")
+        data = read_bounded(path, "session file")
     except InputError as error:
         raise SessionError(str(error)) from None
+    split = split_corpus(data)
+    if split is not None:
+        data, columns = split
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise SessionError(f"The session file {str(path)!r} is not UTF-8 text.") from None
+    del data
+    parsed = _json(text, path)
+    if split is not None and isinstance(parsed, dict) and isinstance(parsed.get("corpus"), dict):
+        parsed["corpus"] = {"words": columns, "special_counts": columns.special_counts}
+    return parsed
 
 
 def parse_session(text: str, path: Path) -> dict[str, Any]:
     """Validate the text of a session file (``path`` names it in messages)."""
-    data = _json(text, path)
+    return _checked_session(_json(text, path), path)
+
+
+def _checked_session(data: Any, path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SessionError(f"The file {str(path)!r} is JSON but not a BPE Studio session.")
     try:
@@ -183,7 +199,7 @@ def sniff_session(path: str | Path) -> dict[str, Any] | None:
     if not head.startswith(b"{"):
         return None
     try:
-        data = _json(_read(path), path)
+        data = _parsed(path)
     except SessionError:
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -252,13 +268,14 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
 
 def _check_corpus(corpus: Any, pipeline: PipelineConfig, empty_allowed: bool) -> None:
     """A session of an imported tokenizer may have no corpus words (``empty_allowed``)."""
-    if (
-        not isinstance(corpus, dict)
-        or not isinstance(corpus.get("words"), list)
-        or not (corpus["words"] or empty_allowed)
-    ):
+    if not isinstance(corpus, dict):
         raise SessionError("the corpus must hold a non-empty list of words.")
-    for item in corpus["words"]:
+    words = corpus.get("words")
+    if isinstance(words, CorpusColumns):
+        words = []  # read and checked item by item already
+    elif not isinstance(words, list) or not (words or empty_allowed):
+        raise SessionError("the corpus must hold a non-empty list of words.")
+    for item in words:
         if not (
             isinstance(item, list)
             and len(item) == 2
@@ -406,12 +423,15 @@ def trainer_from_session(data: dict[str, Any], path: str | Path, progress: Progr
 @without_gc  # one pause for the whole replay, not one per merge (see bpe_core.gc_pause)
 def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     pipeline: PipelineConfig = data["pipeline"]
-    words = data["corpus"]["words"]  # [word, count] lists, validated
-    specials = data["corpus"].get("special_counts") or [0] * len(pipeline.special_tokens)
+    words = data["corpus"]["words"]  # validated [word, count] lists, or CorpusColumns
+    specials = tuple(data["corpus"].get("special_counts") or [0] * len(pipeline.special_tokens))
     numbering: Numbering | None = data.get("numbering")
-    corpus = Corpus.from_word_counts(words, pipeline, specials) if words else None
-    if corpus is None:  # an imported tokenizer on its own (bpe_core.imported)
-        corpus = Corpus(pipeline, (), (), tuple(specials))
+    if isinstance(words, CorpusColumns):
+        corpus = Corpus.checked(words.words, words.counts, pipeline, specials)
+    elif words:
+        corpus = Corpus.from_word_counts(words, pipeline, specials)
+    else:  # an imported tokenizer on its own (bpe_core.imported)
+        corpus = Corpus.without_words(pipeline, specials)
     # An imported tokenizer's alphabet is its own, whatever the corpus holds.
     alphabet = data["alphabet"] if numbering is not None else ()
     trainer = Trainer.restoring(corpus, data["training"], alphabet)

@@ -26,7 +26,7 @@ from bpe_core import pair_index
 from bpe_core.branches import Branch, BranchInfo, HistoryTree, common_length
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import TrainingConfig
-from bpe_core.corpus import Corpus
+from bpe_core.corpus import Corpus, unit_lengths
 from bpe_core.errors import MergeError
 from bpe_core.events import (
     BranchCreated,
@@ -169,7 +169,7 @@ class Trainer:
 
     def _index_segs(self, segs: list[str]) -> None:
         """Count pairs and tokens afresh over the segmentations ``segs`` (one per word type)."""
-        self._index = PairIndex(segs, list(self.corpus.counts), len(self.vocab))
+        self._index = PairIndex(segs, self.corpus.counts.values, len(self.vocab))
         for i, n in enumerate(self.corpus.special_counts):
             self._index.token_freq[i] = n
         self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
@@ -636,7 +636,7 @@ class Trainer:
         self._unrestored = None
         if not 0 <= position <= len(saved):
             raise MergeError(f"Step {position} is outside the history (0 to {len(saved)}).")
-        weights = np.asarray(self.corpus.counts, dtype=np.int64)
+        weights = self.corpus.counts.numpy()
         lengths = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))
         if (
             not saved
@@ -678,15 +678,17 @@ class Trainer:
             progress and (lambda done: progress(int(done * position), total)),
         )
         del segs  # the initial segmentations: memory the index is about to need
-        later = replay_words(
-            done.segs,
-            weights,
-            merges[position:],
-            len(vocab),
-            progress and (lambda done: progress(position + int(done * (total - position)), total)),
-        )
-        counts = done.counts + later.counts
-        replacements = done.replacements + later.replacements
+        counts, replacements = done.counts, done.replacements
+        if position < total:  # the merges ahead are replayed for their counts only
+            later = replay_words(
+                done.segs,
+                weights,
+                merges[position:],
+                len(vocab),
+                progress and (lambda done: progress(position + int(done * (total - position)), total)),
+            )
+            counts, replacements = counts + later.counts, replacements + later.replacements
+            del later  # its segmentations are a second copy of the corpus'
         top = counts[0] if fill else saved[0].top_count
         self._initial = SeriesPoint(0, top, saved[0].ties, first, corpus_tokens)
         for merge, count in zip(saved, counts, strict=True):
@@ -978,7 +980,7 @@ def _alphabet(corpus: Corpus) -> set[str]:
     """
     config = corpus.config
     words = corpus.words
-    symbols = set(BYTE_TO_CHAR) if config.unit == "byte" else set("".join(words))
+    symbols = set(BYTE_TO_CHAR) if config.unit == "byte" else set(words.blob.decode("utf-8", "surrogatepass"))
     if config.end_of_word is not None and config.attach_marker:
         if config.unit == "byte":  # any byte can end a word: byte mode never meets an unknown unit
             symbols.update(char + MARK for char in BYTE_TO_CHAR)
@@ -992,13 +994,17 @@ def _alphabet(corpus: Corpus) -> set[str]:
 def _initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
     """Each word's base symbols as a symbol string (see ``bpe_core.pair_index``)."""
     config = corpus.config
+    words = corpus.words
+    # All words are translated at once, then cut at each word's end (in units).
     if config.unit == "byte":
         table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR)}
-        units = [w.encode("utf-8").decode("latin-1").translate(table) for w in corpus.words]
+        text = words.blob.decode("latin-1").translate(table)
     else:
         marker_key = MARK if config.end_of_word is not None else None  # else NUL is a character
         table = {ord(key): chr(i) for key, i in ids.items() if len(key) == 1 and key != marker_key}
-        units = [w.translate(table) for w in corpus.words]
+        text = words.blob.decode("utf-8", "surrogatepass").translate(table)
+    ends = np.cumsum(unit_lengths(words, config.unit)).tolist()
+    units = [text[start:end] for start, end in itertools.pairwise([0, *ends])]
     if config.end_of_word is None:
         return units
     if not config.attach_marker:

@@ -116,15 +116,18 @@ class _Changes:
         offsets = np.concatenate(([0], np.cumsum(per_merge)))
         laid = np.empty(offsets[-1], dtype=np.int32)
         filled = offsets[:-1].copy()
-        for words, counts in self._chunks:  # the chunk's words of merge k go after earlier chunks'
+        chunks, self._chunks = self._chunks, []
+        chunks.reverse()
+        while chunks:  # the chunk's words of merge k go after earlier chunks'; each freed once laid
+            words, counts = chunks.pop()
             starts = np.cumsum(counts) - counts
             laid[np.arange(len(words)) + np.repeat(filled - starts, counts)] = words
             filled += counts
-        data = laid.tobytes()
+            del words
         lists = []
         for start, end in itertools.pairwise(offsets.tolist()):
             listed = array("i")
-            listed.frombytes(data[4 * start : 4 * end])
+            listed.frombytes(laid[start:end].data.cast("B"))
             lists.append(listed)
         return lists
 
