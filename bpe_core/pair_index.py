@@ -23,6 +23,7 @@ import numpy as np
 
 from bpe_core.batch_merge import merge_many, separator, symbols_of, unmerge_many
 from bpe_core.long_word import LongWord
+from bpe_core.word_types import Counts
 
 # Words longer than this many symbols are linked lists (``bpe_core.long_word``): a merge then
 # costs work proportional to the occurrences it replaces, not to the word's length.
@@ -51,10 +52,8 @@ def _weighted_bincount(index: np.ndarray, words: np.ndarray, weights: np.ndarray
     for start in range(0, len(index), _SLICE):
         part = slice(start, start + _SLICE)
         gathered = weights[words[part]]
-        if len(gathered) and int(index[part].max()) >= len(sums):  # ids beyond ``size``: grow
-            sums = np.concatenate((sums, np.zeros(int(index[part].max()) + 1 - len(sums), np.int64)))
         if int(gathered.sum()) < 2**53:
-            sums += np.bincount(index[part], weights=gathered, minlength=len(sums)).astype(np.int64)
+            sums += np.bincount(index[part], weights=gathered, minlength=size).astype(np.int64)
         else:
             np.add.at(sums, index[part], gathered)
     return sums
@@ -107,7 +106,7 @@ class PairIndex:
     def __init__(self, segs: list[str], counts: Sequence[int], n_symbols: int) -> None:
         self.segs = segs
         # An int64 ``array``: indexing gives plain ints, and numpy views it without a copy.
-        self.counts = counts if isinstance(counts, array) and counts.typecode == "q" else array("q", counts)
+        self.counts = Counts(counts).values
         self._weights = np.frombuffer(self.counts, dtype=np.int64)
         self.token_freq = [0] * n_symbols
         self.pair_count: dict[str, int] = {}
@@ -133,18 +132,18 @@ class PairIndex:
         codes = symbols_of(separator(n).join(self.segs))  # the separator's id is n
         boundary = codes == n
         word_of = np.cumsum(boundary, dtype=np.int32)  # word index of each position
-        symbols = _weighted_bincount(codes, word_of, self._weights, n + 1)
+        # Ids are below n, except in an index built by hand (tests), which may use any.
+        top = max(n, int(codes.max(initial=0)))
+        symbols = _weighted_bincount(codes, word_of, self._weights, top + 1)
         symbols[n] = 0  # the separators
-        if len(symbols) == n + 1:  # (an index built by hand may use ids beyond n)
+        if top == n:
             symbols = symbols[:n]
         self.token_freq = symbols.tolist()
         self.total_tokens = int(symbols.sum())
         adjacent = ~boundary[:-1]
         adjacent &= ~boundary[1:]
         del boundary
-        shift = max(
-            n, int(codes.max(initial=0))
-        ).bit_length()  # bits of an id (hand-built indexes may pass n)
+        shift = top.bit_length()  # bits of an id
         pair_codes = codes[:-1][adjacent].astype(np.int64)
         pair_codes <<= shift
         pair_codes |= codes[1:][adjacent]

@@ -24,7 +24,7 @@ import numpy as np
 
 from bpe_core.word_types import Counts, Words
 
-START = b'\n  "corpus": {"words": ['
+_START = b'\n  "corpus": {"words": ['
 _END = re.compile(rb"\], \"special_counts\": \[((?:0|[1-9][0-9]{0,18})(?:, (?:0|[1-9][0-9]{0,18}))*)?\]\},\n")
 # One [word, count] item and the separator after it (none after the chunk's last). The string is
 # JSON's: no raw quote, backslash or control character, escapes checked when decoded. A count
@@ -45,10 +45,10 @@ class CorpusColumns:
 def split_corpus(data: bytes) -> tuple[bytes, CorpusColumns] | None:
     """The file's bytes with the corpus line emptied, and the corpus read from it; ``None`` if
     the file has no such line or the line is not plainly what ``save_session`` writes."""
-    start = data.find(START)
+    start = data.find(_START)
     if start < 0:
         return None
-    items_start = start + len(START)
+    items_start = start + len(_START)
     end = data.find(b"\n", items_start)
     if end < 0:
         return None
