@@ -55,8 +55,11 @@ def _groups(
     yield from zip(neighbours[heads].tolist(), totals.tolist(), (w.tolist() for w in lists), strict=True)
 
 
+Segs = list[str] | dict[int, str]  # every word's symbol string, or the warm words' (pair_index)
+
+
 def merge_many(
-    segs: list[str],
+    segs: Segs,
     weights: np.ndarray,
     candidates: Sequence[int],
     pair: str,
@@ -103,7 +106,7 @@ def merge_many(
 
 
 def unmerge_many(
-    segs: list[str],
+    segs: Segs,
     weights: np.ndarray,
     words: Sequence[int],
     pair: str,

@@ -6,6 +6,7 @@ Word types keep the order of their first appearance in the text: the ``first-see
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -152,12 +153,36 @@ def _too_large() -> InputError:
 
 
 def unit_lengths(words: Words, unit: str) -> np.ndarray:
-    """Each word's length in units: bytes, or characters (its UTF-8 lead bytes)."""
-    ends = words.byte_ends().astype(np.int64)
-    if unit == "byte" or not len(ends):
-        return np.diff(ends, prepend=0)
-    leads = (np.frombuffer(words.blob, dtype=np.uint8) & 0xC0) != 0x80
-    return np.add.reduceat(leads, np.concatenate(([0], ends[:-1])), dtype=np.int64)  # words are non-empty
+    """Each word's length in units (int32): bytes, or characters (its UTF-8 lead bytes). Taken
+    a slice of the text at a time, so that no array per byte of the corpus is ever made."""
+    ends = words.byte_ends()
+    if unit == "byte":
+        return np.diff(ends, prepend=0).astype(np.int32)
+    lengths = np.empty(len(ends), dtype=np.int32)
+    blob = np.frombuffer(words.blob, dtype=np.uint8)
+    for first, last in word_slices(ends):
+        low, high = words.byte_span(first, last)
+        leads = (blob[low:high] & 0xC0) != 0x80
+        starts = np.concatenate(([0], ends[first : last - 1].astype(np.int64) - low))
+        lengths[first:last] = np.add.reduceat(leads, starts, dtype=np.int64)  # words are non-empty
+    return lengths
+
+
+def word_slices(ends: np.ndarray, size: int = 1 << 20) -> list[tuple[int, int]]:
+    """Runs of consecutive words whose text (ending at ``ends``) is about ``size`` units."""
+    if not len(ends):
+        return []
+    cuts = np.searchsorted(ends, np.arange(size, int(ends[-1]), size)).tolist()
+    bounds = sorted({0, *cuts, len(ends)})
+    return list(itertools.pairwise(bounds))
+
+
+def weighted_total(lengths: np.ndarray, weights: np.ndarray) -> float:
+    """``lengths @ weights`` in float64 (close, never overflowing), a slice at a time."""
+    return sum(
+        float(lengths[i : i + (1 << 20)].astype(np.float64) @ weights[i : i + (1 << 20)].astype(np.float64))
+        for i in range(0, len(lengths), 1 << 20)
+    )
 
 
 def _beyond_limit(words: Words, counts: Counts, config: PipelineConfig) -> bool:
@@ -168,7 +193,7 @@ def _beyond_limit(words: Words, counts: Counts, config: PipelineConfig) -> bool:
         return True
     lengths = unit_lengths(words, config.unit) + 1
     # float64 bounds the sum closely; only near the limit is it summed exactly (int64 could overflow).
-    if float(lengths.astype(np.float64) @ weights.astype(np.float64)) < MAX_TOTAL / 2:
+    if weighted_total(lengths, weights) < MAX_TOTAL / 2:
         return False
     return sum(int(n) * int(c) for n, c in zip(lengths.tolist(), weights.tolist(), strict=True)) > MAX_TOTAL
 

@@ -10,18 +10,25 @@ The public API converts to tuples of ids.
 Counting is of adjacent pairs weighted by word count, overlapping occurrences included (``aaa``
 has two ``(a, a)``), as every major trainer does. After every merge and unmerge the counts equal
 a recount from the current segmentation; only the words containing the pair are touched.
+
+An index made when a session opens starts "cold" (``bpe_core.cold_index``): its words and pair
+counts are flat arrays, and only what changes is kept as Python objects ("warm"). A word warms
+up the first time a merge or an undo touches it: its string is decoded and its pairs listed; a
+pair's count warms up the first time it changes. Everything below reads both parts; the merge
+loops themselves only ever see warm words.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from bpe_core.batch_merge import merge_many, separator, symbols_of, unmerge_many
+from bpe_core.batch_merge import Segs, merge_many, separator, symbols_of, unmerge_many
+from bpe_core.cold_index import ColdIndex, group_heads, key_of, pair_groups
 from bpe_core.long_word import LongWord
 from bpe_core.word_types import Counts
 
@@ -89,12 +96,15 @@ class PairIndex:
 
     Attributes
     ----------
-    segs : current segmentation of each word type, as a symbol string.
+    segs : current segmentation of each word type, as a symbol string (with a cold part, a dict
+        of the warm words only).
     counts : occurrences of each word type.
-    pair_count : live pairs (count > 0) -> weighted count.
+    pair_count : live pairs (count > 0) -> weighted count (with a cold part, only the pairs
+        whose count changed since it was made: read counts with :meth:`count`).
     where : pair -> word indices (a 4-byte ``array``: a list would cost 36 bytes an entry); a
-        superset of the words containing it (stale or repeated entries are skipped when read),
-        because removing entries on every change costs more than skipping them.
+        superset of the (warm) words containing it (stale or repeated entries are skipped when
+        read), because removing entries on every change costs more than skipping them.
+    cold : the flat state the index started from (``None`` for an index counted afresh).
     count_hist : count -> number of live pairs with that count (gives ties in O(1); may hold
         zeros).
     token_freq : symbol id -> occurrences in the current segmentation.
@@ -104,7 +114,14 @@ class PairIndex:
     """
 
     def __init__(self, segs: list[str], counts: Sequence[int], n_symbols: int) -> None:
-        self.segs = segs
+        self.segs: Segs = segs
+        self._setup(counts, n_symbols)
+        self._count_initial(segs)
+        self.long.update((w, LongWord(seg)) for w, seg in enumerate(segs) if len(seg) > LONG_WORD)
+        for w in self.long:
+            segs[w] = ""  # never read: LongWord holds it
+
+    def _setup(self, counts: Sequence[int], n_symbols: int) -> None:
         # An int64 ``array``: indexing gives plain ints, and numpy views it without a copy.
         self.counts = Counts(counts).values
         self._weights = np.frombuffer(self.counts, dtype=np.int64)
@@ -114,12 +131,28 @@ class PairIndex:
         self.count_hist: dict[int, int] = {}
         self.total_tokens = 0
         self._first: dict[str, tuple[array[int], int, int]] = {}  # see first_word
-        self._count_initial()
-        self.long = {w: LongWord(seg) for w, seg in enumerate(segs) if len(seg) > LONG_WORD}
-        for w in self.long:
-            segs[w] = ""  # never read: LongWord holds it
+        self.long: dict[int, LongWord] = {}
+        self.cold: ColdIndex | None = None
+        self._warm: dict[int, str] = {}
+        self._lazy = range(0)
+        self._lazy_words: defaultdict[int, array[int]] = defaultdict(_word_list)
 
-    def _count_initial(self) -> None:
+    @classmethod
+    def from_cold(cls, cold: ColdIndex, counts: Sequence[int], n_symbols: int, lazy: range) -> PairIndex:
+        """An index starting from ``cold`` (no long words). ``lazy`` are the tokens of merges
+        whose changed words were not kept (a session's): :meth:`lazy_words` finds them."""
+        index = cls.__new__(cls)
+        index._setup(counts, n_symbols)
+        index.segs = index._warm
+        index.cold = cold
+        index._lazy = lazy
+        index.token_freq = cold.symbol_totals(index._weights, n_symbols)
+        index.total_tokens = sum(index.token_freq)
+        counts_of, pairs = np.unique(cold.counts, return_counts=True)
+        index.count_hist = dict(zip(counts_of.tolist(), pairs.tolist(), strict=True))
+        return index
+
+    def _count_initial(self, segs: list[str]) -> None:
         """Count every pair and symbol and list the words of every pair, vectorised.
 
         All symbol strings are joined (with a separator no symbol uses) into one array of ids;
@@ -129,7 +162,7 @@ class PairIndex:
         millions of word types, these arrays make the peak of memory.
         """
         n = len(self.token_freq)
-        codes = symbols_of(separator(n).join(self.segs))  # the separator's id is n
+        codes = symbols_of(separator(n).join(segs))  # the separator's id is n
         boundary = codes == n
         word_of = np.cumsum(boundary, dtype=np.int32)  # word index of each position
         # Ids are below n, except in an index built by hand (tests), which may use any.
@@ -151,7 +184,7 @@ class PairIndex:
         del codes, word_of, adjacent
         # Sorted by pair, then word: each pair's group then lists its words ascending. With room
         # in 63 bits the word joins the code and one in-place sort does it; else a stable argsort.
-        word_bits = max(len(self.segs), 1).bit_length()
+        word_bits = max(len(segs), 1).bit_length()
         if 2 * shift + word_bits <= _SORT_BITS:
             pair_codes <<= word_bits
             pair_codes |= words
@@ -191,37 +224,101 @@ class PairIndex:
 
     def seg(self, w: int) -> str:
         """Word ``w``'s current segmentation as a symbol string."""
+        if self.cold is not None:
+            seg = self._warm.get(w)
+            return seg if seg is not None else self.cold.seg(w)
         long = self.long.get(w) if self.long else None
         return long.text() if long is not None else self.segs[w]
 
     def has(self, w: int, pair: str) -> bool:
         long = self.long.get(w) if self.long else None
-        return long.contains(pair) if long is not None else pair in self.segs[w]
+        return long.contains(pair) if long is not None else pair in self.seg(w)
 
     def seg_length(self, w: int) -> int:
+        if self.cold is not None:
+            seg = self._warm.get(w)
+            return len(seg) if seg is not None else self.cold.length(w)
         long = self.long.get(w) if self.long else None
         return long.length if long is not None else len(self.segs[w])
 
     def position(self, w: int, pair: str) -> int:
         """Where ``pair`` first occurs in word ``w``: a number that orders occurrences."""
         long = self.long.get(w) if self.long else None
-        return long.first(pair) if long is not None else self.segs[w].find(pair)
+        return long.first(pair) if long is not None else self.seg(w).find(pair)
+
+    def count(self, pair: str) -> int:
+        """The pair's weighted count now (0 if absent)."""
+        count = self.pair_count.get(pair)
+        if count is not None:
+            return count
+        return 0 if self.cold is None else self.cold.count(pair)
+
+    @property
+    def pair_total(self) -> int:
+        """Number of live pairs."""
+        return len(self.pair_count) + (0 if self.cold is None else self.cold.live)
+
+    def live_pairs(self) -> Iterator[tuple[str, int]]:
+        """Every live pair with its count."""
+        yield from self.pair_count.items()
+        if self.cold is not None:
+            codes, counts = self.cold.live_pairs()
+            yield from zip(map(key_of, codes.tolist()), counts.tolist(), strict=True)
+
+    def pairs_counted(self, count: int) -> list[str]:
+        """The live pairs whose count is ``count`` (a full scan)."""
+        pairs = [k for k, c in self.pair_count.items() if c == count]
+        if self.cold is not None:
+            codes, counts = self.cold.live_pairs()
+            pairs.extend(map(key_of, codes[counts == count].tolist()))
+        return pairs
 
     def words_with(self, pair: str) -> list[int]:
         """Word indices containing ``pair``, ascending, without stale or repeated entries."""
+        if self.cold is None:
+            return self._listed_with(pair)
+        return sorted({*self._listed_with(pair), *self.cold.words_with_pair(pair).tolist()})
+
+    def _listed_with(self, pair: str) -> list[int]:
+        """The listed (warm) words containing ``pair``, ascending, each once."""
         has = self.has
         return sorted({w for w in self.where.get(pair, ()) if has(w, pair)})
+
+    def words_with_symbol(self, symbol: int) -> list[int]:
+        """Word indices whose segmentation holds ``symbol``, ascending."""
+        char = chr(symbol)
+        if self.cold is None:
+            seg = self.seg
+            return [w for w in range(len(self.segs)) if char in seg(w)]
+        words = {w for w, seg in self._warm.items() if char in seg}
+        words.update(self.cold.words_with_symbol(symbol).tolist())
+        return sorted(words)
 
     def first_word(self, pair: str) -> int:
         """Index of the first word type (in order of first appearance) containing ``pair``.
 
-        Only called for live pairs. Word lists only grow at the end (or are replaced whole), so
-        the minimum is cached with the length it covers and extended over new entries only. When
-        that minimum is stale the list is sorted and deduplicated (in C) and only its stale
-        prefix dropped: later stale entries are harmless, and re-sorting a sorted list is cheap.
+        Only called for live pairs: the first of its listed (warm) words and, with a cold part,
+        of the cold words holding it (``ColdIndex.first_word``).
+        """
+        listed = self._first_listed(pair)
+        cold = None if self.cold is None else self.cold.first_word(pair)
+        if cold is None or (listed is not None and listed < cold):
+            assert listed is not None, "first_word is only asked of live pairs"
+            return listed
+        return cold
+
+    def _first_listed(self, pair: str) -> int | None:
+        """The first listed word still containing ``pair``, or ``None``.
+
+        Word lists only grow at the end (or are replaced whole), so the minimum is cached with
+        the length it covers and extended over new entries only. When that minimum is stale the
+        list is sorted and deduplicated (in C) and only its stale prefix dropped: later stale
+        entries are harmless, and re-sorting a sorted list is cheap.
         """
         has = self.has
-        words = self.where[pair]
+        words = self.where.get(pair)
+        if not words:
+            return None
         cached = self._first.get(pair)
         if cached is not None and cached[0] is words:
             first = cached[2] if cached[1] == len(words) else min(cached[2], min(words[cached[1] :]))
@@ -230,20 +327,63 @@ class PairIndex:
         if not has(first, pair):
             ordered = sorted(set(words))
             start = 1
-            while not has(ordered[start], pair):
+            while start < len(ordered) and not has(ordered[start], pair):
                 start += 1
             words = self.where[pair] = array("i", ordered[start:])
+            if not words:
+                self._first.pop(pair, None)
+                return None
             first = words[0]
         self._first[pair] = (words, len(words), first)
         return first
 
     def replacements(self, pair: str) -> int:
         """How many replacements merging ``pair`` would make (non-overlapping, weighted)."""
-        segs, counts, long = self.segs, self.counts, self.long
+        counts, long = self.counts, self.long
         return sum(
-            (long[w].replacements(pair) if w in long else segs[w].count(pair)) * counts[w]
+            (long[w].replacements(pair) if w in long else self.seg(w).count(pair)) * counts[w]
             for w in self.words_with(pair)
         )
+
+    # -- warming up (an index with a cold part) ---------------------------------------------
+
+    def _warm_up(self, words: np.ndarray) -> None:
+        """Hold the cold ``words`` as strings from now on, their pairs listed, and each listed
+        under the lazy tokens it holds."""
+        cold = self.cold
+        if cold is None or not len(words):
+            return
+        symbols, lengths = cold.gather(words)
+        self._warm.update(zip(words.tolist(), cold.segs(symbols, lengths), strict=True))
+        cold.warm[words] = True
+        where = self.where
+        for key, listed in pair_groups(words, symbols, lengths):
+            where[key].extend(listed)
+        lazy = self._lazy
+        if lazy:
+            inside = (symbols >= lazy.start) & (symbols < lazy.stop)
+            tokens, owners = symbols[inside], np.repeat(words, lengths)[inside]
+            order = np.argsort(tokens, kind="stable")
+            tokens, owners = tokens[order], owners[order].tolist()
+            heads = group_heads(tokens).tolist()
+            bounds = [*heads, len(owners)]
+            for i, token in enumerate(tokens[heads].tolist()):
+                self._lazy_words[token].extend(owners[bounds[i] : bounds[i + 1]])
+
+    def lazy_words(self, token: int) -> array[int]:
+        """The words changed by the merge that made ``token``, one whose changes were not kept
+        (see :meth:`from_cold`); it must be the last merge applied. They are the words holding
+        the token now, all warmed up (undo is about to change them). From now on the token and
+        those after it are not lazy."""
+        self._lazy = range(self._lazy.start, min(self._lazy.stop, token))
+        char = chr(token)
+        warm = self._warm
+        words = {w for w in self._lazy_words.pop(token, ()) if char in warm[w]}
+        if self.cold is not None:
+            cold = self.cold.words_with_symbol(token)
+            self._warm_up(cold)
+            words.update(cold.tolist())
+        return array("i", sorted(words))
 
     # -- merge -----------------------------------------------------------------------------
 
@@ -254,6 +394,8 @@ class PairIndex:
         contain ``new`` take a slower path that diffs their pairs, and their old segmentations are
         kept for undo.
         """
+        if self.cold is not None:
+            self._warm_up(self.cold.words_with_pair(pair))
         candidates: Sequence[int] = self.where.pop(pair, ())
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
@@ -444,6 +586,10 @@ class PairIndex:
             delta[pair] += sum(len(nodes[0]) * counts[w] for w, nodes in effect.long.items())
         increased: list[str] = []
         self._apply(delta, increased)
+        if self._lazy:  # the words hold a and b again: they may be what undoing those will need
+            for symbol in {ord(a), ord(b)}:
+                if symbol in self._lazy:
+                    self._lazy_words[symbol].extend(effect.words)
         freq = self.token_freq
         freq[ord(a)] += replaced
         freq[ord(b)] += replaced
@@ -455,7 +601,7 @@ class PairIndex:
         pair_count = self.pair_count
         for k in increased:
             if len(where[k]) > 2 * pair_count[k] + 32:
-                where[k] = array("i", self.words_with(k))
+                where[k] = array("i", self._listed_with(k))
         return increased
 
     def _diff_word(self, w: int, old: str, new: str, c: int, delta: defaultdict[str, int]) -> None:
@@ -471,6 +617,10 @@ class PairIndex:
     def _apply(self, delta: dict[str, int], increased: list[str]) -> None:
         """Add ``delta`` to the pair counts, keeping the count histogram and word lists in step."""
         pair_count, hist, where, first = self.pair_count, self.count_hist, self.where, self._first
+        if self.cold is not None:  # counts about to change are the index's from now on
+            missing = [k for k in delta if k not in pair_count]
+            if missing:
+                pair_count.update(self.cold.take(missing))
         count_of, hist_of = pair_count.get, hist.get
         for k, dc in delta.items():
             if dc:

@@ -9,6 +9,10 @@ ranks it at least as high as it deserves, so the first entry that checks out is 
 be too early (occurrences vanish as merges happen) but never too late, and is recomputed when
 the entry reaches the top. Pairs whose first occurrence is in the same word are ordered by their
 position in it, computed at that moment.
+
+An index with a cold part (``bpe_core.cold_index``) ranks its cold pairs once, in an array; the
+heap takes them from it, best first, only when they could reach its top, so that opening a
+session makes no heap entry for the many pairs that never get near the top.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from collections.abc import Callable
 from heapq import heapify, heappop, heappush, heapreplace
 from typing import cast
 
+import numpy as np
+
+from bpe_core.cold_index import key_of
 from bpe_core.pair_index import PairIndex
 from bpe_core.tiebreak import TieBreakRule
 
@@ -32,6 +39,9 @@ class PairQueue:
         self.rule = rule
         self._key = self._key_function(rule)
         self._heap: list[Entry] = []
+        # A cold part's codes, counts and ranking (``ColdIndex.ranking``), while entries remain.
+        self._cold: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._next = 0  # the first cold entry not yet in the heap
         self.rebuild()
 
     def set_rule(self, rule: TieBreakRule) -> None:
@@ -40,9 +50,39 @@ class PairQueue:
         self.rebuild()
 
     def rebuild(self) -> None:
-        """Recreate the heap from the live pairs (after a rule change, or to shed dead entries)."""
+        """Recreate the heap from the live pairs (after a rule change, or to shed dead entries).
+        Cold pairs are taken afresh from their ranking: an entry for a pair whose count has
+        changed since is corrected when it surfaces, as any stale entry is."""
         self._heap = [(-c, self._key(k), k) for k, c in self._index.pair_count.items()]
         heapify(self._heap)
+        cold = self._index.cold
+        self._cold = None if cold is None else (cold.codes, cold.counts, cold.ranking())
+        self._next = 0
+
+    def _pull(self) -> None:
+        """Move into the heap the cold entries that could rank at its top (a count at least the
+        top's): every live pair then has an entry ranking it as high as it deserves, in the heap
+        or behind these."""
+        if self._cold is None:
+            return
+        codes, counts, ranking = self._cold
+        shadowed = self._index.cold.shadowed  # type: ignore[union-attr]
+        heap = self._heap
+        while self._next < len(ranking):
+            row = ranking[self._next]
+            count = int(counts[row])
+            if heap and -heap[0][0] > count:
+                return
+            self._next += 1
+            k = key_of(int(codes[row]))
+            if shadowed[
+                row
+            ]:  # its count is the index's now: a dead pair (its tokens perhaps undone) is left out
+                count = self._index.pair_count.get(k, 0)
+                if not count:
+                    continue
+            heappush(heap, (-count, self._key(k), k))
+        self._cold = None
 
     def push(self, pairs: list[str]) -> None:
         """Announce live pairs whose counts went up."""
@@ -55,7 +95,7 @@ class PairQueue:
         else:
             for k in pairs:
                 heappush(heap, (-pair_count[k], key(k), k))
-        if len(heap) > 4 * len(pair_count) + 4096:
+        if len(heap) > 4 * self._index.pair_total + 4096:
             self.rebuild()
 
     def _key_function(self, rule: TieBreakRule) -> Callable[[str], object]:
@@ -72,14 +112,17 @@ class PairQueue:
     def _settle(self) -> Entry | None:
         """Fix stale entries until the top one is exact; return it (not popped)."""
         heap = self._heap
-        pair_count = self._index.pair_count
+        count = self._index.count
         positional = self.rule.depends_on_position
         # Undo frees a token id for the next new token, so an old entry may name a different
         # pair now: keys built from token strings are checked again (hf's are the ids).
         by_string = not positional and self.rule.name != "hf"
-        while heap:
+        while True:
+            self._pull()
+            if not heap:
+                return None
             negative, key, k = heap[0]
-            c = pair_count.get(k, 0)
+            c = count(k)
             if c != -negative:
                 if c:
                     heapreplace(heap, (-c, self._key(k) if by_string else key, k))
@@ -97,7 +140,6 @@ class PairQueue:
                     heapreplace(heap, (negative, exact, k))
                     continue
             return heap[0]
-        return None
 
     def ranked(self, n: int) -> list[str]:
         """The best ``n`` live pairs, best first (fewer if fewer exist)."""

@@ -22,7 +22,8 @@ from bpe_core.fileio import input_limit, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
 from bpe_core.numbering import Numbering
-from bpe_core.session_corpus import CorpusColumns, split_corpus
+from bpe_core.session_corpus import CorpusColumns
+from bpe_core.session_stream import SavedMerges, read_streamed
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
@@ -133,24 +134,22 @@ def read_session(path: str | Path) -> dict[str, Any]:
 
 
 def _parsed(path: Path) -> Any:
-    """The file's JSON data; a corpus as ``save_session`` writes it is read straight into
-    columns (``corpus["words"]`` is then a :class:`CorpusColumns`), anything else by ``json``."""
+    """The file's JSON data. A file as ``save_session`` writes it is read as it streams in:
+    ``"merges"`` is then a :class:`SavedMerges` and ``corpus["words"]`` a :class:`CorpusColumns`
+    (``bpe_core.session_stream``); anything else is read whole by ``json``."""
+    streamed = read_streamed(path, _check_merge)
+    if streamed is not None:
+        return streamed
     try:
         data = read_bounded(path, "session file")
     except InputError as error:
         raise SessionError(str(error)) from None
-    split = split_corpus(data)
-    if split is not None:
-        data, columns = split
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise SessionError(f"The session file {str(path)!r} is not UTF-8 text.") from None
     del data
-    parsed = _json(text, path)
-    if split is not None and isinstance(parsed, dict) and isinstance(parsed.get("corpus"), dict):
-        parsed["corpus"] = {"words": columns, "special_counts": columns.special_counts}
-    return parsed
+    return _json(text, path)
 
 
 def parse_session(text: str, path: Path) -> dict[str, Any]:
@@ -241,16 +240,18 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
     if not model_only:
         _check_corpus(data["corpus"], pipeline, empty_allowed=numbering is not None)
     merges = data["merges"]
-    if not isinstance(merges, list):
+    if not isinstance(merges, list | SavedMerges):
         raise SessionError("the merges must be a list.")
-    for number, merge in enumerate(merges, start=1):
-        _check_merge(number, merge)
+    if isinstance(merges, list):  # a SavedMerges was checked merge by merge as it was read
+        for number, merge in enumerate(merges, start=1):
+            _check_merge(number, merge)
     position = data["position"]
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(merges):
         raise SessionError(f"the position must be a whole number from 0 to {len(merges)}.")
     if version >= 3 and not model_only:
         _check_branches(data)
     if version == 1:
+        assert isinstance(merges, list), "a SavedMerges is never of version 1"
         alphabet, merges = _keyed(alphabet, merges, pipeline.end_of_word)
     if len(set(alphabet)) != len(alphabet):
         raise SessionError("the alphabet must not list a symbol twice.")
@@ -443,10 +444,23 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
                 "lacked most marked bytes; train it again."
             )
         raise SessionError("its alphabet differs from the one the corpus gives.")
+    merges = data["merges"]
+    saved = merges.records if isinstance(merges, SavedMerges) else _records(trainer, merges)
+    trainer.restore(saved, data["position"], progress)
+    del saved
+    if "branches" in data:
+        trainer.restore_branches(_branches(trainer, data), data["branch"])
+    trainer.numbering = numbering
+    return trainer
+
+
+def _records(trainer: Trainer, merges: list[dict[str, Any]]) -> list[MergeRecord]:
+    """Merges as JSON objects turned into records to restore (``token`` not yet numbered)."""
+    pipeline = trainer.corpus.config
     # Ids as the trainer will number them: a merge's token is new unless its key exists.
     ids = dict(trainer.vocab.ids)
     saved = []
-    for number, merge in enumerate(data["merges"], start=1):
+    for number, merge in enumerate(merges, start=1):
         try:
             pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
             candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
@@ -471,11 +485,7 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
                 merge.get("pass", number),  # before passes, each merge was a pass of its own
             )
         )
-    trainer.restore(saved, data["position"], progress)
-    if "branches" in data:
-        trainer.restore_branches(_branches(trainer, data), data["branch"])
-    trainer.numbering = numbering
-    return trainer
+    return saved
 
 
 def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:

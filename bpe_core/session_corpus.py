@@ -1,10 +1,10 @@
-"""Reading a session's corpus straight into compact columns.
+"""Reading a session's corpus straight into compact columns, from the file as it streams in.
 
 ``json.loads`` turns a corpus of a million word types into a million lists, strings and ints
-(over 150 bytes each), only for them to be copied into ``Words`` and ``Counts`` and dropped: the
-largest part of the memory an opening session peaks at. A file as ``save_session`` writes it
-holds the corpus on one line, ``  "corpus": {"words": [["w", 3], ...], "special_counts": [...]},``;
-that line is read here item by item, chunk by chunk, straight into the columns.
+(over 150 bytes each), only for them to be copied into ``Words`` and ``Counts`` and dropped;
+and the file read whole is itself one more copy. A file as ``save_session`` writes it holds the
+corpus on one line, ``  "corpus": {"words": [["w", 3], ...], "special_counts": [...]},``; that
+line is read here a chunk of the file at a time, item by item, straight into the columns.
 
 The fast reading accepts exactly what JSON accepts for these items, or gives up: each chunk's
 items must tile it without a gap, strings follow JSON's grammar (escapes decoded by ``json``
@@ -19,18 +19,20 @@ import json
 import re
 from array import array
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import numpy as np
 
 from bpe_core.word_types import Counts, Words
 
-_START = b'\n  "corpus": {"words": ['
+START = b'  "corpus": {"words": ['
 _END = re.compile(rb"\], \"special_counts\": \[((?:0|[1-9][0-9]{0,18})(?:, (?:0|[1-9][0-9]{0,18}))*)?\]\},\n")
 # One [word, count] item and the separator after it (none after the chunk's last). The string is
 # JSON's: no raw quote, backslash or control character, escapes checked when decoded. A count
 # has at most 19 digits (2^62 has 19); one beyond 64 bits is left to json.
 _ITEM = re.compile(rb'\["((?:[^"\\\x00-\x1f]|\\.)+)", ([1-9][0-9]{0,18})\](?:, |\Z)')
-_CHUNK = 1 << 20
+_SEPARATOR = b'], ["'
+_CHUNK = 1 << 17  # findall makes ~9 bytes of objects per byte read: keep chunks small
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,76 +44,81 @@ class CorpusColumns:
     special_counts: list[int]
 
 
-def split_corpus(data: bytes) -> tuple[bytes, CorpusColumns] | None:
-    """The file's bytes with the corpus line emptied, and the corpus read from it; ``None`` if
-    the file has no such line or the line is not plainly what ``save_session`` writes."""
-    start = data.find(_START)
-    if start < 0:
+def read_corpus(stream: BinaryIO, head: bytes) -> CorpusColumns | None:
+    """The corpus line whose first bytes ``head`` (starting with ``START``) were read from
+    ``stream``, read to its end; ``None`` if it is not plainly what ``save_session`` writes
+    (the stream is then left anywhere)."""
+    if not head.startswith(START):
         return None
-    items_start = start + len(_START)
-    end = data.find(b"\n", items_start)
-    if end < 0:
-        return None
-    end += 1
-    tail = _END.search(data, items_start, end)
-    # The tail must close the line: a word spelling it would leave more bytes after it.
-    if tail is None or tail.end() != end:
-        return None
-    columns = _read_items(memoryview(data)[items_start : tail.start()])
-    if columns is None:
-        return None
-    specials = [int(n) for n in tail.group(1).split(b", ")] if tail.group(1) else []
-    emptied = b'\n  "corpus": {"words": [], "special_counts": []},\n'
-    return data[:start] + emptied + data[end:], CorpusColumns(*columns, specials)
+    columns = _Columns()
+    pending = head[len(START) :]
+    while True:
+        end = pending.find(b"\n")
+        if end >= 0:  # the whole rest of the line is here: raw newlines never occur inside it
+            if end + 1 != len(pending):
+                return None
+            tail = _END.search(pending)
+            # The tail must close the line: a word spelling it would leave more bytes after it.
+            if tail is None or tail.end() != len(pending) or not columns.add(pending[: tail.start()]):
+                return None
+            specials = [int(n) for n in tail.group(1).split(b", ")] if tail.group(1) else []
+            return columns.finished(specials)
+        more = stream.readline(_CHUNK)
+        if not more:
+            return None
+        cut = pending.rfind(_SEPARATOR)  # a separator inside a string only makes the chunk fail to tile
+        if cut >= 0:
+            if not columns.add(pending[: cut + 1]):
+                return None
+            pending = pending[cut + 3 :]
+        pending += more
 
 
-def _read_items(body: memoryview) -> tuple[Words, Counts] | None:
-    blobs: list[bytes] = []
-    ends: list[np.ndarray] = []
-    counts = array("q")
-    hashes = array("q")
-    offset = 0
-    position = 0
-    while position < len(body):
-        stop = _chunk_end(body, position)
-        chunk = bytes(body[position:stop])
-        position = stop + 2  # past the ", " between chunks
+class _Columns:
+    """The columns as they grow, a chunk of items at a time."""
+
+    def __init__(self) -> None:
+        self.blob = bytearray()
+        self.ends = array("q")
+        self.counts = array("q")
+        self.hashes = array("q")
+
+    def add(self, chunk: bytes) -> bool:
+        """Read a run of whole items (``[word, count], ... [word, count]``); ``False`` if it is
+        not one."""
         items = _ITEM.findall(chunk)
         raw_words, raw_counts = zip(*items) if items else ((), ())
         if sum(map(len, raw_words)) + sum(map(len, raw_counts)) + 8 * len(items) - 2 != len(chunk):
-            return None  # a gap: something the pattern does not cover
+            return False  # a gap: something the pattern does not cover
         try:
             chunk.decode("utf-8")
-            counts.extend(map(int, raw_counts))
+            self.counts.extend(map(int, raw_counts))
         except (UnicodeDecodeError, OverflowError):
-            return None
+            return False
         words = raw_words if b"\\" not in chunk else [_unescaped(w) if b"\\" in w else w for w in raw_words]
         if None in words:
-            return None
-        blob = b"".join(words)  # type: ignore[arg-type]
+            return False
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))  # type: ignore[arg-type]
-        ends.append(np.cumsum(lengths) + offset)
-        offset += len(blob)
-        blobs.append(blob)
-        hashes.extend(map(hash, words))
-    if not counts or _has_duplicates(np.frombuffer(hashes, dtype=np.int64)):
-        return None  # empty, or perhaps a word twice: JSON's reading merges duplicates
-    return Words(b"".join(blobs), np.concatenate(ends)), Counts(counts)
+        self.ends.frombytes((np.cumsum(lengths) + len(self.blob)).tobytes())
+        self.blob += b"".join(words)  # type: ignore[arg-type]
+        self.hashes.extend(map(hash, words))
+        return True
+
+    def finished(self, specials: list[int]) -> CorpusColumns | None:
+        hashes = np.frombuffer(self.hashes, dtype=np.int64)
+        if not len(hashes) or _has_duplicates(hashes):
+            return None  # empty, or perhaps a word twice: JSON's reading merges duplicates
+        del hashes
+        self.hashes = array("q")
+        words = Words(self.blob, np.frombuffer(self.ends, dtype=np.int64))
+        self.ends = array("q")
+        return CorpusColumns(words, Counts(self.counts), specials)
 
 
 def _has_duplicates(hashes: np.ndarray) -> bool:
-    """Whether two hashes are equal (an in-place sort: several times faster than ``np.unique``)."""
-    ordered = np.sort(hashes)
-    return bool((ordered[1:] == ordered[:-1]).any())
-
-
-def _chunk_end(body: memoryview, position: int) -> int:
-    """Where the chunk from ``position`` ends: before an item separator about ``_CHUNK`` bytes
-    on, or at the end. A separator found inside a string only makes the chunk fail to tile."""
-    if position + _CHUNK >= len(body):
-        return len(body)
-    cut = bytes(body[position + _CHUNK : position + 2 * _CHUNK]).find(b'], ["')
-    return len(body) if cut < 0 else position + _CHUNK + cut + 1
+    """Whether two hashes are equal (sorted in place: several times faster than ``np.unique``)."""
+    hashes.sort()
+    return bool((hashes[1:] == hashes[:-1]).any())
 
 
 def _unescaped(raw: bytes) -> bytes | None:

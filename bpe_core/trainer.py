@@ -15,7 +15,7 @@ Example
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -24,9 +24,9 @@ import numpy as np
 
 from bpe_core import pair_index
 from bpe_core.branches import Branch, BranchInfo, HistoryTree, common_length
-from bpe_core.byte_alphabet import BYTE_TO_CHAR
+from bpe_core.cold_index import ColdIndex
 from bpe_core.config import TrainingConfig
-from bpe_core.corpus import Corpus, unit_lengths
+from bpe_core.corpus import Corpus, weighted_total
 from bpe_core.errors import MergeError
 from bpe_core.events import (
     BranchCreated,
@@ -43,6 +43,7 @@ from bpe_core.events import (
 )
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
+from bpe_core.initial_symbols import alphabet, initial_lengths, initial_runs, initial_segs
 from bpe_core.numbering import Numbering
 from bpe_core.pair_index import MergeEffect, PairIndex
 from bpe_core.pair_queue import PairQueue
@@ -148,28 +149,33 @@ class Trainer:
         self.training = training
         self._rule = parse_rule(training.tie_break)
         config = corpus.config
-        self.vocab = Vocabulary(config.special_tokens, _alphabet(corpus) | self._alphabet, config.end_of_word)
+        self.vocab = Vocabulary(config.special_tokens, alphabet(corpus) | self._alphabet, config.end_of_word)
         self._records: list[MergeRecord] = []  # the current branch's line
         self._tree = HistoryTree(self._records)
         self._unverified: set[int] = set()  # ids of records read from a file, not yet redone
         self.revision = next(_REVISIONS)
-        self._effects: list[MergeEffect] = []
+        # What each applied merge changed, for undo; None for a merge restored from a session,
+        # whose changes are worked out when first needed (see _last_effect).
+        self._effects: list[MergeEffect | None] = []
         self._last_change: LastChange | None = None
-        segs = _initial_segs(corpus, self.vocab.ids)
-        self._unrestored: list[str] | None = None if count else segs
+        self._unrestored = not count
         self._numbers: list[int] = []
         self._numbers_revision = 0
         if count:
-            self._index_segs(segs)
+            self._index_segs(initial_segs(corpus, self.vocab.ids))
             self._initial = self._now()
 
     def _now(self) -> SeriesPoint:
         top = self._queue.top_count()
         return SeriesPoint(self.position, top, self._ties(top), len(self.vocab), self._index.total_tokens)
 
-    def _index_segs(self, segs: list[str]) -> None:
-        """Count pairs and tokens afresh over the segmentations ``segs`` (one per word type)."""
-        self._index = PairIndex(segs, self.corpus.counts.values, len(self.vocab))
+    def _index_segs(self, segs: list[str] | ColdIndex, lazy: range = range(0)) -> None:
+        """Count pairs and tokens afresh over the segmentations ``segs`` (one per word type), or
+        start from a cold index (its ``lazy`` tokens: see ``PairIndex.from_cold``)."""
+        if isinstance(segs, ColdIndex):
+            self._index = PairIndex.from_cold(segs, self.corpus.counts.values, len(self.vocab), lazy)
+        else:
+            self._index = PairIndex(segs, self.corpus.counts.values, len(self.vocab))
         for i, n in enumerate(self.corpus.special_counts):
             self._index.token_freq[i] = n
         self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
@@ -337,11 +343,11 @@ class Trainer:
             key, decided_by = None, self._rule.spec
         else:
             key = _key(pair)
-            if key not in self._index.pair_count:
+            if not self._index.count(key):
                 raise MergeError(f"The pair {self.pair_string(pair)} does not occur in the corpus.")
             decided_by = decided_by or USER
         record, redone = self._advance(key, decided_by)
-        self._last_change = LastChange(True, record, tuple(self._effects[-1].changed))
+        self._last_change = LastChange(True, record, tuple(self._last_effect().changed))
         self.events.emit(MergeApplied(record, redo=redone))
         return record
 
@@ -351,7 +357,7 @@ class Trainer:
         if not self.can_undo:
             raise MergeError("There is no merge to undo.")
         start = self.position
-        words = tuple(self._effects[-1].changed)
+        words = tuple(self._last_effect().changed)
         record = self._unmerge()
         while self.position and self._records[self.position - 1].pass_number == record.pass_number:
             record = self._unmerge()  # the rest of its pass: a pass is one node of the history
@@ -373,7 +379,7 @@ class Trainer:
         while self.can_redo and self._records[self.position].pass_number == record.pass_number:
             record = self._remerge()
         if self.position == start + 1:
-            self._last_change = LastChange(True, record, tuple(self._effects[-1].changed))
+            self._last_change = LastChange(True, record, tuple(self._last_effect().changed))
             self.events.emit(MergeApplied(record, redo=True))
         else:
             self._last_change = None
@@ -477,7 +483,7 @@ class Trainer:
         start = self.position
         records = self._pass(0, self.training.min_frequency)
         if len(records) == 1:
-            self._last_change = LastChange(True, records[0], tuple(self._effects[-1].changed))
+            self._last_change = LastChange(True, records[0], tuple(self._last_effect().changed))
             self.events.emit(MergeApplied(records[0]))
         else:
             self._last_change = None
@@ -496,21 +502,21 @@ class Trainer:
         """
         wanted = self.training.merges_per_pass or self.pair_total
         wanted = min(wanted, limit) if limit else wanted
-        counts = self._index.pair_count
+        count = self._index.count
         chosen: list[str] = []
         listed = min(self.pair_total, 4 * wanted)
         while True:
             chosen, lefts, rights = [], set(), set()
             ranked = self._queue.ranked(listed)
             for key in ranked:
-                if counts[key] < floor or len(chosen) == wanted:
+                if count(key) < floor or len(chosen) == wanted:
                     break
                 if key[0] in rights or key[1] in lefts:
                     continue
                 chosen.append(key)
                 lefts.add(key[0])
                 rights.add(key[1])
-            if len(chosen) == wanted or listed >= self.pair_total or counts[ranked[-1]] < floor:
+            if len(chosen) == wanted or listed >= self.pair_total or count(ranked[-1]) < floor:
                 break
             listed = min(self.pair_total, 2 * listed)
         number = self._next_pass()
@@ -559,7 +565,7 @@ class Trainer:
         """Apply and record one merge at the end of the current branch."""
         index, vocab = self._index, self.vocab
         key, top, ties, candidates = decision
-        count = index.pair_count.get(key, 0)  # 0: an imported merge the corpus never meets
+        count = index.count(key)  # 0: an imported merge the corpus never meets
         left, right = ord(key[0]), ord(key[1])
         step = self.position + 1
         merged = vocab.keys[left] + vocab.keys[right]
@@ -630,21 +636,22 @@ class Trainer:
         how it is done when the word-by-word replay (``bpe_core.word_replay``) does not apply:
         a merge that spells an existing token, a long word, or counts too large for float64.
         """
-        segs = self._unrestored
-        if segs is None:
+        if not self._unrestored:
             raise MergeError("Only a trainer made by Trainer.restoring can restore a history.")
-        self._unrestored = None
+        self._unrestored = False
         if not 0 <= position <= len(saved):
             raise MergeError(f"Step {position} is outside the history (0 to {len(saved)}).")
-        weights = self.corpus.counts.numpy()
-        lengths = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))
+        corpus = self.corpus
+        weights = corpus.counts.numpy()
+        lengths = initial_lengths(corpus)
         if (
             not saved
-            or (len(segs) and lengths.max() > pair_index.LONG_WORD)  # read when called: tests vary it
-            or float(lengths.astype(np.float64) @ weights) >= 2**52
+            or (len(lengths) and lengths.max() > pair_index.LONG_WORD)  # read when called: tests vary it
+            or weighted_total(lengths, weights) >= 2**52
             or not self._all_new_tokens(saved)
         ):
-            self._index_segs(segs)
+            del lengths
+            self._index_segs(initial_segs(corpus, self.vocab.ids))
             self._initial = self._now()
             for number, merge in enumerate(saved, start=1):
                 if fill:
@@ -665,30 +672,35 @@ class Trainer:
             return
         vocab, total = self.vocab, len(saved)
         # Merge 1 was chosen at step 0, so its record holds step 0's top count and ties.
-        corpus_tokens = int(lengths @ weights)
+        corpus_tokens = int(weighted_total(lengths, weights))  # exact: below 2^52
+        del lengths
+        runs = initial_runs(corpus, vocab.ids)  # the base symbols' ids, read before merges are added
         first = len(vocab)  # the id of merge 1's token
         for step, merge in enumerate(saved, start=1):
             vocab.add(vocab.keys[merge.pair[0]] + vocab.keys[merge.pair[1]], step)
         merges = [(*merge.pair, first + k) for k, merge in enumerate(saved)]
         done = replay_words(
-            segs,
+            runs,
             weights,
             merges[:position],
             len(vocab),
             progress and (lambda done: progress(int(done * position), total)),
         )
-        del segs  # the initial segmentations: memory the index is about to need
         counts, replacements = done.counts, done.replacements
+        for _ in range(total - position):
+            vocab.remove_last()
+        cold = ColdIndex(done.symbols, done.starts, weights, len(vocab))
+        del done
         if position < total:  # the merges ahead are replayed for their counts only
             later = replay_words(
-                done.segs,
+                _cold_runs(cold),
                 weights,
                 merges[position:],
-                len(vocab),
+                len(vocab) + total - position,
                 progress and (lambda done: progress(position + int(done * (total - position)), total)),
+                keep=False,
             )
             counts, replacements = counts + later.counts, replacements + later.replacements
-            del later  # its segmentations are a second copy of the corpus'
         top = counts[0] if fill else saved[0].top_count
         self._initial = SeriesPoint(0, top, saved[0].ties, first, corpus_tokens)
         for merge, count in zip(saved, counts, strict=True):
@@ -712,10 +724,8 @@ class Trainer:
                 pass_number=merge.pass_number or k + 1,
             )
             self._records.append(record)
-        for _ in range(total - position):
-            vocab.remove_last()
-        self._index_segs(done.segs)
-        self._effects = [MergeEffect(words, replacements[k]) for k, words in enumerate(done.words)]
+        self._index_segs(cold, lazy=range(first, first + position))
+        self._effects = [None] * position
         self.revision = next(_REVISIONS)
 
     def _all_new_tokens(self, saved: Sequence[MergeRecord]) -> bool:
@@ -783,7 +793,8 @@ class Trainer:
 
     def _unmerge(self) -> MergeRecord:
         record = self._records[self.position - 1]
-        effect = self._effects.pop()
+        effect = self._last_effect()
+        self._effects.pop()
         increased = self._index.unmerge(_key(record.pair), chr(record.token), effect)
         self._queue.push(increased)
         if record.new_token:
@@ -795,21 +806,21 @@ class Trainer:
 
     def pair_count(self, pair: Pair) -> int:
         """Weighted count of adjacent occurrences (overlapping included); 0 if absent."""
-        return self._index.pair_count.get(_key(pair), 0)
+        return self._index.count(_key(pair))
 
     def pair_counts(self) -> dict[Pair, int]:
         """Every live pair with its count (a full copy: for checks and exports, not per step)."""
-        return {_pair(k): c for k, c in self._index.pair_count.items()}
+        return {_pair(k): c for k, c in self._index.live_pairs()}
 
     @property
     def pair_total(self) -> int:
         """Number of distinct pairs present now."""
-        return len(self._index.pair_count)
+        return self._index.pair_total
 
     def top_pairs(self, n: int) -> list[PairStat]:
         """The ``n`` best pairs in the current rule's order (cheap for small ``n``)."""
-        counts = self._index.pair_count
-        return [PairStat(_pair(k), counts[k]) for k in self._queue.ranked(n)]
+        count = self._index.count
+        return [PairStat(_pair(k), count(k)) for k in self._queue.ranked(n)]
 
     def ranked_pairs(self) -> list[PairStat]:
         """All live pairs, best first (sorts everything: use for full tables, not every step)."""
@@ -846,7 +857,7 @@ class Trainer:
         top = self._queue.top_count()
         if not top:
             return []
-        return [_pair(k) for k, c in self._index.pair_count.items() if c == top]
+        return [_pair(k) for k in self._index.pairs_counted(top)]
 
     def rule_choices(self, pairs: list[Pair] | None = None) -> dict[str, Pair]:
         """Which pair each named rule would pick: among ``pairs``, or by default among *all*
@@ -938,13 +949,21 @@ class Trainer:
 
     def words_with_token(self, token_id: int) -> list[int]:
         """Indices of the word types whose current segmentation contains the token."""
-        char = chr(token_id)
-        seg = self._index.seg
-        return [w for w in range(len(self.corpus.words)) if char in seg(w)]
+        return self._index.words_with_symbol(token_id)
 
     def changed_words(self) -> list[int]:
         """Word types the last applied merge changed (empty at step 0)."""
-        return self._effects[-1].changed if self._effects else []
+        return self._last_effect().changed if self._effects else []
+
+    def _last_effect(self) -> MergeEffect:
+        """What the last applied merge changed; for a merge restored from a session, worked out
+        now, as the words holding its token (it is the last merge applied)."""
+        effect = self._effects[-1]
+        if effect is None:
+            record = self._records[self.position - 1]
+            effect = MergeEffect(self._index.lazy_words(record.token), record.replacements)
+            self._effects[-1] = effect
+        return effect
 
     @property
     def last_change(self) -> LastChange | None:
@@ -971,45 +990,12 @@ def _static_key(rule: TieBreakRule, tokens: list[str], pair: Pair) -> Any:
     return rule.static_key(tokens[pair[0]], tokens[pair[1]], *pair)
 
 
-def _alphabet(corpus: Corpus) -> set[str]:
-    """Keys of the base symbols: every unit in the corpus (all 256 bytes in byte mode) and the
-    marker.
-
-    With an attached marker both ``w`` and ``w</w>`` are base symbols, as with the
-    ``end_of_word_suffix`` of Hugging Face's trainer (in byte mode for all 256 bytes).
-    """
-    config = corpus.config
-    words = corpus.words
-    symbols = set(BYTE_TO_CHAR) if config.unit == "byte" else set(words.blob.decode("utf-8", "surrogatepass"))
-    if config.end_of_word is not None and config.attach_marker:
-        if config.unit == "byte":  # any byte can end a word: byte mode never meets an unknown unit
-            symbols.update(char + MARK for char in BYTE_TO_CHAR)
-        else:
-            symbols.update(word[-1] + MARK for word in words)
-    elif config.end_of_word is not None:
-        symbols.add(MARK)
-    return symbols
-
-
-def _initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
-    """Each word's base symbols as a symbol string (see ``bpe_core.pair_index``)."""
-    config = corpus.config
-    words = corpus.words
-    # All words are translated at once, then cut at each word's end (in units).
-    if config.unit == "byte":
-        table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR)}
-        text = words.blob.decode("latin-1").translate(table)
-    else:
-        marker_key = MARK if config.end_of_word is not None else None  # else NUL is a character
-        table = {ord(key): chr(i) for key, i in ids.items() if len(key) == 1 and key != marker_key}
-        text = words.blob.decode("utf-8", "surrogatepass").translate(table)
-    ends = np.cumsum(unit_lengths(words, config.unit)).tolist()
-    units = [text[start:end] for start, end in itertools.pairwise([0, *ends])]
-    if config.end_of_word is None:
-        return units
-    if not config.attach_marker:
-        end = chr(ids[MARK])
-        return [seg + end for seg in units]
-    # The last unit becomes its marked twin: ``w`` -> ``w</w>`` (both are base symbols).
-    marked = {chr(i): chr(ids[key + MARK]) for key, i in ids.items() if key + MARK in ids}
-    return [seg[:-1] + marked[seg[-1]] for seg in units]
+def _cold_runs(cold: ColdIndex) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The words of a cold index in runs, as ``bpe_core.word_replay`` takes them."""
+    starts = cold.starts
+    n_words = len(starts) - 1
+    step = max(1, n_words * (1 << 18) // max(1, int(starts[-1])))
+    for first in range(0, n_words, step):
+        last = min(first + step, n_words)
+        low, high = int(starts[first]), int(starts[last])
+        yield cold.symbols[low:high].astype(np.int32), np.diff(starts[first : last + 1]).astype(np.int64)

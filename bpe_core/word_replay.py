@@ -12,20 +12,19 @@ All words advance together, one merge each per round, as numpy operations over o
 symbols; words with nothing left to merge leave the array. A round therefore costs time
 proportional to the symbols still in play, and there are as many rounds as the most merges
 any one word takes. Along the way each merge's weighted count (adjacent occurrences,
-overlapping included, as the trainer counts them), its replacements and the words it changed
-are collected, so the caller can check the history against the corpus and undo any merge.
+overlapping included, as the trainer counts them) and its replacements are summed, so the caller
+can check the history against the corpus. Which words a merge changed is not kept: undo finds
+them when it needs them (``bpe_core.pair_index``), as the words holding the merged token.
 """
 
 from __future__ import annotations
 
-import itertools
-from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from bpe_core.batch_merge import separator, symbols_of
+from bpe_core.cold_index import joined
 
 NONE = np.iinfo(np.int32).max  # rank of a pair no merge names
 
@@ -34,10 +33,10 @@ NONE = np.iinfo(np.int32).max  # rank of a pair no merge names
 class Replayed:
     """The outcome of :func:`replay_words` (lists are per merge, in history order)."""
 
-    segs: list[str]  # each word's segmentation after the merges
     counts: list[int]  # weighted adjacent occurrences of the pair when it was merged
     replacements: list[int]  # weighted non-overlapping replacements
-    words: list[array]  # the word types each merge changed
+    symbols: np.ndarray  # with ``keep``: every word's symbols after the merges, end to end
+    starts: np.ndarray  # with ``keep``: where each word's symbols begin (and the last ends)
 
 
 class _Ranks:
@@ -83,97 +82,82 @@ class _Ranks:
         return found
 
 
-# Words are replayed in chunks of about this many symbols: the temporary arrays stay small
-# (in cache, and a few megabytes whatever the corpus).
-CHUNK = 1 << 18
-
-
 class _Changes:
-    """What each merge did, gathered chunk by chunk: its weighted count and replacements, and
-    the words it changed (kept per chunk grouped by merge, and laid end to end at the end)."""
+    """Each merge's weighted count and replacements, summed chunk by chunk."""
 
     def __init__(self, n_merges: int, weights: np.ndarray) -> None:
         self.n_merges = n_merges
         self.weights = weights
         self.counts = np.zeros(n_merges)
         self.replacements = np.zeros(n_merges)
-        self._chunks: list[tuple[np.ndarray, np.ndarray]] = []  # (words by merge, words per merge)
 
     def add(self, rank: np.ndarray, word: np.ndarray, matched: np.ndarray, replaced: np.ndarray) -> None:
         """One chunk's changes: per (merge, word) pair the merge's rank, the word, the pair's
         occurrences in it and the replacements made."""
-        n = self.n_merges
         weight = self.weights[word].astype(np.float64)
-        self.counts += np.bincount(rank, weights=weight * matched, minlength=n)
-        self.replacements += np.bincount(rank, weights=weight * replaced, minlength=n)
-        # Ranks fit 16 bits for up to 65,536 merges, where numpy's stable sort is a radix sort.
-        order = np.argsort(rank.astype(np.uint16) if n <= 1 << 16 else rank, kind="stable")
-        self._chunks.append((word[order], np.bincount(rank, minlength=n)))
+        self.counts += np.bincount(rank, weights=weight * matched, minlength=self.n_merges)
+        self.replacements += np.bincount(rank, weights=weight * replaced, minlength=self.n_merges)
 
-    def words(self) -> list[array]:
-        """The words each merge changed (in chunk order, so ascending)."""
-        per_merge = sum((counts for _, counts in self._chunks), np.zeros(self.n_merges, np.int64))
-        offsets = np.concatenate(([0], np.cumsum(per_merge)))
-        laid = np.empty(offsets[-1], dtype=np.int32)
-        filled = offsets[:-1].copy()
-        chunks, self._chunks = self._chunks, []
-        chunks.reverse()
-        while chunks:  # the chunk's words of merge k go after earlier chunks'; each freed once laid
-            words, counts = chunks.pop()
-            starts = np.cumsum(counts) - counts
-            laid[np.arange(len(words)) + np.repeat(filled - starts, counts)] = words
-            filled += counts
-            del words
-        lists = []
-        for start, end in itertools.pairwise(offsets.tolist()):
-            listed = array("i")
-            listed.frombytes(laid[start:end].data.cast("B"))
-            lists.append(listed)
-        return lists
+
+Chunk = tuple[np.ndarray, np.ndarray]  # a run of words: their symbols end to end, each one's length
 
 
 def replay_words(
-    segs: Sequence[str],
+    chunks: Iterable[Chunk],
     weights: np.ndarray,
     merges: Sequence[tuple[int, int, int]],
     n_symbols: int,
     progress: Callable[[float], None] | None = None,
+    keep: bool = True,
 ) -> Replayed:
-    """Apply ``merges`` ((left, right, new token) ids, in order) to every word of ``segs``.
+    """Apply ``merges`` ((left, right, new token) ids, in order) to every word.
+
+    ``chunks`` gives the words in order, a run at a time (symbol ids as int32 and each word's
+    length); ``weights`` are the words' counts. With ``keep`` the words' symbols after the merges
+    are returned, 2 bytes each while ids fit (the index's cold part, ``bpe_core.cold_index``).
 
     Preconditions (the caller checks them): every new token is an id above all ids in use
     before its merge, ids stay below ``n_symbols``, and the weighted symbol total is below 2^53
     (counts are summed in float64, exact below that). ``progress(fraction)`` reports how much is
     done; it may raise to stop.
     """
-    sep = separator(n_symbols)
     ranks = _Ranks(merges)
     token_of = np.array([t for _, _, t in merges], dtype=np.int32)
-    ends = np.cumsum(np.fromiter(map(len, segs), dtype=np.int64, count=len(segs)))
-    bounds = [
-        0,
-        *np.unique(np.searchsorted(ends, np.arange(CHUNK, ends[-1] if len(ends) else 0, CHUNK))).tolist(),
-    ]
-    bounds.append(len(segs))
     changes = _Changes(len(merges), weights)
-    replayed: list[str] = []
-    for start, end in itertools.pairwise(bounds):
-        if start < end:
-            replayed += _replay_chunk(segs[start:end], start, sep, ranks, token_of, changes)
+    dtype = np.uint16 if n_symbols <= 1 << 16 else np.uint32
+    kept_symbols: list[np.ndarray] = []
+    kept_lengths: list[np.ndarray] = []
+    first = 0
+    for symbols, lengths in chunks:
+        if len(lengths):
+            done, done_lengths = _replay_chunk(symbols, lengths, first, ranks, token_of, changes)
+            if keep:
+                kept_symbols.append(done.astype(dtype))
+                kept_lengths.append(done_lengths.astype(np.int32))
+            first += len(lengths)
         if progress is not None:
-            progress(end / max(1, len(segs)))
+            progress(first / max(1, len(weights)))
+    del ranks
     counts = changes.counts.astype(np.int64).tolist()
-    return Replayed(replayed, counts, changes.replacements.astype(np.int64).tolist(), changes.words())
+    replacements = changes.replacements.astype(np.int64).tolist()
+    if not keep:
+        return Replayed(counts, replacements, np.zeros(0, dtype), np.zeros(1, np.int64))
+    lengths = joined(kept_lengths, np.int32)
+    starts = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    del lengths
+    if starts[-1] < 2**31:
+        starts = starts.astype(np.int32)
+    return Replayed(counts, replacements, joined(kept_symbols, dtype), starts)
 
 
 def _replay_chunk(
-    segs: Sequence[str], first: int, sep: str, ranks: _Ranks, token_of: np.ndarray, changes: _Changes
-) -> list[str]:
-    """Replay the words ``segs`` (the first is word ``first``); their changes go to ``changes``."""
-    codes = symbols_of(sep.join(segs)).view(np.int32)  # ids are below 2^21
-    boundary = codes == ord(sep)
-    word = np.cumsum(boundary, dtype=np.int32)[~boundary]  # word index (in the chunk) of every symbol
-    sym = codes[~boundary]
+    sym: np.ndarray, lengths: np.ndarray, first: int, ranks: _Ranks, token_of: np.ndarray, changes: _Changes
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replay a run of words (the first is word ``first``); their changes go to ``changes``.
+    Returns their symbols afterwards, end to end, and each one's length."""
+    n_words = len(lengths)
+    word = np.repeat(np.arange(n_words, dtype=np.int32), lengths)  # word (in the chunk) of every symbol
 
     def rank_at(at: np.ndarray) -> np.ndarray:
         """The rank of the pair starting at each of the positions ``at`` (NONE at a word's end)."""
@@ -225,16 +209,7 @@ def _replay_chunk(
         rank[before] = rank_at(before)
     if merged[0]:
         changes.add(*(np.concatenate(parts) for parts in merged))
-    return _segs(done_sym, done_word, len(segs), sep)
-
-
-def _segs(done_sym: list[np.ndarray], done_word: list[np.ndarray], n_words: int, sep: str) -> list[str]:
-    """Each word's final symbols as a symbol string, words in their original order."""
     sym = np.concatenate(done_sym) if done_sym else np.zeros(0, np.int32)
     word = np.concatenate(done_word) if done_word else np.zeros(0, np.int32)
     order = np.argsort(word, kind="stable")  # a word leaves in one piece, its order intact
-    sym, word = sym[order], word[order]
-    # One separator after each word: symbol i of the sorted array lands word[i] places later.
-    joined = np.full(len(sym) + n_words, ord(sep), dtype=np.uint32)
-    joined[np.arange(len(sym)) + word] = sym
-    return joined.tobytes().decode("utf-32-le", "surrogatepass").split(sep)[:-1]
+    return sym[order], np.bincount(word, minlength=n_words)

@@ -42,8 +42,8 @@ class Words(Sequence[str]):
     __slots__ = ("_blob", "_ends")
     __hash__ = None  # type: ignore[assignment]  # equal to tuples, so not hashable like them
 
-    def __init__(self, blob: bytes, ends: np.ndarray) -> None:
-        """``ends``: where each word ends in ``blob``, ascending."""
+    def __init__(self, blob: bytes | bytearray, ends: np.ndarray) -> None:
+        """``ends``: where each word ends in ``blob``, ascending (a bytearray is never changed)."""
         self._blob = blob
         self._ends = _offsets(ends)
 
@@ -55,7 +55,7 @@ class Words(Sequence[str]):
         )
 
     @property
-    def blob(self) -> bytes:
+    def blob(self) -> bytes | bytearray:
         """All words' UTF-8 bytes, end to end."""
         return self._blob
 

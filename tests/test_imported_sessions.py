@@ -254,3 +254,16 @@ def test_a_damaged_numbering_is_refused_with_one_sentence(gpt2, tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = run("encode", "--model", str(path), "x")
     assert code == 1 and "numbering runs to ids far beyond its tokens" in err and err.count("\n") == 1
+
+
+def test_codes_whose_marked_units_lack_their_plain_twins_open_and_take_a_corpus(tmp_path):
+    # Found by the first-minute test: "w</w>" is in the alphabet but "w" is not. Opening replays
+    # the merges over arrays of ids (bpe_core.initial_symbols), which must not need the twin.
+    path = tmp_path / "model.codes"
+    path.write_text("#version: 0.2\nl o\nlo w</w>\n", encoding="utf-8")
+    encoder = read_tokenizer(path).encoder
+    trainer = trainer_from_encoder(encoder)
+    assert trainer.history_length == 2 and trainer.token_string(trainer.vocab_size - 1) == "low</w>"
+    attached = attach_corpus(trainer, Corpus.from_text("low low lo", encoder.config))
+    assert [attached.token_string(t) for t in attached.segmentation(0)] == ["low</w>"]
+    assert attached.history[-1].count == 2

@@ -1,0 +1,323 @@
+"""The pair index as it stood when a session opened, in flat arrays: its "cold" part.
+
+Opening a session of a million word types would otherwise make a million segmentation strings
+and, for every distinct pair, a count entry and a list of words: Python objects of 50 to 150
+bytes each, many times the size of the file. Here the segmentations are one array of symbol
+ids and the pairs three sorted arrays. The index (``bpe_core.pair_index``) keeps Python objects
+only for what has changed since, "warm" words and pairs: a word is decoded from here the first
+time a merge or an undo touches it, a pair's count is taken from here the first time it
+changes. Words holding a pair or a symbol are found by scanning the symbol array (milliseconds
+for ten million symbols), so no word lists are kept for cold pairs.
+
+Pairs are coded ``left << SHIFT | right`` (ids are below 2^21). Arrays never change once built,
+except the flags saying which words are warm and which pairs' counts moved out, and the hint of
+each pair's first word, which only moves forward as words warm up.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import numpy as np
+
+SHIFT = 21
+MASK = (1 << SHIFT) - 1
+# Work on the symbol array is done this many symbols at a time, so that temporary arrays stay a
+# few megabytes whatever the corpus (they would otherwise make the peak of memory at opening).
+SLICE = 1 << 17
+
+
+def group_heads(ordered: np.ndarray) -> np.ndarray:
+    """Where each run of equal values starts in a sorted array."""
+    if not len(ordered):
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+
+
+def key_of(code: int) -> str:
+    """A pair's key in the index (two symbol characters) from its code."""
+    return chr(code >> SHIFT) + chr(code & MASK)
+
+
+def code_of(key: str) -> int:
+    return (ord(key[0]) << SHIFT) | ord(key[1])
+
+
+class ColdIndex:
+    """Segmentations and pair counts of every word type at one moment, flat.
+
+    Attributes
+    ----------
+    symbols : every word's symbol ids end to end (2 bytes each while ids fit, else 4).
+    starts : where each word's symbols begin, and where the last ends (``n_words + 1`` entries).
+    warm : per word, whether the index now holds it as a string (then it is not read here).
+    codes, counts : the distinct pairs, ascending, and each one's weighted count (overlapping
+        occurrences included).
+    shadowed : per pair, whether its count has moved to the index (then it is not read here).
+    n_ids : ids below this existed when the arrays were built; no later id is in them.
+    """
+
+    def __init__(self, symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray, n_ids: int) -> None:
+        self.symbols = symbols
+        self.starts = starts
+        self.n_ids = n_ids
+        self.warm = np.zeros(len(starts) - 1, dtype=bool)
+        self.codes, self.counts, self._first = _pair_table(symbols, starts, weights)
+        self.shadowed = np.zeros(len(self.codes), dtype=bool)
+        self.n_shadowed = 0
+        self._ranking: np.ndarray | None = None
+
+    # -- pairs -----------------------------------------------------------------------------
+
+    @property
+    def live(self) -> int:
+        """Pairs whose count is still read here."""
+        return len(self.codes) - self.n_shadowed
+
+    def find(self, codes: np.ndarray) -> np.ndarray:
+        """The row of each code in the pair table, or -1."""
+        rows = np.searchsorted(self.codes, codes)
+        rows[rows == len(self.codes)] = 0
+        if len(self.codes):
+            rows[self.codes[rows] != codes] = -1
+        else:
+            rows[:] = -1
+        return rows
+
+    def _row(self, key: str) -> int:
+        code = code_of(key)
+        row = int(np.searchsorted(self.codes, code))
+        return row if row < len(self.codes) and int(self.codes[row]) == code else -1
+
+    def count(self, key: str) -> int:
+        """The pair's count if it is still read here, else 0."""
+        row = self._row(key)
+        return 0 if row < 0 or self.shadowed[row] else int(self.counts[row])
+
+    def take(self, keys: list[str]) -> Iterator[tuple[str, int]]:
+        """The counts of those ``keys`` still read here, which from now on are the index's."""
+        rows = self.find(np.fromiter(map(code_of, keys), dtype=np.int64, count=len(keys)))
+        found = np.flatnonzero(rows >= 0)
+        found = found[~self.shadowed[rows[found]]]
+        rows = rows[found]
+        self.shadowed[rows] = True
+        self.n_shadowed += len(rows)
+        for i, count in zip(found.tolist(), self.counts[rows].tolist(), strict=True):
+            yield keys[i], count
+
+    def live_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Codes and counts of the pairs still read here."""
+        live = ~self.shadowed
+        return self.codes[live], self.counts[live]
+
+    def ranking(self) -> np.ndarray:
+        """Rows in order of count, highest first, then code (computed once)."""
+        if self._ranking is None:
+            order = np.lexsort((self.codes, -self.counts))
+            self._ranking = order.astype(np.int32) if len(order) < 2**31 else order
+        return self._ranking
+
+    def first_word(self, key: str) -> int | None:
+        """The first word not yet warm that holds the pair here, or ``None``. The hint kept per
+        pair only moves forward: a word once warm is never read here again."""
+        row = self._row(key)
+        if row < 0:
+            return None
+        word = int(self._first[row])
+        if word >= len(self.warm) or not self.warm[word]:
+            return None if word >= len(self.warm) else word
+        left, right = ord(key[0]), ord(key[1])
+        found = self._next_word(left, right, int(self.starts[word + 1]))
+        self._first[row] = len(self.warm) if found is None else found
+        return found
+
+    def _next_word(self, left: int, right: int, start: int) -> int | None:
+        """The first cold word holding (left, right) at or after symbol ``start``."""
+        symbols = self.symbols
+        size = SLICE
+        while start < len(symbols) - 1:
+            stop = min(start + size, len(symbols) - 1)
+            at = start + np.flatnonzero(symbols[start:stop] == left)
+            at = at[symbols[at + 1] == right]
+            words = self._words_at(at)
+            if len(words):
+                return int(words[0])
+            start, size = stop, 2 * size
+        return None
+
+    # -- words -----------------------------------------------------------------------------
+
+    def _words_at(self, at: np.ndarray) -> np.ndarray:
+        """Cold words in which a pair starts at the positions ``at`` (ascending, distinct)."""
+        words = np.searchsorted(self.starts, at, side="right") - 1
+        inside = at + 1 < self.starts[words + 1]  # the right symbol is in the same word
+        words = words[inside]
+        words = words[~self.warm[words]]
+        return np.unique(words)
+
+    def words_with_pair(self, key: str) -> np.ndarray:
+        """The cold words holding the pair, ascending."""
+        left, right = ord(key[0]), ord(key[1])
+        if max(left, right) >= self.n_ids or len(self.symbols) < 2:
+            return np.zeros(0, dtype=np.int64)
+        parts = []
+        for start in range(0, len(self.symbols) - 1, SLICE):
+            stop = min(start + SLICE, len(self.symbols) - 1)
+            at = start + np.flatnonzero(self.symbols[start:stop] == left)
+            parts.append(at[self.symbols[at + 1] == right])
+        return self._words_at(np.concatenate(parts))
+
+    def words_with_symbol(self, symbol: int) -> np.ndarray:
+        """The cold words holding the symbol, ascending."""
+        if symbol >= self.n_ids:
+            return np.zeros(0, dtype=np.int64)
+        at = np.flatnonzero(self.symbols == symbol)
+        words = np.searchsorted(self.starts, at, side="right") - 1
+        words = words[~self.warm[words]]
+        return np.unique(words)
+
+    def symbol_totals(self, weights: np.ndarray, n_symbols: int) -> list[int]:
+        """Each symbol's weighted occurrences (summed in float64: the caller keeps the corpus'
+        total below 2^53, where that is exact)."""
+        totals = np.zeros(n_symbols, dtype=np.int64)
+        starts = self.starts
+        cuts = np.searchsorted(starts, np.arange(0, int(starts[-1]), SLICE), side="right") - 1
+        for first, last in itertools.pairwise([*sorted(set(cuts.tolist())), len(starts) - 1]):
+            low, high = int(starts[first]), int(starts[last])
+            weight = np.repeat(weights[first:last].astype(np.float64), np.diff(starts[first : last + 1]))
+            totals += np.bincount(self.symbols[low:high], weights=weight, minlength=n_symbols).astype(
+                np.int64
+            )
+        return totals.tolist()
+
+    def length(self, word: int) -> int:
+        return int(self.starts[word + 1] - self.starts[word])
+
+    def seg(self, word: int) -> str:
+        """A word's segmentation here as a symbol string."""
+        start, stop = int(self.starts[word]), int(self.starts[word + 1])
+        return self.symbols[start:stop].astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+
+    def gather(self, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The symbols of ``words`` end to end (as int64) and each word's length."""
+        lengths = self.starts[words + 1] - self.starts[words]
+        offsets = np.cumsum(lengths) - lengths
+        index = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(
+            self.starts[words] - offsets, lengths
+        )
+        return self.symbols[index].astype(np.int64), lengths
+
+    def segs(self, symbols: np.ndarray, lengths: np.ndarray) -> list[str]:
+        """The symbol strings of words gathered by :meth:`gather`."""
+        if not len(lengths):
+            return []
+        separator = int(symbols.max(initial=0)) + 1
+        joined = np.full(len(symbols) + len(lengths), separator, dtype=np.uint32)
+        word_rank = np.repeat(np.arange(len(lengths)), lengths)
+        joined[np.arange(len(symbols)) + word_rank] = symbols
+        return joined.tobytes().decode("utf-32-le", "surrogatepass").split(chr(separator))[:-1]
+
+
+def pair_groups(
+    words: np.ndarray, symbols: np.ndarray, lengths: np.ndarray
+) -> Iterator[tuple[str, list[int]]]:
+    """Each distinct pair in the gathered words, with the words holding it (ascending if
+    ``words`` is)."""
+    if len(symbols) < 2:
+        return
+    owner = np.repeat(words, lengths)
+    inside = owner[1:] == owner[:-1]
+    codes = (symbols[:-1][inside] << SHIFT) | symbols[1:][inside]
+    owner = owner[:-1][inside]
+    order = np.lexsort((owner, codes))
+    codes, owner = codes[order], owner[order]
+    distinct = np.ones(len(codes), dtype=bool)
+    distinct[1:] = (codes[1:] != codes[:-1]) | (owner[1:] != owner[:-1])
+    codes, owner = codes[distinct], owner[distinct]
+    heads = group_heads(codes)
+    bounds = [*heads.tolist(), len(codes)]
+    listed = owner.tolist()
+    for i, code in enumerate(codes[heads].tolist()):
+        yield key_of(code), listed[bounds[i] : bounds[i + 1]]
+
+
+def _pair_table(
+    symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct adjacent pairs (codes, ascending), their weighted counts and the first word
+    holding each.
+
+    Pairs are taken in groups of left ids holding about ``SLICE`` positions each: their codes
+    then come out ascending group after group, and no temporary array outgrows a group.
+    """
+    n_words = len(starts) - 1
+    if len(symbols) < 2 or not n_words:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)
+    lefts = np.zeros(int(symbols.max()) + 1, dtype=np.int64)
+    for start in range(0, len(symbols) - 1, SLICE):  # bincount makes 8 bytes a symbol of its input
+        part = symbols[start : min(start + SLICE, len(symbols) - 1)]
+        lefts[: int(part.max()) + 1] += np.bincount(part)
+    cuts = _group_cuts(np.cumsum(lefts), SLICE)
+    word_bits = n_words.bit_length()
+    codes_parts, count_parts, first_parts = [], [], []
+    for low, high in itertools.pairwise(cuts):
+        at = _positions_between(symbols, low, high)
+        words = np.searchsorted(starts, at, side="right") - 1
+        inside = at + 1 < starts[words + 1]
+        at, words = at[inside], words[inside]
+        if not len(at):
+            continue
+        codes = (symbols[at].astype(np.int64) << SHIFT) | symbols[at + 1]
+        del at
+        if 2 * SHIFT + word_bits <= 63:  # pair then word as one int64: one sort
+            codes <<= word_bits
+            codes |= words
+            codes.sort()
+            words = codes & ((1 << word_bits) - 1)
+            codes >>= word_bits
+        else:
+            order = np.lexsort((words, codes))
+            codes, words = codes[order], words[order]
+        heads = group_heads(codes)
+        codes_parts.append(codes[heads])
+        count_parts.append(np.add.reduceat(weights[words], heads))
+        first_parts.append(words[heads].astype(np.int32))
+    return joined(codes_parts, np.int64), joined(count_parts, np.int64), joined(first_parts, np.int32)
+
+
+def _group_cuts(cumulative: np.ndarray, size: int) -> list[int]:
+    """Left-id boundaries of groups holding about ``size`` positions each (a single id may hold
+    more)."""
+    cuts = [0]
+    total = int(cumulative[-1]) if len(cumulative) else 0
+    while cuts[-1] < len(cumulative):
+        done = int(cumulative[cuts[-1] - 1]) if cuts[-1] else 0
+        if done >= total:
+            cuts.append(len(cumulative))
+            break
+        cut = int(np.searchsorted(cumulative, done + size, side="right"))
+        cuts.append(max(cut, cuts[-1] + 1))
+    return cuts
+
+
+def _positions_between(symbols: np.ndarray, low: int, high: int) -> np.ndarray:
+    """Positions (but the last) whose symbol is in ``[low, high)``, slice by slice."""
+    parts = []
+    for start in range(0, len(symbols) - 1, SLICE):
+        part = symbols[start : min(start + SLICE, len(symbols) - 1)]
+        parts.append(start + np.flatnonzero((part >= low) & (part < high)))
+    return np.concatenate(parts)
+
+
+def joined(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+    """The parts end to end; the list is emptied as they are copied, so that, once the caller
+    has let go of them, no part is held beside the whole for longer than its copy."""
+    out: np.ndarray = np.empty(sum(map(len, parts)), dtype=dtype)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at : at + len(part)] = part
+        at += len(part)
+    return out

@@ -1,0 +1,184 @@
+"""Reading a session file as it streams in, never whole.
+
+``json.loads`` of a whole session makes a dict of nine entries for every merge and a list for
+every corpus word, and the file's text is one more copy: several times the file in memory
+before the trainer is built. A file as ``save_session`` writes it has one key per line, one
+merge per line, and the corpus on one line; here each merge becomes its compact record as its
+line is read, and the corpus goes straight into columns (``bpe_core.session_corpus``).
+
+Anything not plainly in that layout (a file edited by hand, an old version, a damaged merge)
+makes :func:`read_streamed` give up, and the caller reads the file as plain JSON, whose reading
+then reports any problem in its usual words.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO, overload
+
+from bpe_core.errors import SessionError
+from bpe_core.fileio import input_limit
+from bpe_core.history import MergeRecord
+from bpe_core.session_corpus import START, read_corpus
+
+_LINE = 4096  # lines are read this much at a time: the corpus line is only ever streamed
+_MERGE_KEYS = frozenset(
+    ("pair", "token", "count", "top_count", "ties", "candidates", "decided_by", "replacements", "pass")
+)
+
+
+class SavedMerges(Sequence[dict[str, Any]]):
+    """A line of merges as read, held as records with ids (``token`` not yet numbered,
+    ``replacements`` as the file says) and the key of each id. Indexing gives each merge as
+    the JSON object it was read from."""
+
+    def __init__(self, records: list[MergeRecord], names: list[str]) -> None:
+        self.records = records
+        self._names = names
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        record, names = self.records[index], self._names
+        left, right = names[record.pair[0]], names[record.pair[1]]
+        return {
+            "pair": [left, right],
+            "token": left + right,
+            "count": record.count,
+            "top_count": record.top_count,
+            "ties": record.ties,
+            "candidates": [[names[a], names[b]] for a, b in record.candidates],
+            "decided_by": record.decided_by,
+            "replacements": record.replacements,
+            "pass": record.pass_number,
+        }
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (self[i] for i in range(len(self)))
+
+
+def read_streamed(path: Path, check_merge) -> dict[str, Any] | None:
+    """The session's data with ``"merges"`` a :class:`SavedMerges` and the corpus as columns,
+    or ``None`` if the file is not plainly in ``save_session``'s layout (or cannot be read).
+    ``check_merge(number, merge)`` validates a merge's JSON object (raising ``SessionError``)."""
+    try:
+        with path.open("rb") as stream:
+            info = os.fstat(stream.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > input_limit():
+                return None
+            return _read(stream, check_merge)
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, RecursionError, SessionError):
+        return None
+
+
+def _line(stream: BinaryIO) -> bytes:
+    line = stream.readline(_LINE)
+    if len(line) == _LINE and not line.endswith(b"\n"):
+        line += stream.readline()
+    return line
+
+
+def _read(stream: BinaryIO, check_merge) -> dict[str, Any] | None:
+    if stream.readline(_LINE) != b"{\n":
+        return None
+    lines: list[bytes] = []  # every line but the merges' and the corpus'
+    merges: SavedMerges | None = None
+    columns = None
+    while (head := stream.readline(_LINE)) != b"}\n":
+        if not head:
+            return None
+        if head.startswith(START):
+            if columns is not None:
+                return None
+            columns = read_corpus(stream, head)
+            if columns is None:
+                return None
+            lines.append(b'  "corpus": {},\n')
+        elif head == b'  "merges": [\n':
+            if merges is not None:
+                return None
+            merges = _merges(stream, json.loads(b"{" + b"".join(lines).rstrip(b",\n") + b"}"), check_merge)
+            if merges is None:
+                return None
+            lines.append(b'  "merges": [],\n')
+        else:
+            lines.append(head if head.endswith(b"\n") else head + _line(stream))
+    if stream.read(1):
+        return None
+    data = json.loads(b"{" + b"".join(lines) + b"}")
+    if not isinstance(data, dict) or data.get("version") == 1:
+        return None
+    if merges is None:  # none saved: "merges": [] on one line
+        if data.get("merges") != [] or not isinstance(data.get("alphabet"), list):
+            return None
+        merges = SavedMerges([], [])
+    data["merges"] = merges
+    if columns is not None:
+        data["corpus"] = {"words": columns, "special_counts": columns.special_counts}
+    return data
+
+
+def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
+    """The merges' lines, each turned into its record as it is read (ids as the trainer numbers
+    them, from the alphabet read before); ``None`` at anything unusual."""
+    if not isinstance(head, dict) or not isinstance(head.get("version"), int) or head["version"] < 2:
+        return None
+    pipeline, alphabet = head.get("pipeline"), head.get("alphabet")
+    specials = pipeline.get("special_tokens", []) if isinstance(pipeline, dict) else None
+    if not (isinstance(specials, list) and isinstance(alphabet, list)):
+        return None
+    names: list[str] = [*specials, *alphabet]
+    ids = {key: i for i, key in enumerate(names) if i >= len(specials)}
+    if len(ids) != len(alphabet):
+        return None
+    records: list[MergeRecord] = []
+    deciders: dict[str, str] = {}  # one string per decider, not one per merge
+    while (line := _line(stream)) not in (b"  ],\n", b"  ]\n"):
+        if not line.startswith(b"    {"):
+            return None
+        merge = json.loads(line.rstrip(b",\n"))
+        number = len(records) + 1
+        if not (isinstance(merge, dict) and merge.keys() == _MERGE_KEYS):
+            return None
+        check_merge(number, merge)  # raises SessionError: the caller then reads the file as JSON
+        if not (isinstance(merge["replacements"], int) and merge["replacements"] >= 0):
+            return None
+        left, right = merge["pair"]
+        if (
+            left not in ids
+            or right not in ids
+            or not all(a in ids and b in ids for a, b in merge["candidates"])
+        ):
+            return None
+        if ids.setdefault(merge["token"], len(names)) == len(names):
+            names.append(merge["token"])
+        count = merge["count"]
+        records.append(
+            MergeRecord(
+                number,
+                (ids[left], ids[right]),
+                0,
+                count,
+                count if merge["top_count"] == count else merge["top_count"],
+                count if merge["replacements"] == count else merge["replacements"],
+                merge["ties"],
+                tuple((ids[a], ids[b]) for a, b in merge["candidates"]),
+                deciders.setdefault(merge["decided_by"], merge["decided_by"]),
+                False,
+                0,
+                0,
+                merge["pass"],
+            )
+        )
+    return SavedMerges(records, names)
