@@ -281,9 +281,11 @@ def _pair_table(
             codes, words = codes[order], words[order]
         heads = group_heads(codes)
         codes_parts.append(codes[heads])
-        count_parts.append(np.add.reduceat(weights[words], heads))
+        count_parts.append(np.add.reduceat(weights[words], heads))  # int32 counts sum as int64
         first_parts.append(words[heads].astype(np.int32))
-    return joined(codes_parts, np.int64), joined(count_parts, np.int64), joined(first_parts, np.int32)
+    narrow = all(int(part.max(initial=0)) < 2**31 for part in count_parts)  # 4 bytes a count while they fit
+    counts = joined(count_parts, np.int32 if narrow else np.int64)
+    return joined(codes_parts, np.int64), counts, joined(first_parts, np.int32)
 
 
 def _group_cuts(cumulative: np.ndarray, size: int) -> list[int]:

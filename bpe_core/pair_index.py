@@ -123,8 +123,9 @@ class PairIndex:
 
     def _setup(self, counts: Sequence[int], n_symbols: int) -> None:
         # An int64 ``array``: indexing gives plain ints, and numpy views it without a copy.
-        self.counts = Counts(counts).values
-        self._weights = np.frombuffer(self.counts, dtype=np.int64)
+        stored = counts if isinstance(counts, Counts) else Counts(counts)
+        self.counts = stored.values
+        self._weights = stored.numpy()
         self.token_freq = [0] * n_symbols
         self.pair_count: dict[str, int] = {}
         self.where: defaultdict[str, array[int]] = defaultdict(_word_list)

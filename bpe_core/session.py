@@ -21,6 +21,7 @@ from bpe_core.errors import BpeError, InputError, SessionError
 from bpe_core.fileio import input_limit, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
+from bpe_core.memory import release_free_memory
 from bpe_core.numbering import Numbering
 from bpe_core.session_corpus import CorpusColumns
 from bpe_core.session_stream import SavedMerges, read_streamed
@@ -446,6 +447,7 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
         raise SessionError("its alphabet differs from the one the corpus gives.")
     merges = data["merges"]
     saved = merges.records if isinstance(merges, SavedMerges) else _records(trainer, merges)
+    release_free_memory()  # what reading the file and checking the corpus freed
     trainer.restore(saved, data["position"], progress)
     del saved
     if "branches" in data:

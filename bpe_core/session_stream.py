@@ -143,7 +143,15 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
     if len(ids) != len(alphabet):
         return None
     records: list[MergeRecord] = []
-    deciders: dict[str, str] = {}  # one string per decider, not one per merge
+    # One object for each decider and each pair, however many records name it: a history of
+    # ties lists the same candidates step after step.
+    deciders: dict[str, str] = {}
+    pairs: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def pair(left: str, right: str) -> tuple[int, int]:
+        ids_pair = (ids[left], ids[right])
+        return pairs.setdefault(ids_pair, ids_pair)
+
     while (line := _line(stream)) not in (b"  ],\n", b"  ]\n"):
         if not line.startswith(b"    {"):
             return None
@@ -167,13 +175,13 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
         records.append(
             MergeRecord(
                 number,
-                (ids[left], ids[right]),
+                pair(left, right),
                 0,
                 count,
                 count if merge["top_count"] == count else merge["top_count"],
                 count if merge["replacements"] == count else merge["replacements"],
                 merge["ties"],
-                tuple((ids[a], ids[b]) for a, b in merge["candidates"]),
+                tuple(pair(a, b) for a, b in merge["candidates"]),
                 deciders.setdefault(merge["decided_by"], merge["decided_by"]),
                 False,
                 0,

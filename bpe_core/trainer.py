@@ -44,6 +44,7 @@ from bpe_core.events import (
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
 from bpe_core.initial_symbols import alphabet, initial_lengths, initial_runs, initial_segs
+from bpe_core.memory import release_free_memory
 from bpe_core.numbering import Numbering
 from bpe_core.pair_index import MergeEffect, PairIndex
 from bpe_core.pair_queue import PairQueue
@@ -173,9 +174,9 @@ class Trainer:
         """Count pairs and tokens afresh over the segmentations ``segs`` (one per word type), or
         start from a cold index (its ``lazy`` tokens: see ``PairIndex.from_cold``)."""
         if isinstance(segs, ColdIndex):
-            self._index = PairIndex.from_cold(segs, self.corpus.counts.values, len(self.vocab), lazy)
+            self._index = PairIndex.from_cold(segs, self.corpus.counts, len(self.vocab), lazy)
         else:
-            self._index = PairIndex(segs, self.corpus.counts.values, len(self.vocab))
+            self._index = PairIndex(segs, self.corpus.counts, len(self.vocab))
         for i, n in enumerate(self.corpus.special_counts):
             self._index.token_freq[i] = n
         self._queue = PairQueue(self._index, self._rule, self.vocab.tokens)
@@ -676,8 +677,10 @@ class Trainer:
         del lengths
         runs = initial_runs(corpus, vocab.ids)  # the base symbols' ids, read before merges are added
         first = len(vocab)  # the id of merge 1's token
-        for step, merge in enumerate(saved, start=1):
-            vocab.add(vocab.keys[merge.pair[0]] + vocab.keys[merge.pair[1]], step)
+        # The records share their numbers' objects with each other and the vocabulary: a
+        # history of many merges is mostly these.
+        steps = list(range(1, total + 1))
+        tokens = [vocab.add(vocab.keys[m.pair[0]] + vocab.keys[m.pair[1]], s) for s, m in zip(steps, saved)]
         merges = [(*merge.pair, first + k) for k, merge in enumerate(saved)]
         done = replay_words(
             runs,
@@ -689,8 +692,10 @@ class Trainer:
         counts, replacements = done.counts, done.replacements
         for _ in range(total - position):
             vocab.remove_last()
+        release_free_memory()  # the replay's temporaries
         cold = ColdIndex(done.symbols, done.starts, weights, len(vocab))
         del done
+        release_free_memory()
         if position < total:  # the merges ahead are replayed for their counts only
             later = replay_words(
                 _cold_runs(cold),
@@ -709,19 +714,21 @@ class Trainer:
                     f"Merge {merge.step} {self.pair_string(merge.pair)} occurs {count} times in the "
                     f"corpus, not {merge.count} as recorded."
                 )
+        tokens.append(first + total)  # the vocabulary's size after the last merge
         for k, merge in enumerate(saved):
-            corpus_tokens -= replacements[k]
+            count, replaced = (counts[k] if fill else merge.count), replacements[k]
+            corpus_tokens -= replaced
             record = replace(
                 merge,
-                count=counts[k] if fill else merge.count,
-                top_count=counts[k] if fill else merge.top_count,
-                step=k + 1,
-                token=first + k,
-                replacements=replacements[k],
+                count=count,
+                top_count=count if fill else merge.top_count,
+                step=steps[k],
+                token=tokens[k],
+                replacements=count if replaced == count else replaced,
                 new_token=True,
-                vocab_size=first + k + 1,
+                vocab_size=tokens[k + 1],
                 corpus_tokens=corpus_tokens,
-                pass_number=merge.pass_number or k + 1,
+                pass_number=steps[k] if merge.pass_number in (0, k + 1) else merge.pass_number,
             )
             self._records.append(record)
         self._index_segs(cold, lazy=range(first, first + position))

@@ -97,20 +97,31 @@ class Words(Sequence[str]):
 
 
 class Counts(Sequence[int]):
-    """Counts as 64-bit integers (exact: a corpus holds at most 2^62 symbol occurrences).
+    """Counts as machine integers: 4 bytes each while they all fit, else 8 (exact either way: a
+    corpus holds at most 2^62 symbol occurrences).
 
-    ``values`` is the ``array`` itself, for loops that index it; :meth:`numpy` views it.
+    ``values`` is the ``array`` itself, for loops that index it; :meth:`numpy` views it (numpy
+    sums int32 as int64; multiply its items only after widening them).
     """
 
     __slots__ = ("values",)
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, values: Iterable[int]) -> None:
-        self.values = values if isinstance(values, array) and values.typecode == "q" else array("q", values)
+        wide = values if isinstance(values, array) and values.typecode == "q" else None
+        if isinstance(values, array) and values.typecode == "i":
+            self.values = values
+            return
+        wide = wide if wide is not None else array("q", values)
+        viewed = np.frombuffer(wide, dtype=np.int64)
+        if len(viewed) and int(viewed.max()) >= 2**31:
+            self.values = wide
+        else:
+            self.values = array("i", viewed.astype(np.int32).tobytes())
 
     def numpy(self) -> np.ndarray:
-        """The counts as an int64 array sharing this object's memory."""
-        return np.frombuffer(self.values, dtype=np.int64)
+        """The counts as an array (int32 or int64) sharing this object's memory."""
+        return np.frombuffer(self.values, dtype=np.int32 if self.values.typecode == "i" else np.int64)
 
     def __len__(self) -> int:
         return len(self.values)

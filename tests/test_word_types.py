@@ -1,10 +1,13 @@
 """The compact word and count columns read as the tuples they replace, and the pair index
 counts the same whichever way it sorts."""
 
+import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe_core import pair_index
+from bpe_core.session import load_session, save_session
 from bpe_core.word_types import Counts, Words
 from tests.helpers import snapshot, trainer_for
 
@@ -26,7 +29,34 @@ def test_counts_hold_64_bit_integers_and_view_them_without_a_copy():
     counts = Counts([1, 2**62, 3])
     assert counts == (1, 2**62, 3) and counts[1:] == (2**62, 3) and counts[-1] == 3
     view = counts.numpy()
-    assert view.tolist() == [1, 2**62, 3] and view.base is not None
+    assert view.tolist() == [1, 2**62, 3] and view.base is not None and view.dtype == np.int64
+
+
+def test_counts_take_4_bytes_each_while_they_all_fit():
+    small, edge = Counts([1, 2**31 - 1]), Counts([1, 2**31])
+    assert small.values.itemsize == 4 and small.numpy().dtype == np.int32 and small == (1, 2**31 - 1)
+    assert edge.values.itemsize == 8 and edge == (1, 2**31)
+
+
+@pytest.mark.parametrize("batch_words", [0, 10**9], ids=["vectorised", "per-word"])
+def test_sums_of_4_byte_counts_never_overflow_training_or_opening(tmp_path, monkeypatch, batch_words):
+    # Counts that each fit 4 bytes, summed beyond 2^31: five words hold "ab" then "c".
+    monkeypatch.setattr(pair_index, "BATCH_WORDS", batch_words)
+    words = ("abc", "abcd", "abce", "abcf", "xabc", "ab")
+    trainer = trainer_for("".join(f"{word}\t{2**31 - 1}\n" for word in words), counts=True)
+    assert trainer.corpus.counts.values.itemsize == 4
+    assert trainer.top_pairs(1)[0].count == 6 * (2**31 - 1)
+    trainer.step()  # a + b: then ab + c occurs 5 times
+    assert trainer.top_pairs(1)[0].count == 5 * (2**31 - 1)
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    loaded = load_session(path)
+    assert snapshot(loaded) == snapshot(trainer)
+    for t in (loaded, trainer):
+        t.undo()
+        t.redo()
+        t.run(merges=2)
+    assert snapshot(loaded) == snapshot(trainer)
 
 
 def test_the_pair_index_counts_the_same_when_pair_and_word_cannot_share_one_integer(monkeypatch):

@@ -1,0 +1,32 @@
+"""Handing freed memory back to the system between the phases of a large piece of work.
+
+Opening a session makes and frees hundreds of megabytes of temporary arrays and objects. The
+C library's allocator keeps what was freed inside its heap for reuse, yet small long-lived
+objects allocated in between pin it, so the process would keep the memory of every phase and
+the next phase's peak would stand on top of it. glibc can give the free pages back
+(``malloc_trim``); elsewhere this does nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from collections.abc import Callable
+
+
+def _trimmer() -> Callable[[int], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None).malloc_trim  # in glibc; absent in musl
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _trimmer()
+
+
+def release_free_memory() -> None:
+    """Give the allocator's free pages back to the system, where the C library can."""
+    if _TRIM is not None:
+        _TRIM(0)
