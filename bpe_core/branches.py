@@ -56,11 +56,16 @@ class HistoryTree:
         self.current = self.branches[0]
         self._next_id = 1
 
-    def replace(self, branches: list[Branch], current: int) -> None:
-        """Take these branches (a saved tree) as they are."""
+    def replace(self, branches: list[Branch], current: int, next_id: int = 0) -> None:
+        """Take these branches (a saved tree) as they are; ``next_id`` numbers the next one
+        (at least past them: a deleted branch's number is not given again)."""
         self.branches = {b.id: b for b in branches}
         self.current = self.branches[current]
-        self._next_id = max(self.branches) + 1
+        self._next_id = max(next_id, max(self.branches) + 1)
+
+    @property
+    def next_id(self) -> int:
+        return self._next_id
 
     def get(self, branch: int) -> Branch:
         found = self.branches.get(branch)

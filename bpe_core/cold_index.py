@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,6 +27,9 @@ MASK = (1 << SHIFT) - 1
 # Work on the symbol array is done this many symbols at a time, so that temporary arrays stay a
 # few megabytes whatever the corpus (they would otherwise make the peak of memory at opening).
 SLICE = 1 << 17
+# A scan for a pair's words starts with a window of this many symbols and doubles it: a nearby
+# word is found at once, a scan of the whole array takes a few windows.
+WINDOW = 1 << 20
 
 
 def group_heads(ordered: np.ndarray) -> np.ndarray:
@@ -54,6 +58,7 @@ class ColdIndex:
     warm : per word, whether the index now holds it as a string (then it is not read here).
     codes, counts : the distinct pairs, ascending, and each one's weighted count (overlapping
         occurrences included).
+    holders : per pair, how many words not yet warm hold it (a scan for them can stop there).
     shadowed : per pair, whether its count has moved to the index (then it is not read here).
     n_ids : ids below this existed when the arrays were built; no later id is in them.
     """
@@ -63,7 +68,7 @@ class ColdIndex:
         self.starts = starts
         self.n_ids = n_ids
         self.warm = np.zeros(len(starts) - 1, dtype=bool)
-        self.codes, self.counts, self._first = _pair_table(symbols, starts, weights)
+        self.codes, self.counts, self._first, self.holders = _pair_table(symbols, starts, weights)
         self.shadowed = np.zeros(len(self.codes), dtype=bool)
         self.n_shadowed = 0
         self._ranking: np.ndarray | None = None
@@ -122,29 +127,44 @@ class ColdIndex:
         """The first word not yet warm that holds the pair here, or ``None``. The hint kept per
         pair only moves forward: a word once warm is never read here again."""
         row = self._row(key)
-        if row < 0:
+        if row < 0 or not self.holders[row]:
             return None
         word = int(self._first[row])
-        if word >= len(self.warm) or not self.warm[word]:
-            return None if word >= len(self.warm) else word
-        left, right = ord(key[0]), ord(key[1])
-        found = self._next_word(left, right, int(self.starts[word + 1]))
-        self._first[row] = len(self.warm) if found is None else found
-        return found
+        if self.warm[word]:
+            word = int(self._holding(row, key, int(self.starts[word + 1]), 1)[0])
+            self._first[row] = word
+        return word
 
-    def _next_word(self, left: int, right: int, start: int) -> int | None:
-        """The first cold word holding (left, right) at or after symbol ``start``."""
-        symbols = self.symbols
-        size = SLICE
-        while start < len(symbols) - 1:
+    def holder_count(self, key: str) -> int:
+        """How many words not yet warm hold the pair."""
+        row = self._row(key)
+        return 0 if row < 0 else int(self.holders[row])
+
+    def _holding(self, row: int, key: str, start: int, wanted: int) -> np.ndarray:
+        """The first ``wanted`` words not yet warm that hold pair ``row`` from symbol ``start``
+        on (there are at least that many), ascending. Scanned in windows that double, so that
+        a nearby word is found at once and a full scan takes a few of them."""
+        symbols, starts, warm = self.symbols, self.starts, self.warm
+        left, right = ord(key[0]), ord(key[1])
+        found: list[np.ndarray] = []
+        last, size = -1, WINDOW
+        while wanted > 0:
             stop = min(start + size, len(symbols) - 1)
             at = start + np.flatnonzero(symbols[start:stop] == left)
             at = at[symbols[at + 1] == right]
-            words = self._words_at(at)
-            if len(words):
-                return int(words[0])
+            words = np.searchsorted(starts, at, side="right") - 1
+            words = words[(at + 1 < starts[words + 1]) & ~warm[words]]  # within one cold word
+            if len(words):  # positions ascend, so a word's repeats are side by side
+                fresh = np.empty(len(words), dtype=bool)
+                fresh[0] = words[0] != last
+                np.not_equal(words[1:], words[:-1], out=fresh[1:])
+                words = words[fresh][:wanted]
+                if len(words):
+                    found.append(words)
+                    wanted -= len(words)
+                    last = int(words[-1])
             start, size = stop, 2 * size
-        return None
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
     # -- words -----------------------------------------------------------------------------
 
@@ -157,16 +177,13 @@ class ColdIndex:
         return np.unique(words)
 
     def words_with_pair(self, key: str) -> np.ndarray:
-        """The cold words holding the pair, ascending."""
-        left, right = ord(key[0]), ord(key[1])
-        if max(left, right) >= self.n_ids or len(self.symbols) < 2:
+        """The words not yet warm holding the pair, ascending: scanned for from the first of
+        them until all are found."""
+        first = self.first_word(key)
+        if first is None:
             return np.zeros(0, dtype=np.int64)
-        parts = []
-        for start in range(0, len(self.symbols) - 1, SLICE):
-            stop = min(start + SLICE, len(self.symbols) - 1)
-            at = start + np.flatnonzero(self.symbols[start:stop] == left)
-            parts.append(at[self.symbols[at + 1] == right])
-        return self._words_at(np.concatenate(parts))
+        row = self._row(key)
+        return self._holding(row, key, int(self.starts[first]), int(self.holders[row]))
 
     def words_with_symbol(self, symbol: int) -> np.ndarray:
         """The cold words holding the symbol, ascending."""
@@ -199,6 +216,17 @@ class ColdIndex:
         start, stop = int(self.starts[word]), int(self.starts[word + 1])
         return self.symbols[start:stop].astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
 
+    def warm_up(self, words: np.ndarray) -> tuple[np.ndarray, np.ndarray, Groups]:
+        """Mark ``words`` (not yet warm) warm. Returns their symbols end to end, each one's
+        length, and the words holding each pair they hold (codes for keys; ascending words if
+        ``words`` is)."""
+        symbols, lengths = self.gather(words)
+        self.warm[words] = True
+        holders = pair_holders(words, symbols, lengths)
+        rows = self.find(np.array(holders.keys, dtype=np.int64))  # the words were cold: so are their pairs
+        self.holders[rows] -= np.diff(holders.bounds).astype(np.int32) // 4
+        return symbols, lengths, holders
+
     def gather(self, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The symbols of ``words`` end to end (as int64) and each word's length."""
         lengths = self.starts[words + 1] - self.starts[words]
@@ -219,13 +247,33 @@ class ColdIndex:
         return joined.tobytes().decode("utf-32-le", "surrogatepass").split(chr(separator))[:-1]
 
 
-def pair_groups(
-    words: np.ndarray, symbols: np.ndarray, lengths: np.ndarray
-) -> Iterator[tuple[str, list[int]]]:
-    """Each distinct pair in the gathered words, with the words holding it (ascending if
-    ``words`` is)."""
+class Groups(NamedTuple):
+    """Word lists by key, as ``array("i")`` bytes: key ``keys[i]`` has the words in
+    ``listed[bounds[i] : bounds[i + 1]]`` (made to be appended with ``array.frombytes``, which
+    is many times cheaper than lists of Python ints)."""
+
+    keys: list[int]
+    listed: bytes
+    bounds: list[int]
+
+    def __iter__(self) -> Iterator[tuple[int, bytes]]:  # type: ignore[override]
+        listed, bounds = self.listed, self.bounds
+        return ((key, listed[bounds[i] : bounds[i + 1]]) for i, key in enumerate(self.keys))
+
+
+def grouped(keys: np.ndarray, owners: np.ndarray) -> Groups:
+    """``owners`` (word indices) grouped by ``keys``, both in key order."""
+    heads = group_heads(keys)
+    return Groups(
+        keys[heads].tolist(), owners.astype(np.int32).tobytes(), [*(4 * heads).tolist(), 4 * len(keys)]
+    )
+
+
+def pair_holders(words: np.ndarray, symbols: np.ndarray, lengths: np.ndarray) -> Groups:
+    """Each distinct pair (its code) in the gathered words, with the words holding it
+    (ascending if ``words`` is)."""
     if len(symbols) < 2:
-        return
+        return Groups([], b"", [0])
     owner = np.repeat(words, lengths)
     inside = owner[1:] == owner[:-1]
     codes = (symbols[:-1][inside] << SHIFT) | symbols[1:][inside]
@@ -234,33 +282,28 @@ def pair_groups(
     codes, owner = codes[order], owner[order]
     distinct = np.ones(len(codes), dtype=bool)
     distinct[1:] = (codes[1:] != codes[:-1]) | (owner[1:] != owner[:-1])
-    codes, owner = codes[distinct], owner[distinct]
-    heads = group_heads(codes)
-    bounds = [*heads.tolist(), len(codes)]
-    listed = owner.tolist()
-    for i, code in enumerate(codes[heads].tolist()):
-        yield key_of(code), listed[bounds[i] : bounds[i + 1]]
+    return grouped(codes[distinct], owner[distinct])
 
 
 def _pair_table(
     symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct adjacent pairs (codes, ascending), their weighted counts and the first word
-    holding each.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct adjacent pairs (codes, ascending), their weighted counts, the first word
+    holding each and how many words hold each.
 
     Pairs are taken in groups of left ids holding about ``SLICE`` positions each: their codes
     then come out ascending group after group, and no temporary array outgrows a group.
     """
     n_words = len(starts) - 1
     if len(symbols) < 2 or not n_words:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int32)
     lefts = np.zeros(int(symbols.max()) + 1, dtype=np.int64)
     for start in range(0, len(symbols) - 1, SLICE):  # bincount makes 8 bytes a symbol of its input
         part = symbols[start : min(start + SLICE, len(symbols) - 1)]
         lefts[: int(part.max()) + 1] += np.bincount(part)
     cuts = _group_cuts(np.cumsum(lefts), SLICE)
     word_bits = n_words.bit_length()
-    codes_parts, count_parts, first_parts = [], [], []
+    codes_parts, count_parts, first_parts, holder_parts = [], [], [], []
     for low, high in itertools.pairwise(cuts):
         at = _positions_between(symbols, low, high)
         words = np.searchsorted(starts, at, side="right") - 1
@@ -280,12 +323,20 @@ def _pair_table(
             order = np.lexsort((words, codes))
             codes, words = codes[order], words[order]
         heads = group_heads(codes)
+        word_heads = np.ones(len(codes), dtype=bool)  # each (pair, word) once
+        word_heads[1:] = (codes[1:] != codes[:-1]) | (words[1:] != words[:-1])
+        holder_parts.append(np.add.reduceat(word_heads, heads, dtype=np.int32))
+        del word_heads
         codes_parts.append(codes[heads])
         count_parts.append(np.add.reduceat(weights[words], heads))  # int32 counts sum as int64
         first_parts.append(words[heads].astype(np.int32))
     narrow = all(int(part.max(initial=0)) < 2**31 for part in count_parts)  # 4 bytes a count while they fit
     counts = joined(count_parts, np.int32 if narrow else np.int64)
-    return joined(codes_parts, np.int64), counts, joined(first_parts, np.int32)
+    codes, first, holders = (
+        joined(parts, kind)
+        for parts, kind in ((codes_parts, np.int64), (first_parts, np.int32), (holder_parts, np.int32))
+    )
+    return codes, counts, first, holders
 
 
 def _group_cuts(cumulative: np.ndarray, size: int) -> list[int]:

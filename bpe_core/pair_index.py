@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bpe_core.batch_merge import Segs, merge_many, separator, symbols_of, unmerge_many
-from bpe_core.cold_index import ColdIndex, group_heads, key_of, pair_groups
+from bpe_core.cold_index import ColdIndex, grouped, key_of
 from bpe_core.long_word import LongWord
 from bpe_core.word_types import Counts
 
@@ -280,6 +280,10 @@ class PairIndex:
             return self._listed_with(pair)
         return sorted({*self._listed_with(pair), *self.cold.words_with_pair(pair).tolist()})
 
+    def word_count(self, pair: str) -> int:
+        """How many words contain ``pair`` (cold ones counted, not listed)."""
+        return len(self._listed_with(pair)) + (0 if self.cold is None else self.cold.holder_count(pair))
+
     def _listed_with(self, pair: str) -> list[int]:
         """The listed (warm) words containing ``pair``, ascending, each once."""
         has = self.has
@@ -354,37 +358,54 @@ class PairIndex:
         cold = self.cold
         if cold is None or not len(words):
             return
-        symbols, lengths = cold.gather(words)
+        symbols, lengths, holders = cold.warm_up(words)
         self._warm.update(zip(words.tolist(), cold.segs(symbols, lengths), strict=True))
-        cold.warm[words] = True
         where = self.where
-        for key, listed in pair_groups(words, symbols, lengths):
-            where[key].extend(listed)
+        for code, listed in holders:
+            where[key_of(code)].frombytes(listed)
         lazy = self._lazy
         if lazy:
             inside = (symbols >= lazy.start) & (symbols < lazy.stop)
             tokens, owners = symbols[inside], np.repeat(words, lengths)[inside]
             order = np.argsort(tokens, kind="stable")
-            tokens, owners = tokens[order], owners[order].tolist()
-            heads = group_heads(tokens).tolist()
-            bounds = [*heads, len(owners)]
-            for i, token in enumerate(tokens[heads].tolist()):
-                self._lazy_words[token].extend(owners[bounds[i] : bounds[i + 1]])
+            for token, listed in grouped(tokens[order], owners[order]):
+                self._lazy_words[token].frombytes(listed)
+
+    def warm_all(self) -> None:
+        """Hold every word and pair as Python objects from now on, and let the cold part go: a
+        long walk through the history touches most words anyway, and a warm index walks
+        fastest (at the memory a freshly trained one takes)."""
+        cold = self.cold
+        if cold is None:
+            return
+        cold_words = np.flatnonzero(~cold.warm)
+        lengths = cold.starts[cold_words + 1] - cold.starts[cold_words]
+        cuts = np.searchsorted(np.cumsum(lengths), np.arange(1 << 22, int(lengths.sum()), 1 << 22))
+        for part in np.split(cold_words, cuts):  # a batch at a time: warming makes temporaries
+            self._warm_up(part)
+        codes, counts = cold.live_pairs()
+        self.pair_count.update(zip(map(key_of, codes.tolist()), counts.tolist(), strict=True))
+        self.cold = None
 
     def lazy_words(self, token: int) -> array[int]:
         """The words changed by the merge that made ``token``, one whose changes were not kept
         (see :meth:`from_cold`); it must be the last merge applied. They are the words holding
         the token now, all warmed up (undo is about to change them). From now on the token and
-        those after it are not lazy."""
+        those after it are not lazy.
+
+        A warm word holding a lazy token was listed under it when it warmed up or when an undo
+        gave the token back to it; nothing takes a lazy token from a word without first being
+        undone (the merges after it), so every word listed under the token holds it now.
+        """
         self._lazy = range(self._lazy.start, min(self._lazy.stop, token))
-        char = chr(token)
-        warm = self._warm
-        words = {w for w in self._lazy_words.pop(token, ()) if char in warm[w]}
+        listed = np.frombuffer(self._lazy_words.pop(token, array("i")), dtype=np.int32)
         if self.cold is not None:
             cold = self.cold.words_with_symbol(token)
             self._warm_up(cold)
-            words.update(cold.tolist())
-        return array("i", sorted(words))
+            listed = np.concatenate((listed, cold))
+        words = array("i")
+        words.frombytes(np.unique(listed).astype(np.int32).tobytes())
+        return words
 
     # -- merge -----------------------------------------------------------------------------
 

@@ -68,6 +68,7 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
         },
         "branch": current,
         "branches": branches,
+        "next_branch": trainer.next_branch,
     }
 
 
@@ -304,6 +305,8 @@ def _check_branches(data: dict[str, Any]) -> None:
     ids = [b.get("id") for b in branches]
     if not _is_list_of(ids, int) or min(ids) < 0 or len(set(ids)) != len(ids) or current not in ids:
         raise SessionError("the branches need distinct whole-number ids, the current one among them.")
+    if "next_branch" in data and not _is_list_of([data["next_branch"]], int):
+        raise SessionError("the next branch's number is not a whole number.")
     entries = {b["id"]: b for b in branches}
     for branch in branches:
         name, parent, fork = branch.get("name"), branch.get("parent"), branch.get("fork")
@@ -451,7 +454,7 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     trainer.restore(saved, data["position"], progress)
     del saved
     if "branches" in data:
-        trainer.restore_branches(_branches(trainer, data), data["branch"])
+        trainer.restore_branches(_branches(trainer, data), data["branch"], data.get("next_branch", 0))
     trainer.numbering = numbering
     return trainer
 

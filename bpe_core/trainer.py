@@ -54,6 +54,8 @@ from bpe_core.word_replay import replay_words
 
 Pair = tuple[int, int]
 Progress = Callable[[int, int], None]
+# A walk of this many merges or undos warms up an opened session's whole index first.
+LONG_WALK = 256
 # Every change of any trainer's recorded history (not of its position) gets a new number, so
 # "is this still the history I cached?" is one integer comparison, even across trainers.
 _REVISIONS = itertools.count(1)
@@ -273,6 +275,7 @@ class Trainer:
         meet = min(common_length(self._records, target.records), step)
         self._last_change = None
         total = max(start - meet, 0) + step - min(meet, start)
+        self._before_walk(total)
         done = 0
         while self.position > meet and not (cancel is not None and cancel()):
             self._unmerge()
@@ -400,6 +403,7 @@ class Trainer:
         start = self.position
         self._last_change = None
         total = abs(step - start)
+        self._before_walk(total)
         while self.position != step:
             if cancel is not None and cancel():
                 break
@@ -437,6 +441,7 @@ class Trainer:
         self._last_change = None
         floor = self.training.min_frequency if min_frequency is None else min_frequency
         goal = merges if merges is not None else 0
+        self._before_walk(merges if merges is not None else (vocab_size or LONG_WALK) - len(self.vocab))
         reason: StopReason | None = None
         while reason is None:
             if merges is not None and self.position - start >= merges:
@@ -475,6 +480,14 @@ class Trainer:
         return StopReason.MIN_FREQUENCY if top < floor else None
 
     # -- internals -------------------------------------------------------------------------
+
+    def _before_walk(self, steps: int) -> None:
+        """Before a walk of ``steps`` merges or undos, an index that started cold (an opened
+        session, ``bpe_core.cold_index``) is made warm whole: one step warms only what it
+        touches, but a long walk touches most words, one small piece at a time."""
+        if steps >= LONG_WALK and self._index.cold is not None:
+            self._index.warm_all()
+            self._queue.rebuild()
 
     def _ties(self, top: int) -> int:
         return self._index.count_hist.get(top, 0) if top else 0
@@ -785,7 +798,13 @@ class Trainer:
             )
         self._unverified.discard(id(record))
 
-    def restore_branches(self, branches: list[Branch], current: int) -> None:
+    @property
+    def next_branch(self) -> int:
+        """The number the next branch will take (saved, so that a reopened session names new
+        branches as this one would)."""
+        return self._tree.next_id
+
+    def restore_branches(self, branches: list[Branch], current: int, next_branch: int = 0) -> None:
         """Give a restored trainer the other lines of its saved history (the current one, ``current``,
         already restored, takes its records from this trainer). Their own records come from a
         file: each is checked against the corpus the first time it is redone."""
@@ -795,7 +814,7 @@ class Trainer:
                 branch.records = line
             else:
                 self._unverified.update(id(r) for r in branch.records[common_length(branch.records, line) :])
-        self._tree.replace(branches, current)
+        self._tree.replace(branches, current, next_branch)
         self.revision = next(_REVISIONS)
 
     def _unmerge(self) -> MergeRecord:
@@ -851,6 +870,10 @@ class Trainer:
     def words_with_pair(self, pair: Pair) -> list[int]:
         """Indices of the word types whose current segmentation contains ``pair``."""
         return self._index.words_with(_key(pair))
+
+    def word_count_with_pair(self, pair: Pair) -> int:
+        """How many word types contain ``pair`` (cheaper than the list)."""
+        return self._index.word_count(_key(pair))
 
     def first_occurrence(self, pair: Pair) -> tuple[int, int]:
         """(word index, position) of the pair's first occurrence (the first-seen key). The

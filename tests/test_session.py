@@ -296,6 +296,7 @@ def test_a_branch_whose_merge_does_not_fit_the_corpus_is_refused_when_switched_t
         (lambda d: d["branches"][-1].update(fork=10**6), "forks after the end"),
         (lambda d: d["branches"][-1].update(name=" "), "has no name"),
         (lambda d: [b.pop("merges", None) for b in d["branches"]], "does not list its merges"),
+        (lambda d: d.update(next_branch="3"), "next branch's number"),
     ],
 )
 def test_a_damaged_tree_of_branches_is_refused_with_one_sentence(tmp_path, change, message):
@@ -307,3 +308,18 @@ def test_a_damaged_tree_of_branches_is_refused_with_one_sentence(tmp_path, chang
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(SessionError, match=message):
         load_session(path)
+
+
+def test_a_reopened_session_numbers_new_branches_past_deleted_ones(tmp_path):
+    # Found by the reopened-session property: a deleted branch's number was given again.
+    trainer = branched()
+    deleted = trainer.branches()[-1].id
+    trainer.switch(0)
+    trainer.delete_branch(deleted)
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    loaded = load_session(path)
+    for t in (trainer, loaded):
+        t.goto(0)
+        t.step(t.top_pairs(2)[1].pair)
+    assert loaded.branches() == trainer.branches() and loaded.current_branch > deleted

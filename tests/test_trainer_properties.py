@@ -5,6 +5,7 @@ Corpora use a three-letter alphabet and markers such as ``bc`` so that ties, ove
 """
 
 import json
+import tempfile
 from collections import Counter
 from contextlib import contextmanager
 from itertools import pairwise
@@ -14,9 +15,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core import Corpus, MergeError, PipelineConfig, Trainer, TrainingConfig, pair_index
+from bpe_core import (
+    Corpus,
+    MergeError,
+    PipelineConfig,
+    Trainer,
+    TrainingConfig,
+    cold_index,
+    initial_symbols,
+    pair_index,
+)
+from bpe_core import trainer as trainer_module
 from bpe_core.encoder import Encoder
-from bpe_core.session import parse_session, session_to_dict, trainer_from_session
+from bpe_core.session import (
+    load_session,
+    parse_session,
+    read_session,
+    save_session,
+    session_to_dict,
+    trainer_from_session,
+)
+from bpe_core.session_stream import SavedMerges
 from bpe_core.tiebreak import TieBreakRule
 from tests.helpers import recount, snapshot
 
@@ -35,6 +54,18 @@ def merge_path(path: tuple[int, int]):
         yield
     finally:
         pair_index.BATCH_WORDS, pair_index.LONG_WORD = saved
+
+
+@contextmanager
+def tiny_slices():
+    """Opening works a slice, a run or a window of symbols at a time (``cold_index``,
+    ``initial_symbols``); a few symbols each makes tiny corpora cross every boundary."""
+    saved = cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK
+    cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = 3, 2, 5, 4
+    try:
+        yield
+    finally:
+        cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = saved
 
 
 def rebuilt(trainer: Trainer) -> Trainer:
@@ -274,13 +305,22 @@ def test_a_token_id_reused_after_undo_does_not_keep_the_old_tie_key(rule):
 def test_a_saved_session_reopens_at_every_step_exactly_as_it_was(path, trainer, commands):
     """Opening replays the history word by word when it can (``bpe_core.word_replay``); either
     way, every state along the history must equal the original's and a merge-by-merge replay's."""
-    with merge_path(path):
+    with merge_path(path), tiny_slices():
         reopen_at_every_step(rebuilt(trainer), commands)
 
 
-def reopened(trainer: Trainer) -> Trainer:
-    """The trainer saved and opened again."""
-    return trainer_from_session(parse_session(json.dumps(session_to_dict(trainer)), Path("s.json")), "s.json")
+def reopened(trainer: Trainer, streamed: bool = False) -> Trainer:
+    """The trainer saved and opened again: from its JSON data, or ``streamed`` from a file as
+    the window opens it (``bpe_core.session_stream``)."""
+    if not streamed:
+        return trainer_from_session(
+            parse_session(json.dumps(session_to_dict(trainer)), Path("s.json")), "s.json"
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "s.json"
+        save_session(trainer, path)
+        assert isinstance(read_session(path)["merges"], SavedMerges)
+        return load_session(path)
 
 
 @PATHS
@@ -289,10 +329,10 @@ def reopened(trainer: Trainer) -> Trainer:
 def test_a_reopened_session_answers_every_command_as_the_original(path, trainer, before, after):
     """An opened session starts from flat arrays and warms up what each command touches
     (``bpe_core.cold_index``): whatever is done next, it must stay the original's twin."""
-    with merge_path(path):
+    with merge_path(path), tiny_slices():
         original = rebuilt(trainer)
         run_commands(original, before)
-        loaded = reopened(original)
+        loaded = reopened(original, streamed=True)
         for command in after:
             outcomes = [do(t, command) for t in (loaded, original)]
             assert outcomes[0] == outcomes[1]

@@ -254,5 +254,5 @@ class PairModel(TableModel):
         if cached is None or cached[0] != row.count:
             if self._bridge.busy:
                 return None
-            cached = self._words[row.pair] = (row.count, len(self._bridge.trainer.words_with_pair(row.pair)))
+            cached = self._words[row.pair] = (row.count, self._bridge.trainer.word_count_with_pair(row.pair))
         return cached[1]
