@@ -242,6 +242,19 @@ class PairIndex:
         long = self.long.get(w) if self.long else None
         return long.length if long is not None else len(self.segs[w])
 
+    def seg_lengths(self) -> np.ndarray:
+        """Every word's current number of symbols."""
+        if self.cold is not None:
+            lengths = np.diff(self.cold.starts).astype(np.int64)
+            for w, seg in self._warm.items():
+                lengths[w] = len(seg)
+            return lengths
+        n = len(self.counts)
+        lengths = np.fromiter((len(self.segs[w]) for w in range(n)), dtype=np.int64, count=n)
+        for w, long in self.long.items():
+            lengths[w] = long.length
+        return lengths
+
     def position(self, w: int, pair: str) -> int:
         """Where ``pair`` first occurs in word ``w``: a number that orders occurrences."""
         long = self.long.get(w) if self.long else None

@@ -977,6 +977,10 @@ class Trainer:
     def segmentation_length(self, word: int) -> int:
         return self._index.seg_length(word)
 
+    def segmentation_lengths(self) -> np.ndarray:
+        """Every word type's current number of tokens (one array: cheaper than asking each)."""
+        return self._index.seg_lengths()
+
     def words_with_token(self, token_id: int) -> list[int]:
         """Indices of the word types whose current segmentation contains the token."""
         return self._index.words_with_symbol(token_id)

@@ -121,6 +121,8 @@ def check_consistent(trainer: Trainer) -> None:
     assert trainer.top_count() == top
     assert trainer.ties_at_top() == sum(1 for c in pairs.values() if c == top and top)
     assert trainer.vocab_size == len(set(trainer.vocab.keys))
+    lengths = [len(trainer.segmentation(w)) for w in range(trainer.word_count)]
+    assert trainer.segmentation_lengths().tolist() == lengths
 
 
 actions = st.lists(
