@@ -7,7 +7,8 @@ ids and the pairs three sorted arrays. The index (``bpe_core.pair_index``) keeps
 only for what has changed since, "warm" words and pairs: a word is decoded from here the first
 time a merge or an undo touches it, a pair's count is taken from here the first time it
 changes. Words holding a pair or a symbol are found by scanning the symbol array (milliseconds
-for ten million symbols), so no word lists are kept for cold pairs.
+for ten million symbols; a scan for a pair starts at its first word and stops once it has found
+as many words as hold it), so no word lists are kept for cold pairs.
 
 Pairs are coded ``left << SHIFT | right`` (ids are below 2^21). Arrays never change once built,
 except the flags saying which words are warm and which pairs' counts moved out, and the hint of
@@ -167,14 +168,6 @@ class ColdIndex:
         return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
     # -- words -----------------------------------------------------------------------------
-
-    def _words_at(self, at: np.ndarray) -> np.ndarray:
-        """Cold words in which a pair starts at the positions ``at`` (ascending, distinct)."""
-        words = np.searchsorted(self.starts, at, side="right") - 1
-        inside = at + 1 < self.starts[words + 1]  # the right symbol is in the same word
-        words = words[inside]
-        words = words[~self.warm[words]]
-        return np.unique(words)
 
     def words_with_pair(self, key: str) -> np.ndarray:
         """The words not yet warm holding the pair, ascending: scanned for from the first of

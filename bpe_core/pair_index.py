@@ -122,7 +122,7 @@ class PairIndex:
             segs[w] = ""  # never read: LongWord holds it
 
     def _setup(self, counts: Sequence[int], n_symbols: int) -> None:
-        # An int64 ``array``: indexing gives plain ints, and numpy views it without a copy.
+        # An ``array`` (Counts): indexing gives plain ints, and numpy views it without a copy.
         stored = counts if isinstance(counts, Counts) else Counts(counts)
         self.counts = stored.values
         self._weights = stored.numpy()
