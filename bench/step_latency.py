@@ -4,7 +4,12 @@ Trains step by step to --merges, timing every ``step()``; then times every ``und
 and every ``redo()`` forward again. No peer has an undo to compare with; HF's training time per
 merge (whole run / merges, same corpus) is printed for scale.
 
+With ``--opened SESSION`` it opens a saved session instead (whose index starts cold, see
+``bpe_core/cold_index.py``) and times, one at a time, --merges new steps, as many undos of them
+and as many again of the merges the file restored, then redos back.
+
     python bench/step_latency.py [--corpus english_10mb.txt] [--merges 8000]
+    python bench/step_latency.py --opened SESSION.json [--merges 500]
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from common import CORPORA, PEERS, PYTHON, REPO, measure, percentile, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, load_corpus
+from bpe_core.session import load_session
 
 
 def percentiles(samples: list[float]) -> list[str]:
@@ -37,7 +43,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default="english_10mb.txt")
     parser.add_argument("--merges", type=int, default=8000)
+    parser.add_argument("--opened", type=Path, help="time single operations on this session once opened")
     args = parser.parse_args()
+    if args.opened:
+        opened(args.opened, args.merges)
+        return
     path = CORPORA / args.corpus
     trainer = Trainer(load_corpus(path, PipelineConfig()))
     clock = time.perf_counter
@@ -78,6 +88,31 @@ def main() -> None:
         + ", ".join(f"{name} {statistics.mean(samples) * 1000:.2f} ms" for name, samples in timings.items())
         + "."
     )
+
+
+def opened(path: Path, merges: int) -> None:
+    started = time.perf_counter()
+    trainer = load_session(path)
+    seconds = time.perf_counter() - started
+    restored, length = min(merges, trainer.position), trainer.history_length
+    timings: dict[str, list[float]] = {}
+    for name, action, count in (
+        ("step", trainer.step, merges),
+        ("undo (of those)", trainer.undo, merges),
+        ("undo (restored merges)", trainer.undo, restored),
+        ("redo", trainer.redo, merges + restored),
+    ):
+        samples = timings[name] = []
+        for _ in range(count):
+            begun = time.perf_counter()
+            action()
+            samples.append(time.perf_counter() - begun)
+    print(
+        f"Single operations on {path.name} ({trainer.word_count:,} word types, {length:,} "
+        f"merges, opened in {seconds:.1f} s), each the first of its kind since opening:\n"
+    )
+    rows = [[name, len(samples), *percentiles(samples)] for name, samples in timings.items()]
+    print(table(["operation", "count", "p50 ms", "p99 ms", "max ms", "over 5 ms"], rows))
 
 
 if __name__ == "__main__":

@@ -164,6 +164,16 @@ def test_tie_statistics_in_the_merges_pane(qtbot, make_window):
     assert pane.view.isRowHidden(60) == (trainer.record(61).ties <= 1)
     qtbot.mouseClick(pane.ties_only, Qt.MouseButton.LeftButton)
     assert not any(pane.view.isRowHidden(row) for row in range(61))
+    # The count of tie steps follows rows as they come and a line replaced (a branch).
+    window.bridge.goto(30)
+    wait_idle(qtbot, window)
+    window.bridge.step_pair(trainer.top_pairs(2)[1].pair)
+    wait_idle(qtbot, window)
+    history = window.bridge.trainer.history
+    assert len(history) == 31 and window.bridge.trainer.current_branch != 0
+    ties = sum(1 for r in history if r.ties > 1)
+    qtbot.waitUntil(lambda: pane.summary.text().startswith("Step 31 of 31"))
+    assert pane.summary.text().endswith(f" · {ties:,} met a tie")
 
 
 def test_file_export_view_writes_the_last_table_as_shown_and_the_plots_as_png_and_svg(

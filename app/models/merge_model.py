@@ -16,7 +16,7 @@ from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, RIGHT_ALIGNED
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
-from bpe_core.compare import tie_picks
+from bpe_core.compare import tie_picks, tie_steps
 
 STEP, MERGE, COUNT, TIES, DECIDED, OTHERS, PASS = range(7)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Other rules", "Pass")
@@ -44,6 +44,7 @@ class MergeModel(TableModel):
         # Attributes
         self._bridge = bridge
         self._history: tuple = ()
+        self._tie_steps = 0  # steps of the history that met a tie, kept as rows come and go
         self._position = 0
         self._muted = muted()
         self._shown: dict[int, str] = {}  # step -> "left + right → token"
@@ -122,12 +123,14 @@ class MergeModel(TableModel):
             if trainer is not getattr(self, "_trainer", None):
                 self._choices = {}  # another session: its records are not these
             self._trainer, self._history, self._position = trainer, history, position
+            self._tie_steps = tie_steps(history)
             self._shown.clear()
             self._differing.clear()
             self.endResetModel()
         elif len(history) > len(old):
             self.beginInsertRows(QModelIndex(), len(old), len(history) - 1)
             self._history = history
+            self._tie_steps += tie_steps(history[len(old) :])
             self.endInsertRows()
         old_position, self._position = self._position, position
         if history:
@@ -148,6 +151,11 @@ class MergeModel(TableModel):
 
     def record_at(self, row: int):
         return self._history[row]
+
+    @property
+    def tie_steps(self) -> int:
+        """How many steps of the history met a tie (counted as rows arrive, not per repaint)."""
+        return self._tie_steps
 
     @property
     def has_passes(self) -> bool:

@@ -12,7 +12,6 @@ from app.bridge import Bridge
 from app.guard import guard_overrides
 from app.models.merge_model import COUNT, DECIDED, MERGE, OTHERS, PASS, STEP, STEP_ROLE, TIES, MergeModel
 from app.widgets import StatusText, row_table, status_label
-from bpe_core.compare import tie_steps
 
 
 @guard_overrides
@@ -67,7 +66,7 @@ class MergesPane(QWidget):
         self.ties_only.toggled.connect(lambda _: self._filter_ties())
         self.check_rules.clicked.connect(lambda: bridge.compute_tie_choices(self.model.set_tie_choices))
         self.model.modelReset.connect(self._filter_ties)
-        self.model.rowsInserted.connect(self._filter_ties)
+        self.model.rowsInserted.connect(lambda _parent, first, last: self._filter_ties(first, last + 1))
         # After the model has laid out its new rows (a reset or insertion is not drawn yet).
         self._follow.timeout.connect(self._follow_position)
         bridge.sig_changed.connect(self._follow.start)
@@ -101,11 +100,15 @@ class MergesPane(QWidget):
         if step is not None:
             self._bridge.goto(step)
 
-    def _filter_ties(self) -> None:
-        """With "Ties only", hide the steps that met no tie."""
+    def _filter_ties(self, first: int = 0, stop: int | None = None) -> None:
+        """With "Ties only", hide the steps that met no tie: rows ``first`` to ``stop`` (all by
+        default). A history of tens of thousands of merges would otherwise be walked on every
+        step, to hide rows that are already hidden or show rows that are shown."""
         only = self.ties_only.isChecked()
+        if not only and not self.view.verticalHeader().hiddenSectionCount():
+            return  # nothing hidden: new rows come shown
         model = self.model
-        for row in range(model.rowCount()):
+        for row in range(first, model.rowCount() if stop is None else stop):
             self.view.setRowHidden(row, only and model.record_at(row).ties <= 1)
 
     def _show_passes(self) -> None:
@@ -133,7 +136,7 @@ class MergesPane(QWidget):
             self.view.clearSelection()
             self.view.scrollToTop()
         undone = history - position
-        ties = tie_steps(self.model.records)
+        ties = self.model.tie_steps
         self.summary.setText(
             f"Step {position:,} of {history:,}"
             + (f" · {undone:,} to redo" if undone else "")
