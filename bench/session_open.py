@@ -11,10 +11,11 @@ start-up.
 
 ``--word-trigrams`` adds a session with many word types: the corpus with every three consecutive
 words written as one (1.4 million types from ``english_10mb.txt``), where the word list, not
-the merges, makes the file large.
+the merges, makes the file large. ``--word-ngrams`` adds a larger one still: every three, four
+and five consecutive words written as one (4.95 million types, a 132 MB session).
 
     python bench/session_open.py [--corpus english_10mb.txt] [--merges 8000 26000] [--runs 3]
-                                 [--word-trigrams 4000]
+                                 [--word-trigrams 4000] [--word-ngrams 3000]
 """
 
 from __future__ import annotations
@@ -31,29 +32,33 @@ START_UP = "import bpe_core.session"
 IN_WINDOW = str(Path(__file__).resolve().parent / "open_in_window.py")
 
 
-TRIGRAMS = """
+NGRAMS = """
 import sys
 words = open(sys.argv[1], encoding="utf-8").read().split()
-joined = ["".join(words[i : i + 3]) for i in range(len(words) - 2)]
+joined = [
+    "".join(words[i : i + n]) for n in map(int, sys.argv[3].split(",")) for i in range(len(words) - n + 1)
+]
 lines = (" ".join(joined[i : i + 20]) for i in range(0, len(joined), 20))
 open(sys.argv[2], "w", encoding="utf-8").write("\\n".join(lines))
 """
 
 
-def word_trigrams(corpus: Path, folder: Path) -> Path:
-    """The corpus with every three consecutive words as one, written by a child process: a
-    child's peak memory counts its parent's at the fork, so this process must stay small."""
-    path = folder / f"{corpus.stem}-trigrams.txt"
-    measure([PYTHON, "-c", TRIGRAMS, str(corpus), str(path)])
+def word_ngrams(corpus: Path, folder: Path, sizes: str, name: str) -> Path:
+    """The corpus with every run of ``sizes`` consecutive words as one (``"3"``, ``"3,4,5"``),
+    written by a child process: a child's peak memory counts its parent's at the fork, so this
+    process must stay small."""
+    path = folder / f"{corpus.stem}-{name}.txt"
+    measure([PYTHON, "-c", NGRAMS, str(corpus), str(path), sizes])
     return path
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="english_10mb.txt")
-    parser.add_argument("--merges", type=int, nargs="+", default=[8000, 26000])
+    parser.add_argument("--merges", type=int, nargs="*", default=[8000, 26000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--word-trigrams", type=int, metavar="MERGES", help="add the many-types session")
+    parser.add_argument("--word-ngrams", type=int, metavar="MERGES", help="add the 132 MB session")
     args = parser.parse_args()
     compile_sources()
     start_up_mb = statistics.median(measure([PYTHON, "-c", START_UP]).peak_mb for _ in range(3))
@@ -62,7 +67,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         runs = [(CORPORA / args.corpus, merges) for merges in args.merges]
         if args.word_trigrams:
-            runs.append((word_trigrams(CORPORA / args.corpus, Path(folder)), args.word_trigrams))
+            runs.append(
+                (word_ngrams(CORPORA / args.corpus, Path(folder), "3", "trigrams"), args.word_trigrams)
+            )
+        if args.word_ngrams:
+            runs.append(
+                (word_ngrams(CORPORA / args.corpus, Path(folder), "3,4,5", "ngrams"), args.word_ngrams)
+            )
         for corpus, merges in runs:
             session = Path(folder) / f"{corpus.stem}-{merges}.json"
             train = [measure(ours_train(corpus, "--merges", str(merges), "-o", str(session)))]
