@@ -23,7 +23,7 @@ from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
 from bpe_core.memory import release_free_memory
 from bpe_core.numbering import Numbering
-from bpe_core.session_corpus import CorpusColumns
+from bpe_core.session_corpus import CORPUS_KEY, CorpusColumns
 from bpe_core.session_stream import SavedMerges, read_streamed
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
@@ -559,10 +559,17 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
 def read_model(path: str | Path) -> dict[str, Any]:
     """A session's validated data without its corpus, which encoding does not need.
 
-    A file as :func:`save_session` writes it (one key per line, the corpus last) is read only
-    up to the corpus; any other layout (edited by hand, or version 1) is read whole.
+    A file as :func:`save_session` writes it is read only up to the corpus, a merge at a time
+    (``bpe_core.session_stream``); a file with one key per line (version 1) up to the corpus as
+    JSON; any other layout (edited by hand) is read whole.
     """
     path = Path(path)
+    streamed = read_streamed(path, _check_merge, model_only=True)
+    if streamed is not None and streamed.get("format") == FORMAT and "position" in streamed:
+        try:
+            return _validated(streamed, model_only=True)
+        except SessionError as error:
+            raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
     head = _model_text(path)
     if head is not None:
         try:
@@ -582,9 +589,6 @@ def read_model(path: str | Path) -> dict[str, Any]:
     return read_session(path)
 
 
-_CORPUS_LINE = b'  "corpus": '
-
-
 def _model_text(path: Path) -> str | None:
     """The file's text before the line that starts the corpus, closed as a JSON object; or
     ``None`` if there is no such line (the caller then reads the whole file)."""
@@ -593,10 +597,13 @@ def _model_text(path: Path) -> str | None:
     size = 0
     try:
         with path.open("rb") as stream:
-            while line := stream.readline(limit + 1 - size):
-                if line.startswith(_CORPUS_LINE):
+            # The start of each line first: the corpus line, often most of the file, is not read.
+            while line := stream.readline(min(len(CORPUS_KEY), limit + 1 - size)):
+                if line.startswith(CORPUS_KEY):
                     text = b"".join(lines).decode("utf-8", errors="strict").rstrip()
                     return text.removesuffix(",") + "\n}"
+                if not line.endswith(b"\n"):
+                    line += stream.readline(limit + 1 - size - len(line))
                 lines.append(line)
                 size += len(line)
                 if size > limit:
@@ -620,7 +627,9 @@ def load_encoder(path: str | Path) -> Encoder:
     # Special tokens apart: a merge that spells one makes a token of its own (as in training).
     ids = {token: i for i, token in enumerate(tokens) if i >= len(pipeline.special_tokens)}
     merges: list[Merge] = []
-    for rank, merge in enumerate(data["merges"][: data["position"]]):
+    saved = data["merges"]
+    for rank in range(data["position"]):  # a merge at a time: SavedMerges makes each on demand
+        merge = saved[rank]
         left, right = merge["pair"]
         if left not in ids or right not in ids:
             raise SessionError(

@@ -25,7 +25,8 @@ import numpy as np
 
 from bpe_core.word_types import Counts, Words
 
-START = b'  "corpus": {"words": ['
+CORPUS_KEY = b'  "corpus": '
+START = CORPUS_KEY + b'{"words": ['
 _END = re.compile(rb"\], \"special_counts\": \[((?:0|[1-9][0-9]{0,18})(?:, (?:0|[1-9][0-9]{0,18}))*)?\]\},\n")
 # One [word, count] item and the separator after it (none after the chunk's last). The string is
 # JSON's: no raw quote, backslash or control character, escapes checked when decoded. A count

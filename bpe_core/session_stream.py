@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, overload
 from bpe_core.errors import SessionError
 from bpe_core.fileio import input_limit
 from bpe_core.history import MergeRecord
-from bpe_core.session_corpus import START, read_corpus
+from bpe_core.session_corpus import CORPUS_KEY, START, read_corpus
 
 _LINE = 4096  # lines are read this much at a time: the corpus line is only ever streamed
 _MERGE_KEYS = frozenset(
@@ -68,16 +68,17 @@ class SavedMerges(Sequence[dict[str, Any]]):
         return (self[i] for i in range(len(self)))
 
 
-def read_streamed(path: Path, check_merge) -> dict[str, Any] | None:
+def read_streamed(path: Path, check_merge, model_only: bool = False) -> dict[str, Any] | None:
     """The session's data with ``"merges"`` a :class:`SavedMerges` and the corpus as columns,
     or ``None`` if the file is not plainly in ``save_session``'s layout (or cannot be read).
-    ``check_merge(number, merge)`` validates a merge's JSON object (raising ``SessionError``)."""
+    ``check_merge(number, merge)`` validates a merge's JSON object (raising ``SessionError``).
+    With ``model_only`` the reading stops where the corpus starts (encoding needs no more)."""
     try:
         with path.open("rb") as stream:
             info = os.fstat(stream.fileno())
             if not stat.S_ISREG(info.st_mode) or info.st_size > input_limit():
                 return None
-            return _read(stream, check_merge)
+            return _read(stream, check_merge, model_only)
     except (OSError, UnicodeDecodeError, ValueError, TypeError, RecursionError, SessionError):
         return None
 
@@ -89,7 +90,7 @@ def _line(stream: BinaryIO) -> bytes:
     return line
 
 
-def _read(stream: BinaryIO, check_merge) -> dict[str, Any] | None:
+def _read(stream: BinaryIO, check_merge, model_only: bool) -> dict[str, Any] | None:
     if stream.readline(_LINE) != b"{\n":
         return None
     lines: list[bytes] = []  # every line but the merges' and the corpus'
@@ -98,6 +99,9 @@ def _read(stream: BinaryIO, check_merge) -> dict[str, Any] | None:
     while (head := stream.readline(_LINE)) != b"}\n":
         if not head:
             return None
+        if model_only and head.startswith(CORPUS_KEY):
+            lines.append(b'  "corpus": {}\n')
+            break
         if head.startswith(START):
             if columns is not None:
                 return None
@@ -114,7 +118,7 @@ def _read(stream: BinaryIO, check_merge) -> dict[str, Any] | None:
             lines.append(b'  "merges": [],\n')
         else:
             lines.append(head if head.endswith(b"\n") else head + _line(stream))
-    if stream.read(1):
+    if not model_only and stream.read(1):
         return None
     data = json.loads(b"{" + b"".join(lines) + b"}")
     if not isinstance(data, dict) or data.get("version") == 1:

@@ -1,6 +1,7 @@
 """Session files: exact round trips, atomic writes, and clear refusals of bad files."""
 
 import json
+import tracemalloc
 from itertools import pairwise
 from pathlib import Path
 
@@ -165,6 +166,15 @@ def test_encoding_reads_the_model_and_never_the_corpus(tmp_path):
     assert load_encoder(path).encode("lowest newer aaa").ids == expected
     with pytest.raises(SessionError, match="not valid JSON"):
         load_session(path)  # the window needs the corpus, and says so
+    # Nor is it held: a corpus line of 32 MB costs encoding nothing (it was read whole before).
+    path.write_text(head + '\n  "corpus": ' + "x" * (32 << 20) + "\n}\n", encoding="utf-8")
+    tracemalloc.start()
+    try:
+        assert load_encoder(path).encode("lowest newer aaa").ids == expected
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20
 
 
 def test_a_version_1_text_token_that_ends_like_the_marker_stays_text():
