@@ -441,7 +441,12 @@ class Trainer:
         self._last_change = None
         floor = self.training.min_frequency if min_frequency is None else min_frequency
         goal = merges if merges is not None else 0
-        self._before_walk(merges if merges is not None else (vocab_size or LONG_WALK) - len(self.vocab))
+        if merges is not None:
+            self._before_walk(merges)
+        elif vocab_size is not None:
+            self._before_walk(vocab_size - len(self.vocab))
+        else:
+            self._before_walk(LONG_WALK)  # to the end: likely long
         reason: StopReason | None = None
         while reason is None:
             if merges is not None and self.position - start >= merges:
@@ -693,7 +698,9 @@ class Trainer:
         # The records share their numbers' objects with each other and the vocabulary: a
         # history of many merges is mostly these.
         steps = list(range(1, total + 1))
-        tokens = [vocab.add(vocab.keys[m.pair[0]] + vocab.keys[m.pair[1]], s) for s, m in zip(steps, saved)]
+        token_ids = [
+            vocab.add(vocab.keys[m.pair[0]] + vocab.keys[m.pair[1]], s) for s, m in zip(steps, saved)
+        ]
         merges = [(*merge.pair, first + k) for k, merge in enumerate(saved)]
         done = replay_words(
             runs,
@@ -727,7 +734,7 @@ class Trainer:
                     f"Merge {merge.step} {self.pair_string(merge.pair)} occurs {count} times in the "
                     f"corpus, not {merge.count} as recorded."
                 )
-        tokens.append(first + total)  # the vocabulary's size after the last merge
+        token_ids.append(first + total)  # the vocabulary's size after the last merge
         for k, merge in enumerate(saved):
             count, replaced = (counts[k] if fill else merge.count), replacements[k]
             corpus_tokens -= replaced
@@ -736,10 +743,10 @@ class Trainer:
                 count=count,
                 top_count=count if fill else merge.top_count,
                 step=steps[k],
-                token=tokens[k],
+                token=token_ids[k],
                 replacements=count if replaced == count else replaced,
                 new_token=True,
-                vocab_size=tokens[k + 1],
+                vocab_size=token_ids[k + 1],
                 corpus_tokens=corpus_tokens,
                 pass_number=steps[k] if merge.pass_number in (0, k + 1) else merge.pass_number,
             )
