@@ -380,18 +380,15 @@ def _check_merge(number: int, merge: Any) -> None:
     problem = None
     if not isinstance(merge, dict):
         problem = "is not an object"
-    elif not (_is_list_of(merge.get("pair"), str) and len(merge["pair"]) == 2):
+    elif not _is_string_pair(merge.get("pair")):
         problem = "has no [left, right] pair"
     elif merge.get("token") != merge["pair"][0] + merge["pair"][1]:
         problem = "has a token that is not its pair joined"
-    elif not all(_is_count(merge.get(k)) or merge.get(k) == 0 for k in ("count", "top_count")):
+    elif not (_is_count_or_zero(merge.get("count")) and _is_count_or_zero(merge.get("top_count"))):
         problem = "has a missing or negative count"  # 0: an imported merge its corpus never meets
-    elif not (_is_count(merge.get("ties")) or merge.get("ties") == 0):
+    elif not _is_count_or_zero(merge.get("ties")):
         problem = "has a malformed tie count"
-    elif not (
-        isinstance(merge.get("candidates"), list)
-        and all(_is_list_of(c, str) and len(c) == 2 for c in merge["candidates"])
-    ):
+    elif not (isinstance(merge.get("candidates"), list) and all(map(_is_string_pair, merge["candidates"]))):
         problem = "has malformed tie candidates"
     elif not isinstance(merge.get("decided_by"), str) or not merge["decided_by"]:
         problem = "does not say who decided it"
@@ -403,6 +400,15 @@ def _check_merge(number: int, merge: Any) -> None:
 
 def _is_list_of(value: Any, kind: type) -> bool:
     return isinstance(value, list) and all(isinstance(v, kind) and not isinstance(v, bool) for v in value)
+
+
+def _is_string_pair(value: Any) -> bool:
+    # Called for every pair of every merge: type() is exact (JSON makes no subclasses) and quick.
+    return type(value) is list and len(value) == 2 and type(value[0]) is str and type(value[1]) is str
+
+
+def _is_count_or_zero(value: Any) -> bool:
+    return type(value) is int and value >= 0
 
 
 def _is_count(value: Any) -> bool:

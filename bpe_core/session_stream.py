@@ -26,6 +26,7 @@ from bpe_core.history import MergeRecord
 from bpe_core.session_corpus import CORPUS_KEY, START, read_corpus
 
 _LINE = 4096  # lines are read this much at a time: the corpus line is only ever streamed
+_BATCH = 256  # merge lines parsed together
 _MERGE_KEYS = frozenset(
     ("pair", "token", "count", "top_count", "ties", "candidates", "decided_by", "replacements", "pass")
 )
@@ -156,22 +157,19 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
         ids_pair = (ids[left], ids[right])
         return pairs.setdefault(ids_pair, ids_pair)
 
-    while (line := _line(stream)) not in (b"  ],\n", b"  ]\n"):
-        if not line.startswith(b"    {"):
+    for merge in _merge_objects(stream):
+        if merge is None:
             return None
-        merge = json.loads(line.rstrip(b",\n"))
         number = len(records) + 1
         if not (isinstance(merge, dict) and merge.keys() == _MERGE_KEYS):
             return None
         check_merge(number, merge)  # raises SessionError: the caller then reads the file as JSON
         if not (isinstance(merge["replacements"], int) and merge["replacements"] >= 0):
             return None
-        left, right = merge["pair"]
-        if (
-            left not in ids
-            or right not in ids
-            or not all(a in ids and b in ids for a, b in merge["candidates"])
-        ):
+        try:  # a token not made yet: the plain reading says which
+            merged = pair(*merge["pair"])
+            candidates = tuple(pair(a, b) for a, b in merge["candidates"])
+        except KeyError:
             return None
         if ids.setdefault(merge["token"], len(names)) == len(names):
             names.append(merge["token"])
@@ -179,13 +177,13 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
         records.append(
             MergeRecord(
                 number,
-                pair(left, right),
+                merged,
                 0,
                 count,
                 count if merge["top_count"] == count else merge["top_count"],
                 count if merge["replacements"] == count else merge["replacements"],
                 merge["ties"],
-                tuple(pair(a, b) for a, b in merge["candidates"]),
+                candidates,
                 deciders.setdefault(merge["decided_by"], merge["decided_by"]),
                 False,
                 0,
@@ -194,3 +192,27 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
             )
         )
     return SavedMerges(records, names)
+
+
+def _merge_objects(stream: BinaryIO) -> Iterator[Any]:
+    """The merges' objects, a line each, up to the line closing their list; ``None`` for a line
+    not in the layout. Lines are parsed ``_BATCH`` at a time: a ``json.loads`` call for each
+    line cost more than the parsing itself."""
+    batch: list[bytes] = []
+    while True:
+        line = _line(stream)
+        end = line in (b"  ],\n", b"  ]\n")
+        if not end:
+            if not line.startswith(b"    {"):
+                yield None
+                return
+            batch.append(line.rstrip(b",\n"))
+        if batch and (end or len(batch) == _BATCH):
+            merges = json.loads(b"[" + b",".join(batch) + b"]")
+            if len(merges) != len(batch):  # a line held more than one object
+                yield None
+                return
+            yield from merges
+            batch.clear()
+        if end:
+            return

@@ -333,3 +333,54 @@ def test_a_reopened_session_numbers_new_branches_past_deleted_ones(tmp_path):
         t.goto(0)
         t.step(t.top_pairs(2)[1].pair)
     assert loaded.branches() == trainer.branches() and loaded.current_branch > deleted
+
+
+def _edited(text: str, edit) -> str:
+    """The session text with its merge lines changed by ``edit(lines, merge_line_numbers)``."""
+    lines = text.splitlines(keepends=True)
+    edit(lines, [i for i, line in enumerate(lines) if line.startswith("    {")])
+    return "".join(lines)
+
+
+def _two_on_one_line(lines, merges):
+    lines[merges[2]] = lines[merges[2]].rstrip("\n") + " " + lines.pop(merges[3]).lstrip()
+
+
+def _split_over_two_lines(lines, merges):
+    lines[merges[4]] = lines[merges[4]].replace(', "token"', ',\n     "token"', 1)
+
+
+EDITS = {"two merges on one line": _two_on_one_line, "one merge on two lines": _split_over_two_lines}
+
+
+@pytest.mark.parametrize("batch", [1, 2, 256])
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_merge_lines_edited_by_hand_open_as_plain_json_does(tmp_path, monkeypatch, batch, edit):
+    """Merge lines are parsed a batch at a time; a file outside the layout is read as plain
+    JSON instead, whatever the batch boundaries, and opens the same."""
+    from bpe_core import session_stream
+
+    monkeypatch.setattr(session_stream, "_BATCH", batch)
+    trainer = trained()
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    assert session_stream.read_streamed(path, lambda *_: None) is not None  # the layout as written
+    path.write_text(_edited(path.read_text(encoding="utf-8"), EDITS[edit]), encoding="utf-8")
+    assert session_stream.read_streamed(path, lambda *_: None) is None
+    loaded = load_session(path)
+    assert loaded.history == trainer.history and snapshot(loaded) == snapshot(trainer)
+    text = "lowest newer aaa"
+    assert load_encoder(path).encode(text).ids == Encoder.from_trainer(trainer).encode(text).ids
+
+
+@pytest.mark.parametrize("value", ["false", "0.0", "true", "1.5"])
+def test_a_count_that_is_not_an_integer_is_refused(tmp_path, value):
+    path = tmp_path / "s.json"
+    save_session(trained(), path)
+    text = path.read_text(encoding="utf-8")
+    first = text.index('"top_count": ')
+    end = text.index(",", first)
+    path.write_text(text[:first] + f'"top_count": {value}' + text[end:], encoding="utf-8")
+    for load in (load_session, load_encoder):
+        with pytest.raises(SessionError, match=r"merge 1 has a missing or negative count\.$"):
+            load(path)
