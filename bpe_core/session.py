@@ -517,8 +517,8 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
         return lines[branch_id]
 
     current = trainer.history
-    branches = []
-    for branch_id, entry in entries.items():
+
+    def records_of(branch_id: int, entry: dict[str, Any]) -> list[MergeRecord]:
         merges = line(branch_id)
         shared = 0
         while shared < min(len(merges), len(current)) and merges[shared] == data["merges"][shared]:
@@ -556,6 +556,12 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
                         merge.get("pass", number),
                     )
                 )
+        return records
+
+    branches = []
+    for branch_id, entry in entries.items():
+        # The current line's records are the trainer's own (see Trainer.restore_branches).
+        records = [] if branch_id == data["branch"] else records_of(branch_id, entry)
         branches.append(
             Branch(branch_id, " ".join(entry["name"].split()), records, entry["parent"], entry["fork"])
         )
