@@ -738,13 +738,16 @@ class Trainer:
         for k, merge in enumerate(saved):
             count, replaced = (counts[k] if fill else merge.count), replacements[k]
             corpus_tokens -= replaced
-            record = replace(
-                merge,
+            record = MergeRecord(  # not dataclasses.replace, which takes three times as long
+                step=steps[k],
+                pair=merge.pair,
+                token=token_ids[k],
                 count=count,
                 top_count=count if fill else merge.top_count,
-                step=steps[k],
-                token=token_ids[k],
                 replacements=count if replaced == count else replaced,
+                ties=merge.ties,
+                candidates=merge.candidates,
+                decided_by=merge.decided_by,
                 new_token=True,
                 vocab_size=token_ids[k + 1],
                 corpus_tokens=corpus_tokens,
