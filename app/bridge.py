@@ -225,8 +225,7 @@ class Bridge(QObject):
             return False
         trainer = self._trainer
         if trainer.numbering is not None and trainer.can_redo:
-            trainer.redo()
-            return True
+            return self._guarded(trainer.redo, "Cannot step")
         reason = trainer.stop_reason()
         if reason is not None:
             self.sig_message.emit(f"No step: {reason.value}.")
@@ -234,8 +233,7 @@ class Bridge(QObject):
         if self.ask_at_ties and trainer.ties_at_top() > 1:
             self.sig_tie_reached.emit()
             return False
-        trainer.step()
-        return True
+        return self._guarded(trainer.step, "Cannot step")  # it may follow a saved line
 
     def step_pair(self, pair: Pair, decided_by: str | None = None) -> bool:
         """Merge a chosen pair (any pair present), recording who decided."""
@@ -257,8 +255,7 @@ class Bridge(QObject):
     def redo(self) -> bool:
         if self.busy or not self._trainer.can_redo:
             return False
-        self._trainer.redo()
-        return True
+        return self._guarded(self._trainer.redo, "Cannot redo")
 
     def goto(self, step: int) -> None:
         """Jump to just after merge ``step``; far jumps run in the background."""
@@ -266,7 +263,7 @@ class Bridge(QObject):
         if self.busy or step == trainer.position or not 0 <= step <= trainer.history_length:
             return
         if abs(step - trainer.position) <= SYNC_JUMP:
-            trainer.goto(step)
+            self._guarded(lambda: trainer.goto(step), "Cannot jump")
             return
 
         def work(progress, cancelled) -> bool:
@@ -318,7 +315,8 @@ class Bridge(QObject):
         return not self.busy and self._guarded(lambda: self._trainer.delete_branch(branch), "Cannot delete")
 
     def _guarded(self, command: Callable[[], object], title: str) -> bool:
-        """Run a trainer command; a refusal (``MergeError``) becomes a dialog."""
+        """Run a trainer command; a refusal (``MergeError``: a bad request, or a merge read
+        from the file that does not fit the corpus) becomes a dialog, the state as it was."""
         try:
             command()
         except MergeError as error:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
-from typing import Any
+from functools import partial, wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -96,6 +96,27 @@ def _key(pair: Pair) -> str:
 
 def _pair(key: str) -> Pair:
     return ord(key[0]), ord(key[1])
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _all_or_nothing(walk: Callable[Concatenate[Trainer, P], R]) -> Callable[Concatenate[Trainer, P], R]:
+    """A walk that meets a saved merge that does not fit the corpus (see ``Trainer._verify``)
+    goes back to where it began before the error is raised: the state stays the one the views
+    were last told of, and the command can be tried again."""
+
+    @wraps(walk)
+    def guarded(self: Trainer, *args: P.args, **kwargs: P.kwargs) -> R:
+        branch, position = self._tree.current, self.position
+        try:
+            return walk(self, *args, **kwargs)
+        except MergeError:
+            self._back_to(branch, position)
+            raise
+
+    return guarded
 
 
 class Trainer:
@@ -256,6 +277,7 @@ class Trainer:
         """A branch's merges from step 1."""
         return tuple(self._tree.get(branch).records)
 
+    @_all_or_nothing
     @without_gc
     def switch(
         self,
@@ -305,6 +327,24 @@ class Trainer:
         self.revision = next(_REVISIONS)
         self.events.emit(BranchDeleted(branch))
 
+    def _back_to(self, branch: Branch, position: int) -> None:
+        """Walk back to ``position`` on ``branch``, where a failed walk began: every merge of
+        that way was made before, so none can fail again."""
+        failed_branch, failed_position = self._tree.current.id, self.position
+        if branch is self._tree.current and position == failed_position:
+            return
+        meet = min(common_length(self._records, branch.records), position)
+        while self.position > meet:
+            self._unmerge()
+        self._set_current(branch)
+        while self.position < position:
+            self._remerge()
+        self._last_change = None
+        if branch.id != failed_branch:
+            self.events.emit(BranchSwitched(failed_branch, branch.id, failed_position, position))
+        else:
+            self.events.emit(Jumped(failed_position, position))
+
     def _set_current(self, branch: Branch) -> None:
         """Make ``branch`` current; its line must contain the state as it is now."""
         if branch is not self._tree.current:
@@ -330,6 +370,7 @@ class Trainer:
 
     # -- commands --------------------------------------------------------------------------
 
+    @_all_or_nothing
     @without_gc
     def step(self, pair: Pair | None = None, decided_by: str | None = None) -> MergeRecord | None:
         """Merge the pair the tie-break rule picks, or ``pair`` (any pair present) if given.
@@ -373,6 +414,7 @@ class Trainer:
             self.events.emit(Jumped(start, self.position))
         return record
 
+    @_all_or_nothing
     @without_gc
     def redo(self) -> MergeRecord:
         """Re-apply the next undone merge, with its original decision."""
@@ -390,6 +432,7 @@ class Trainer:
             self.events.emit(Jumped(start, self.position))
         return record
 
+    @_all_or_nothing
     @without_gc
     def goto(
         self, step: int, progress: Progress | None = None, cancel: Callable[[], bool] | None = None
@@ -421,6 +464,7 @@ class Trainer:
         self._load(self.corpus, self.training)
         self.events.emit(HistoryReset())
 
+    @_all_or_nothing
     @without_gc
     def run(
         self,

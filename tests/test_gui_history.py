@@ -141,3 +141,43 @@ def test_the_vocabulary_shows_the_tokens_of_the_branch_switched_to(qtbot, make_w
     assert shown == [visible(trainer.token_string(t), config) for t in range(trainer.vocab_size)]
     model.set_filter(visible(trainer.token_string(trainer.vocab_size - 1), config))
     assert trainer.vocab_size - 1 in [model.token_at(r) for r in range(model.rowCount())]
+
+
+def test_a_saved_branch_that_does_not_fit_is_refused_by_keys_and_the_panes_stay_right(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """A hand-edited branch: walking into its bad merge (History ↑ ↓, Ctrl+Y) gives one
+    warning each time, and the window stays where it was, every pane agreeing."""
+    import json
+
+    from bpe_core.session import session_to_dict
+    from tests.test_session import branched
+
+    data = session_to_dict(branched())  # three lines; the current is branch 2, at step 8
+    main = next(b for b in data["branches"] if b["id"] == 0)
+    main["merges"][-1]["count"] += 1  # main's merge 6
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    window = make_window()
+    window.open_path(path)
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    press("Ctrl+H")
+    for key in ("Up", "Up", "End"):  # branch 1, then main, then main's last step
+        press(key)
+        qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    refusals = [title for kind, title, _ in dialogs.shown if kind == "warning"]
+    assert refusals and set(refusals) <= {"Cannot switch", "Cannot jump"}
+    assert trainer.position < 6 or trainer.current_branch != 0
+    assert_panes_agree_with_core(window)
+    window.bridge.switch_branch(0, 5)  # just before the merge that does not fit
+    wait_idle(qtbot, window)
+    assert (trainer.current_branch, trainer.position) == (0, 5)
+    dialogs.shown.clear()
+    press("Ctrl+Y")
+    assert [title for _, title, _ in dialogs.shown] == ["Cannot redo"]
+    assert (trainer.current_branch, trainer.position) == (0, 5)
+    assert_panes_agree_with_core(window)
+    press("Left")  # the next key works as ever
+    assert trainer.position == 4
+    assert_panes_agree_with_core(window)

@@ -276,7 +276,9 @@ def test_every_branch_is_saved_and_comes_back_with_its_name_and_states(tmp_path)
     )
 
 
-def test_a_branch_whose_merge_does_not_fit_the_corpus_is_refused_when_switched_to(tmp_path):
+def test_a_branch_whose_merge_does_not_fit_the_corpus_is_refused_and_every_walk_goes_back(tmp_path):
+    """A merge of another branch is checked when first walked; a switch, redo, jump or step
+    that meets one that does not fit goes back to where it began, and says so in its events."""
     trainer = branched()
     other = next(b for b in trainer.branches() if not b.current)
     data = session_to_dict(trainer)
@@ -286,12 +288,28 @@ def test_a_branch_whose_merge_does_not_fit_the_corpus_is_refused_when_switched_t
     path.write_text(json.dumps(data), encoding="utf-8")
     loaded = load_session(path)  # the current line opens; the other is checked when walked
     before = loaded.current_branch
-    with pytest.raises(
-        MergeError, match=r"of branch .* occurs \d+ times in the corpus, not \d+ as recorded\."
-    ):
-        loaded.switch(other.id)
-    assert loaded.current_branch == other.id and loaded.position == other.length - 1
-    loaded.switch(before)  # the state is whole: every other line still walks
+    bad = loaded.branch_history(other.id)[-1]
+    events = []
+    loaded.events.subscribe(events.append)
+
+    def refused(command):
+        state = (loaded.current_branch, snapshot(loaded))
+        events.clear()
+        with pytest.raises(
+            MergeError, match=r"of branch .* occurs \d+ times in the corpus, not \d+ as recorded\."
+        ):
+            command()
+        assert (loaded.current_branch, snapshot(loaded)) == state
+        # What the views were told ends where the trainer is.
+        assert not events or events[-1].new_position == loaded.position
+
+    refused(lambda: loaded.switch(other.id))
+    assert loaded.current_branch == before
+    loaded.switch(other.id, other.length - 1)  # up to the merge that does not fit: fine
+    refused(loaded.redo)
+    refused(lambda: loaded.goto(other.length))
+    refused(lambda: loaded.step(bad.pair))  # the step would follow that line
+    loaded.switch(before)
     assert snapshot(loaded) == snapshot(trainer)
 
 
