@@ -87,9 +87,9 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
     expect("Ctrl+Shift+Z", lambda p: position() == p + 1, position)
     expect("Ctrl+Y", lambda p: position() == p + 1, position)
 
-    def run_five(dialog: RunDialog) -> None:
-        dialog.merges.setValue(5)
-        dialog.accept()
+    def run_five(dialog: RunDialog) -> None:  # typed at once, into whatever has the focus
+        QTest.keyClicks(QApplication.focusWidget(), "5")
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
 
     answerer = ModalAnswerer(RunDialog, run_five)
     expect("Ctrl+R", lambda p: position() == p + 5, position)

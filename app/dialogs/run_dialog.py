@@ -41,6 +41,8 @@ class RunDialog(QDialog):
             (self.by_count, self.count),
         ):
             spin.valueChanged.connect(lambda _=0, r=radio: r.setChecked(True))
+            radio.clicked.connect(lambda _=False, s=spin: _type_into(s))
+        _type_into(self.merges)  # the digits a user types at once go to the number, not a button
 
     def target(self) -> dict:
         """Keyword arguments for ``Bridge.run``."""
@@ -49,3 +51,9 @@ class RunDialog(QDialog):
         if self.by_count.isChecked():
             return {"min_frequency": self.count.value()}
         return {"merges": self.merges.value()}
+
+
+def _type_into(spin: QSpinBox) -> None:
+    """Focus a number with its text selected, so that typing replaces it."""
+    spin.setFocus()
+    spin.selectAll()
