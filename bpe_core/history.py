@@ -17,7 +17,7 @@ class StopReason(StrEnum):
     MIN_FREQUENCY = "no pair occurs at least the minimum number of times"
     NO_PAIRS = "no pairs are left: every word is a single token"
     CANCELLED = "cancelled"
-    TIE = "stopped at a tie for the user to decide"
+    TIE = "a tie is for the user to decide"
 
 
 @dataclass(frozen=True, slots=True)

@@ -218,6 +218,7 @@ def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_
     # pyqtgraph's SVG exporter fails under Qt 6 (its issue #3485): ours, drawn by Qt, replaces it.
     svg = [item.expClass for item in listed if "SVG" in item.text()]
     assert svg == [QtSvgExporter] and any("PNG" in item.text() for item in listed)
+    assert not [item for item in listed if "Matplotlib" in item.text()]  # it needs matplotlib
     data = QtSvgExporter(window.plots_pane.top_plot).export(toBytes=True)
     assert data.startswith(b"<?xml") and b"<svg" in data and b"<path" in data
     assert names == [

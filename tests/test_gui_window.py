@@ -91,12 +91,15 @@ def test_ask_me_stops_at_a_tie_and_records_the_choice(qtbot, make_window):
     # A run in Ask-me mode stops at every tie and asks; after each answer it goes on to its
     # target (here: let hf decide each time).
     answerer = ModalAnswerer(TieDialog, lambda dialog: dialog.rule_buttons["hf"].click())
+    messages = []
+    window.bridge.sig_message.connect(messages.append)
     window.bridge.run(merges=5)
     qtbot.waitUntil(lambda: window.bridge.trainer.position == 6 and not window.bridge.busy, timeout=10_000)
     answerer.stop()
     history = window.bridge.trainer.history
     assert len(answerer.seen) >= 2 and history[1].decided_by == "hf"
     assert [r.decided_by for r in history if r.ties > 1][1:] == ["hf"] * (len(answerer.seen))
+    assert "Stopped: a tie is for the user to decide." in messages
 
 
 def test_play_in_ask_me_mode_asks_at_each_tie_and_plays_on(qtbot, make_window):

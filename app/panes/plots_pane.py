@@ -190,12 +190,16 @@ class TitledExportDialog(ExportDialog):
     """pyqtgraph's export dialog lists every plot as "Plot": this one uses their titles. Its SVG
     choice is :class:`QtSvgExporter` (pyqtgraph's own fails under Qt 6)."""
 
+    # pyqtgraph's SVG exporter (see above), and its "Matplotlib Window", which needs matplotlib:
+    # not a dependency, and only a plain copy of what the pane shows.
+    _LEFT_OUT = frozenset(("SVGExporter", "MatplotlibExporter"))
+
     def updateFormatList(self):
         super().updateFormatList()
         formats = self.ui.formatList
         for row in reversed(range(formats.count())):
             exporter = getattr(formats.item(row), "expClass", None)
-            if exporter is not None and exporter.__name__ == "SVGExporter":
+            if exporter is not None and exporter.__name__ in self._LEFT_OUT:
                 formats.takeItem(row)
         if formats.currentRow() < 0 and formats.count():
             formats.setCurrentRow(0)
