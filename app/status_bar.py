@@ -68,7 +68,7 @@ class StatusFields(QObject):
         """Widths for the current font (start-up and every zoom)."""
         for name, label in self.labels.items():
             label.setFixedWidth(metrics.horizontalAdvance(WIDEST[name]) + 20)
-        self.progress.setFixedWidth(metrics.horizontalAdvance("Opening a long name: 100%") + 30)
+        self.progress.setFixedWidth(metrics.horizontalAdvance("100%") * 4)
         self._fit_width()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -110,11 +110,13 @@ class StatusFields(QObject):
         else:
             self.show_message("", 0)
 
-    def _on_progress(self, title: str, done: int, total: int) -> None:
+    def _on_progress(self, _title: str, done: int, total: int) -> None:
         if total:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"{title}: %p%" if total else title)
+        # Only the figure: the job's title is the message beside the bar, where a long one is
+        # elided, while in the bar it wrapped and was cut off.
+        self.progress.setFormat("%p%" if total else "")
 
     def update(self) -> None:
         bridge = self._bridge

@@ -130,9 +130,13 @@ def test_run_to_target_and_cancel_leave_a_consistent_state(qtbot, make_window):
     messages = []
     window.bridge.sig_message.connect(messages.append)
     with qtbot.waitSignal(window.bridge.sig_progressed, timeout=10_000):
-        window.bridge.run(min_frequency=1)  # thousands of merges: cancelled part way
+        window.bridge.run(merges=100_000, min_frequency=1)  # thousands of merges: cancelled part way
         assert window.bridge.busy and window.status.progress.isVisible()
         assert not window.commands["step"].isEnabled()
+    bar = window.status.progress  # the figure only, which fits: the title is the message beside it
+    QApplication.processEvents()
+    assert bar.text().endswith("%") and bar.fontMetrics().horizontalAdvance(bar.text()) < bar.width() / 2
+    assert window.status.message.text() == "Running merges…"
     window.status.cancel_button.click()
     wait_idle(qtbot, window)
     trainer = window.bridge.trainer

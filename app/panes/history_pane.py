@@ -291,7 +291,10 @@ class HistoryGraph(QAbstractScrollArea):
         info = next((b for b in self.lanes if b.id == branch), None)
         if info is None:
             return
-        name, accepted = QInputDialog.getText(self, "Rename branch", "Name:", text=info.name)
+        # A label as wide as the title: a narrow dialog had its title cut ("Renam… ranch").
+        name, accepted = QInputDialog.getText(
+            self, "Rename branch", f"A new name for {info.name!r}:", text=info.name
+        )
         if accepted:
             self._bridge.rename_branch(branch, name)
 
