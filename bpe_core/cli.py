@@ -47,9 +47,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _positive(text: str) -> int:
-    if not (text.isdigit() and text.isascii()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    if not (text.isdigit() and text.isascii()) or int(text[:19]) < 1:
+        raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is not a positive whole number")
+    if len(text) > 18:  # more than any run could use, and int() refuses 4,300 digits
+        raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is too large (at most 18 digits)")
     return int(text)
+
+
+def _utf8(text: str) -> str:
+    """A text option: bytes the system could not decode arrive as lone surrogates."""
+    if any("\udc80" <= char <= "\udcff" for char in text):
+        raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is not valid UTF-8")
+    return text
 
 
 def _rule(text: str) -> str:
@@ -60,10 +69,10 @@ def _rule(text: str) -> str:
 
 
 def _token_id(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a token id") from None
+    # Digits only: int() would also take "٣", "1_000" and "-1".
+    if not (text.isdigit() and text.isascii() and len(text) <= 18):
+        raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is not a token id")
+    return int(text)
 
 
 def _per_pass(text: str) -> int:
@@ -73,7 +82,9 @@ def _per_pass(text: str) -> int:
     try:
         return _positive(text)
     except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"{text!r} is neither a positive whole number nor 'all'") from None
+        raise argparse.ArgumentTypeError(
+            f"'{_shown(text, 40)}' is neither a positive whole number nor 'all'"
+        ) from None
 
 
 def _training_options(parser: argparse.ArgumentParser) -> None:
@@ -100,6 +111,7 @@ def _training_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lowercase", action="store_true")
     parser.add_argument(
         "--end-of-word",
+        type=_utf8,
         default="</w>",
         metavar="MARKER",
         help='end-of-word marker, or "none" (default "</w>")',
@@ -109,7 +121,7 @@ def _training_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="glue the marker to the last symbol (w</w>) instead of a symbol of its own",
     )
-    parser.add_argument("--special-token", action="append", default=[], metavar="TOKEN")
+    parser.add_argument("--special-token", type=_utf8, action="append", default=[], metavar="TOKEN")
     parser.add_argument(
         "--merges-per-pass",
         type=_per_pass,
@@ -219,6 +231,7 @@ def _tiktoken_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--special-token",
+        type=_utf8,
         action="append",
         default=[],
         metavar="T",

@@ -4,6 +4,8 @@ Reading stops with one sentence past a size limit (``/dev/zero`` or a FIFO would
 read until memory runs out). Writing goes through a temporary file beside the target and a
 rename, so a crash, kill or full disk never leaves a half-written file; a new file gets the
 user's umask, a replaced one keeps its mode, and a symlink is written through (the link stays).
+A character device or a FIFO (``-o /dev/null``) is written into, as ``cp`` would: there is no
+file to replace, and replacing it would put a file where the device was.
 Temporary files that a killed save left behind are removed by the next save to that folder.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -75,6 +78,17 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Replace ``path`` with ``text`` (UTF-8 text, or bytes) via a temporary file in the same
     folder and a rename."""
     target = check_writable(path)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    kind = _kind(target)
+    if kind is not None and (stat.S_ISCHR(kind) or stat.S_ISFIFO(kind)):
+        try:
+            with target.open("wb") as stream:
+                stream.write(data)
+        except OSError as error:
+            raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
+        return
+    if kind is not None and not stat.S_ISREG(kind):
+        raise SessionError(f"Cannot write {str(path)!r}: it is neither a file nor a device to write into.")
     _remove_stale_temporaries(target)
     try:
         handle, temporary = tempfile.mkstemp(
@@ -84,7 +98,7 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
         raise SessionError(f"Cannot write to the folder of {str(path)!r} ({error.strerror}).") from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(text.encode("utf-8") if isinstance(text, str) else text)
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, _mode_for(target))
@@ -95,6 +109,14 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     except BaseException:  # Ctrl+C, SIGTERM: no half-written file, no temporary left behind
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _kind(target: Path) -> int | None:
+    """The file type bits of ``target`` (``None`` if it does not exist)."""
+    try:
+        return stat.S_IFMT(target.stat().st_mode)
+    except FileNotFoundError:
+        return None
 
 
 def _mode_for(target: Path) -> int:

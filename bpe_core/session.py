@@ -303,7 +303,13 @@ def _check_branches(data: dict[str, Any]) -> None:
     if not isinstance(branches, list) or not branches or not all(isinstance(b, dict) for b in branches):
         raise SessionError("the branches must be a non-empty list of objects.")
     ids = [b.get("id") for b in branches]
-    if not _is_list_of(ids, int) or min(ids) < 0 or len(set(ids)) != len(ids) or current not in ids:
+    if (
+        not _is_list_of(ids, int)
+        or min(ids) < 0
+        or len(set(ids)) != len(ids)
+        or type(current) is not int
+        or current not in ids
+    ):
         raise SessionError("the branches need distinct whole-number ids, the current one among them.")
     if "next_branch" in data and not _is_list_of([data["next_branch"]], int):
         raise SessionError("the next branch's number is not a whole number.")
@@ -312,7 +318,9 @@ def _check_branches(data: dict[str, Any]) -> None:
         name, parent, fork = branch.get("name"), branch.get("parent"), branch.get("fork")
         if not isinstance(name, str) or not name.strip():
             raise SessionError(f"branch {branch['id']} has no name.")
-        if (parent is not None and parent not in entries) or parent == branch["id"]:
+        if parent is not None and (
+            type(parent) is not int or parent not in entries or parent == branch["id"]
+        ):
             raise SessionError(f"branch {name!r} forks from a branch that is not there.")
         if not isinstance(fork, int) or isinstance(fork, bool) or fork < 0:
             raise SessionError(f"branch {name!r} has a malformed fork step.")

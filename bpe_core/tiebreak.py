@@ -87,5 +87,7 @@ def parse_rule(spec: str) -> TieBreakRule:
             raise ConfigError(f"The {name} tie-break rule takes no seed.")
         return TieBreakRule(name)
     if seed and not (seed.isdigit() and seed.isascii()):
-        raise ConfigError(f"The random tie-break seed {seed!r} is not a whole number.")
+        raise ConfigError(f"The random tie-break seed {seed[:40]!r} is not a whole number.")
+    if len(seed) > 64:  # the seed is the key of a BLAKE2b hash, 64 bytes at most
+        raise ConfigError(f"The random tie-break seed {seed[:40] + '…'!r} has more than 64 digits.")
     return TieBreakRule("random", int(seed or 0))

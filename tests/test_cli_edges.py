@@ -301,6 +301,58 @@ def test_saving_through_a_symlink_writes_its_target(tmp_path):
     assert load_encoder(tmp_path / "real.json").merges
 
 
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "X", "--merges", HUGE],
+        ["train", "X", "--vocab-size", HUGE],
+        ["train", "X", "--min-frequency", HUGE],
+        ["train", "X", "--tie-break", "random:" + HUGE],
+        ["train", "X", "--end-of-word", "\udcff"],  # the byte 0xFF as the system passes it on
+        ["train", "X", "--special-token", "<\udcff>"],
+        ["encode", "--model", "M", "--special-token", "<\udcff>", "hi"],
+        ["decode", "--model", "M", "--", "-1"],
+        ["decode", "--model", "M", "1_000"],
+        ["decode", "--model", "M", "\u0663"],  # ٣, a digit to int()
+    ],
+)
+def test_odd_option_values_are_usage_errors_in_one_short_sentence(argv):
+    """They were internal-looking ("invalid _positive value: '999…5,000 digits'"), a traceback at
+    save time (a marker that is not UTF-8), or accepted (decode -1 printed U+FFFD)."""
+    code, out, err = run(*argv)
+    assert code == 2 and out == "" and one_sentence(err), err
+    assert "_positive" not in err and "_rule" not in err and len(err) < 200
+
+
+def test_saving_to_a_fifo_or_a_device_writes_into_it_and_leaves_it_in_place(tmp_path):
+    """``-o`` naming a FIFO or a character device (``/dev/null``) writes into it, as ``cp``
+    does; it was replaced by a regular file (as root, ``-o /dev/null`` replaced the device)."""
+    import threading
+
+    (tmp_path / "low.tsv").write_text(LOW)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    code, _, err = run("train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(fifo))
+    reader.join(timeout=30)
+    assert code == 0, err
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and json.loads(received[0])["merges"]
+    targets = [Path("/dev/null")] if Path("/dev/null").is_char_device() else []
+    try:  # a null device of our own where we may make one (root): the real one is not risked
+        os.mknod(tmp_path / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        targets = [tmp_path / "null"]
+    except OSError:
+        pass
+    for device in targets:
+        code, _, err = run("train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(device))
+        assert code == 0 and device.is_char_device(), err
+
+
 # -- 3. reading stays bounded --------------------------------------------------------------
 
 

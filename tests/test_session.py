@@ -325,6 +325,11 @@ def test_a_branch_whose_merge_does_not_fit_the_corpus_is_refused_and_every_walk_
         (lambda d: d["branches"][-1].update(name=" "), "has no name"),
         (lambda d: [b.pop("merges", None) for b in d["branches"]], "does not list its merges"),
         (lambda d: d.update(next_branch="3"), "next branch's number"),
+        (lambda d: d.update(branch=True), "distinct whole-number ids"),
+        # A list or an object as the parent was a TypeError (found by an adversarial pass).
+        (lambda d: d["branches"][-1].update(parent=[]), "forks from a branch that is not there"),
+        (lambda d: d["branches"][-1].update(parent={}), "forks from a branch that is not there"),
+        (lambda d: d["branches"][-1].update(parent=True), "forks from a branch that is not there"),
     ],
 )
 def test_a_damaged_tree_of_branches_is_refused_with_one_sentence(tmp_path, change, message):
@@ -334,8 +339,9 @@ def test_a_damaged_tree_of_branches_is_refused_with_one_sentence(tmp_path, chang
     change(data)
     path = tmp_path / "s.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(SessionError, match=message):
-        load_session(path)
+    for load in (load_session, load_encoder):
+        with pytest.raises(SessionError, match=message):
+            load(path)
 
 
 def test_a_reopened_session_numbers_new_branches_past_deleted_ones(tmp_path):
