@@ -80,6 +80,12 @@ def trainer_from_encoder(
     saved = []
     for step, merge in enumerate(encoder.merges, start=1):
         left, right = encoder.keys[merge.left], encoder.keys[merge.right]
+        for key in (left, right):
+            if key not in ids:  # a special token, or a token only a later merge makes
+                raise InputError(
+                    f"Merge {step} uses the token {display(key, config.end_of_word)!r}, which is neither one "
+                    "unit nor made by an earlier merge: a session cannot hold it."
+                )
         ids.setdefault(left + right, len(ids) + n_special)
         saved.append(
             MergeRecord(step, (ids[left], ids[right]), 0, 0, 0, 0, 0, (), IMPORTED, False, 0, 0, step)

@@ -86,3 +86,21 @@ def test_damaged_files_are_refused_with_one_sentence(gpt2_files, tmp_path, vocab
     merges_path.write_text(merges, encoding="utf-8")
     with pytest.raises(InputError, match=message):
         read_gpt2(vocab_path, merges_path)
+
+
+def test_merges_that_use_a_token_no_merge_makes_are_refused_on_import(tmp_path):
+    """Found by an adversarial pass: a merges.txt missing ``Ġ s`` while later merges use ``Ġs``
+    (a token then taken as special) crashed the import with a KeyError."""
+    from bpe_core.imported import trainer_from_encoder
+
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    trainer = Trainer(Corpus.from_text(data_text("kjv_genesis_100k.txt")[:50_000], config))
+    trainer.run(merges=150)
+    vocab, merges = write_gpt2(Encoder.from_trainer(trainer), tmp_path / "model")
+    lines = merges.read_text(encoding="utf-8").splitlines(keepends=True)
+    made = {line.rstrip("\n").replace(" ", "") for line in lines[1:]}
+    used = [line for line in lines[1:] if any(part in made for part in line.split())]
+    dropped = next(line for line in lines[1:] if line.rstrip("\n").replace(" ", "") in used[0].split())
+    merges.write_text("".join(line for line in lines if line != dropped), encoding="utf-8")
+    with pytest.raises(InputError, match=r"^Merge \d+ uses the token '.+', which is neither one unit nor"):
+        trainer_from_encoder(read_gpt2(vocab, merges))

@@ -132,7 +132,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     )
     # An id no token has (a tokenizer exported part way through its merges) stays empty.
     size = max(by_id, default=-1) + 1
-    keys = [by_id[i] if i in specials else key_of(by_id.get(i, ""), suffix) for i in range(size)]
+    keys = [by_id[i] if i in specials else _key(by_id.get(i, ""), suffix) for i in range(size)]
     merges = _merges(model.get("merges"), vocab, specials)
     unknown = model.get("unk_token")
     unknown_id: int | None
@@ -155,6 +155,12 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         if data.get(setting) is not None:
             notes.append(f"Its {setting} settings are not applied: encodings here are whole.")
     return Encoder(config, keys, merges, sorted(specials), unknown_id), notes
+
+
+def _key(string: str, suffix: str | None) -> str:
+    """A token's key: the suffix is attached to a unit, so a token that is only the suffix's
+    text (``w`` when the suffix is ``w``) is text."""
+    return key_of(string, suffix) if suffix is None or len(string) > len(suffix) else string
 
 
 def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> list[Merge]:
