@@ -31,6 +31,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.corpus import base_symbols
 from bpe_core.errors import BpeError, Cancelled
 from bpe_core.gc_pause import gc_paused
+from bpe_core.merge_heap import merged_by_rank
 from bpe_core.normalize import normalize, normalize_aligned
 from bpe_core.pretokenize import spans as piece_spans
 from bpe_core.pretokenize import split as split_pieces
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from bpe_core.trainer import Trainer
 
 UNKNOWN_ID = -1
+# Pieces longer than this many symbols take their merges from a heap (bpe_core.merge_heap).
+LONG_PIECE = 64
 CACHED_POSITIONS = 4  # per-step word caches kept (the window moves back and forth around one step)
 # Symbol used for units missing from the vocabulary: no merge involves it.
 _UNKNOWN_SYMBOL = chr(0x10FFFF)
@@ -388,7 +391,10 @@ class Encoder:
         return later[i] if i < len(later) else None
 
     def _apply_merges(self, symbols: str, upto: int, trace: list[TraceStep] | None = None) -> tuple[str, int]:
-        """Replay the merges ranked below ``upto`` on one word's symbol string."""
+        """Replay the merges ranked below ``upto`` on one word's symbol string (the rank of the
+        last merge applied is given only with a ``trace``)."""
+        if trace is None and len(symbols) > LONG_PIECE:
+            return merged_by_rank(symbols, upto, self._next_rank, self.merges), -1
         first_rank, merges = self._first_rank, self.merges
         applied = -1
         while len(symbols) > 1:
