@@ -15,6 +15,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from bpe_core.errors import InputError, SessionError
@@ -33,7 +34,9 @@ def input_limit() -> int:
 
 
 def read_bounded(path: Path, what: str = "file") -> bytes:
-    """The bytes of ``path``, refusing more than :func:`input_limit` with one sentence."""
+    """The bytes of ``path``, refusing more than :func:`input_limit` with one sentence. A
+    leading UTF-8 byte-order mark, which some editors write, is dropped: every file read here
+    is UTF-8 text or JSON, where it means nothing."""
     limit = input_limit()
     try:
         with path.open("rb") as stream:
@@ -52,7 +55,8 @@ def read_bounded(path: Path, what: str = "file") -> bytes:
         raise InputError(f"{str(path)!r} is a folder, not a file.") from None
     except OSError as error:
         raise InputError(f"The {what} {str(path)!r} cannot be read ({error.strerror}).") from None
-    return b"".join(chunks)
+    data = b"".join(chunks)
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
 def check_writable(path: str | Path) -> Path:
@@ -77,18 +81,48 @@ def check_writable(path: str | Path) -> Path:
 def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Replace ``path`` with ``text`` (UTF-8 text, or bytes) via a temporary file in the same
     folder and a rename."""
-    target = check_writable(path)
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    kind = _kind(target)
-    if kind is not None and (stat.S_ISCHR(kind) or stat.S_ISFIFO(kind)):
-        try:
-            with target.open("wb") as stream:
-                stream.write(data)
-        except OSError as error:
-            raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
-        return
-    if kind is not None and not stat.S_ISREG(kind):
-        raise SessionError(f"Cannot write {str(path)!r}: it is neither a file nor a device to write into.")
+    write_all_atomic([(path, text)])
+
+
+def write_all_atomic(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
+    """Write several files that belong together (GPT-2's vocabulary and merges): every one is
+    written to its temporary file before any is renamed into place, so that a full disk or an
+    interrupt leaves the old set whole rather than a new file beside an old one."""
+    prepared: list[tuple[str, Path, str | Path]] = []  # (temporary, target, path) once written
+    try:
+        for path, text in files:
+            target = check_writable(path)
+            data = text.encode("utf-8") if isinstance(text, str) else text
+            kind = _kind(target)
+            if kind is not None and (stat.S_ISCHR(kind) or stat.S_ISFIFO(kind)):
+                _write_into(path, target, data)
+            elif kind is not None and not stat.S_ISREG(kind):
+                raise SessionError(
+                    f"Cannot write {str(path)!r}: it is neither a file nor a device to write into."
+                )
+            else:
+                prepared.append((_written_beside(path, target, data), target, path))
+        for temporary, target, path in prepared:
+            try:
+                os.replace(temporary, target)
+            except OSError as error:
+                raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
+    finally:  # Ctrl+C, SIGTERM, a full disk: no temporary left behind
+        for temporary, _, _ in prepared:
+            Path(temporary).unlink(missing_ok=True)
+
+
+def _write_into(path: str | Path, target: Path, data: bytes) -> None:
+    try:
+        with target.open("wb") as stream:
+            stream.write(data)
+    except OSError as error:
+        raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
+
+
+def _written_beside(path: str | Path, target: Path, data: bytes) -> str:
+    """A temporary file beside ``target`` holding ``data``, flushed to disk, with the mode the
+    target will have."""
     _remove_stale_temporaries(target)
     try:
         handle, temporary = tempfile.mkstemp(
@@ -102,13 +136,13 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, _mode_for(target))
-        os.replace(temporary, target)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
         raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
-    except BaseException:  # Ctrl+C, SIGTERM: no half-written file, no temporary left behind
+    except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    return temporary
 
 
 def _kind(target: Path) -> int | None:

@@ -121,3 +121,28 @@ def test_a_tokenizer_json_that_mentions_format_is_not_taken_for_a_session(tmp_pa
     }
     path.write_text(json.dumps(data), encoding="utf-8")
     assert detect(path) == "hf"
+
+
+def test_files_that_start_with_a_byte_order_mark_read_as_without_it(tmp_path):
+    """Found by an adversarial pass: a session, tokenizer.json, tiktoken ranks or codes file
+    saved by an editor that writes a BOM was refused ("not valid JSON (line 1, column 1)")."""
+    corpus = tmp_path / "genesis.txt"
+    corpus.write_text(data_text("kjv_genesis_100k.txt")[:20_000], encoding="utf-8")
+    text = "In the beginning God created the heaven and the earth."
+    models = []
+    for options, exports in (
+        (["--attach-marker"], ["hf", "codes"]),
+        (["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none"], ["tiktoken"]),
+    ):
+        session = tmp_path / f"s{len(models)}.json"
+        assert run("train", str(corpus), *options, "--merges", "200", "-o", str(session))[0] == 0
+        models.append(session)
+        for format in exports:
+            target = tmp_path / f"{session.stem}.{format}"
+            assert run("export", str(session), "--format", format, "-o", str(target))[0] == 0
+            models.append(target)
+    for model in models:
+        expected = encode_ids("--model", str(model), text)
+        marked = model.with_name("bom-" + model.name)
+        marked.write_bytes(b"\xef\xbb\xbf" + model.read_bytes())
+        assert encode_ids("--model", str(marked), text) == expected, model.name

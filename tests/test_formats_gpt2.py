@@ -104,3 +104,30 @@ def test_merges_that_use_a_token_no_merge_makes_are_refused_on_import(tmp_path):
     merges.write_text("".join(line for line in lines if line != dropped), encoding="utf-8")
     with pytest.raises(InputError, match=r"^Merge \d+ uses the token '.+', which is neither one unit nor"):
         trainer_from_encoder(read_gpt2(vocab, merges))
+
+
+def test_a_failed_export_leaves_the_old_pair_of_files_whole(tmp_path, monkeypatch):
+    """Found by an adversarial pass: with the disk full at merges.txt, the folder held the new
+    vocab.json beside the old merges.txt, a pair that no longer loads."""
+    from bpe_core import fileio
+    from bpe_core.errors import SessionError
+    from bpe_core.formats import write_tokenizer
+
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    trainer = Trainer(Corpus.from_text(data_text("kjv_genesis_100k.txt")[:20_000], config))
+    trainer.run(merges=50)
+    folder = tmp_path / "model"
+    write_tokenizer(Encoder.from_trainer(trainer), "gpt2", folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    trainer.run(merges=50)
+    real = fileio._written_beside
+
+    def full_disk_at_merges(path, target, data):
+        if target.name == "merges.txt":
+            raise SessionError(f"Cannot write {str(path)!r} (No space left on device).")
+        return real(path, target, data)
+
+    monkeypatch.setattr(fileio, "_written_beside", full_disk_at_merges)
+    with pytest.raises(SessionError, match="No space left"):
+        write_tokenizer(Encoder.from_trainer(trainer), "gpt2", folder)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # and no temporary file

@@ -113,3 +113,14 @@ def test_a_token_longer_than_any_real_tokenizers_is_refused(tmp_path):
     path.write_text("\n".join(lines), encoding="ascii")
     with pytest.raises(InputError, match="a token of 600 bytes"):
         read_ranks(path)
+
+
+@pytest.mark.parametrize("merges", [0, 3])
+def test_a_model_whose_special_tokens_come_first_is_refused_for_tiktoken(merges):
+    """Trained here, special tokens take the first ids; with no merge the export wrote an empty
+    file and said it wrote 257 tokens (found by an adversarial pass)."""
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None, special_tokens=("<s>",))
+    trainer = Trainer(Corpus.from_text("fred fed ted bread", config))
+    trainer.run(merges=merges)
+    with pytest.raises(InputError, match="special tokens do not come after its ranks"):
+        ranks_of(Encoder.from_trainer(trainer))

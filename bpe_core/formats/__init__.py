@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bpe_core.encoder import UNKNOWN_ID, Encoder
 from bpe_core.errors import BpeError, InputError
-from bpe_core.fileio import write_atomic
+from bpe_core.fileio import write_all_atomic
 from bpe_core.formats.codes import codes_text, read_codes
 from bpe_core.formats.gpt2_files import gpt2_texts, read_gpt2
 from bpe_core.formats.hf_json import hf_dict, read_hf
@@ -211,8 +211,7 @@ def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Pat
         if path.is_dir():
             raise InputError(f"{str(path)!r} is a folder; a {DESCRIPTIONS[format]} is a file.")
         targets = [path]
-    for target, text in zip(targets, files.values(), strict=True):
-        write_atomic(target, text)
+    write_all_atomic(list(zip(targets, files.values(), strict=True)))  # GPT-2's two files: both or neither
     return targets
 
 

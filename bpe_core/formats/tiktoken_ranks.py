@@ -125,7 +125,7 @@ def ranks_of(encoder: Encoder) -> dict[bytes, int]:
     keys = encoder.keys[: min(encoder.special_ids, default=len(encoder.keys))]
     while keys and not keys[-1]:  # ids no token has now, between the ranks and the specials
         keys = keys[:-1]
-    if "" in keys:
+    if "" in keys or len(keys) < 256:  # specials first (as trained here) left no ranks: an empty file
         raise InputError("The model's special tokens do not come after its ranks, as tiktoken needs.")
     ranks = {bytes(CHAR_TO_BYTE[ch] for ch in key): i for i, key in enumerate(keys)}
     if len(ranks) != len(keys) or any(len(t) != 1 for t, i in ranks.items() if i < 256):
