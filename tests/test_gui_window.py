@@ -51,6 +51,42 @@ def test_open_sample_step_undo_merge_a_tied_pair_by_hand(qtbot, make_window):
     assert window.windowTitle().endswith("* — BPE Studio")
 
 
+def test_a_long_encode_text_paints_the_tokens_in_view_and_follows_the_scrolling(qtbot, make_window):
+    """A selection per token of 30,000 characters cost 0.3 s a keystroke (found by hand): only
+    what is in view (and a margin) is painted, again after scrolling, and a key stays quick."""
+    import time
+
+    from PySide6.QtGui import QTextCursor
+
+    window = make_window("Shakespeare")
+    window.bridge.run(merges=100)
+    wait_idle(qtbot, window)
+    pane = window.encode_pane
+    text = "Before we proceed any further, hear me speak.\n" * 700  # 32,200 characters
+    pane.input.setPlainText(text)
+    qtbot.waitUntil(lambda: pane.is_current(), timeout=10_000)
+    painted = pane.input.extraSelections()
+    assert 0 < len(painted) < len(pane.encoding.ids) / 2
+    assert painted[0].cursor.selectionStart() == 0
+
+    def painted_end() -> int:
+        selections = pane.input.extraSelections()  # held: a selection's cursor lives with it
+        cursor = selections[-1].cursor
+        return cursor.selectionEnd()
+
+    pane.input.verticalScrollBar().setValue(pane.input.verticalScrollBar().maximum())
+    qtbot.waitUntil(lambda: painted_end() >= len(text) - 2)
+    pane.input.moveCursor(QTextCursor.MoveOperation.End)
+    pane.input.setFocus()
+    started = time.perf_counter()
+    qtbot.keyClicks(pane.input, "x")
+    QApplication.processEvents()
+    pane.encode_now()  # what the pause after typing starts: the text goes to the background
+    assert time.perf_counter() - started < 0.2
+    qtbot.waitUntil(lambda: pane.is_current() and pane._encoded_text.endswith("x"), timeout=10_000)
+    assert painted_end() == len(text) + 1
+
+
 def test_typing_in_the_encode_pane_updates_the_spans(qtbot, make_window):
     window = make_window()
     window.bridge.run(merges=10)
