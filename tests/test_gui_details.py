@@ -290,3 +290,19 @@ def test_quitting_with_a_job_running_leaves_no_qt_warnings(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     assert "QObject" not in result.stderr and "QThread" not in result.stderr, result.stderr
     assert QApplication.instance() is not None
+
+
+def test_the_plots_keep_room_to_read_them_after_the_window_shrinks_and_grows(qtbot, make_window):
+    """Found by hand: shrunk to 900×600 and grown back, the Plots dock stayed about 120 px
+    high with plot areas of no height, and was saved so."""
+    from app.panes.plots_pane import MINIMUM_HEIGHT
+
+    window = make_window()
+    window.resize(1440, 900)
+    for size in ((900, 600), (1440, 900)):
+        window.resize(*size)
+        qtbot.wait(50)
+        pane = window.plots_pane
+        assert pane.graphics.height() >= MINIMUM_HEIGHT
+        for plot in (pane.top_plot, pane.length_plot, pane.tokens_plot, pane.vocab_plot):
+            assert plot.getViewBox().height() >= 30, size
