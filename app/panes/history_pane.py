@@ -118,8 +118,12 @@ class HistoryGraph(QAbstractScrollArea):
 
         record = records[-1]
         text = f"{pair(*record.pair)} · {record.decided_by}"
-        if record.ties > 1:
-            others = [pair(*p) for p in record.candidates if p != record.pair][:3]
+        others = [pair(*p) for p in record.candidates if p != record.pair][:3]
+        if record.count < record.top_count:  # picked below the top: its candidates are the top's
+            more = record.ties - len(others)
+            tops = ", ".join(others) + (f" and {more:,} more" if more > 0 else "")
+            text += f" · count {record.count:,}, below {tops} ({record.top_count:,})"
+        elif record.ties > 1:
             more = record.ties - 1 - len(others)
             text += " · tied with " + ", ".join(others) + (f" and {more:,} more" if more > 0 else "")
         return text
