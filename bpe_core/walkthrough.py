@@ -9,6 +9,7 @@ pairs (the cut is said), so a walk-through stays readable.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -94,27 +95,38 @@ def _more(shown: int, total: int) -> str:
     return f" … and {total - shown:,} more" if total > shown else ""
 
 
-def _markdown(title: str, intro: str, iterations: list[_Iteration]) -> str:
-    def cell(text: str) -> str:
-        return text.replace("\\", "\\\\").replace("|", "\\|").replace("`", "'") or " "
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 
+
+def _code(text: str) -> str:
+    """Corpus text as a Markdown code span in a table: shown as it is, whatever it holds
+    (backticks fence it with a longer run; a pipe, which would end the cell, is escaped)."""
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") or not text.strip() else text
+    return fence + padded.replace("|", "\\|") + fence
+
+
+def _plain(text: str) -> str:
+    """Text with corpus tokens in it, as Markdown that neither formats nor links nor runs them."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _markdown(title: str, intro: str, iterations: list[_Iteration]) -> str:
     out = [f"# {title}", "", intro, ""]
     for it in iterations:
         out += [f"## {it.title}", ""]
         if it.merge:
-            out += [it.merge, ""]
-        shown = " ".join(f"`{cell(t)}`" for t in it.vocabulary) + _more(
-            len(it.vocabulary), it.vocabulary_size
-        )
+            out += [_plain(it.merge), ""]
+        shown = " ".join(_code(t) for t in it.vocabulary) + _more(len(it.vocabulary), it.vocabulary_size)
         out += [f"**Vocabulary** ({it.vocabulary_size:,}): {shown}", ""]
         out += ["**Corpus**", "", "| word | count | segmentation |", "|---|---:|---|"]
-        out += [f"| {cell(w)} | {c:,} | `{cell(s)}` |" for w, c, s in it.corpus]
+        out += [f"| {_code(w)} | {c:,} | {_code(s)} |" for w, c, s in it.corpus]
         out += ["", "**Pairs**", "", "| pair | count | |", "|---|---:|---|"]
-        out += [f"| `{cell(p)}` | {c:,} | {'★' if tied else ''} |" for p, c, tied in it.pairs]
+        out += [f"| {_code(p)} | {c:,} | {'★' if tied else ''} |" for p, c, tied in it.pairs]
         if not it.pairs:
             out.append("| (none) | | |")
         out += ["", "**Merges**", ""]
-        out += [f"{n}. `{cell(m)}`" for n, m in enumerate(it.merges, start=1)] or ["(none yet)"]
+        out += [f"{n}. {_code(m)}" for n, m in enumerate(it.merges, start=1)] or ["(none yet)"]
         out.append("")
     return "\n".join(out)
 

@@ -1,5 +1,6 @@
 """The walk-through export: the source document's iterations, as Markdown and HTML."""
 
+import re
 from pathlib import Path
 
 from bpe_core import Corpus, PipelineConfig, Trainer
@@ -25,7 +26,7 @@ def test_fred_iterations_as_the_source_document_writes_them():
     text = walkthrough(trainer)
     assert "## Iteration 3" in text and "## Iteration 4" not in text  # up to the position
     second = section(text, "Iteration 2")
-    assert "Merged 'E' + 'D_' → 'ED_' (count 6; decided by first-seen)." in second
+    assert "Merged 'E' + 'D\\_' → 'ED\\_' (count 6; decided by first-seen)." in second  # _ escaped
     # The document's corpus after iteration 2: T ED_, F R ED_, A N D_, B R E A D_, F ED_.
     for word, seg in (
         ("TED", "T ED_"),
@@ -34,7 +35,7 @@ def test_fred_iterations_as_the_source_document_writes_them():
         ("BREAD", "B R E A D_"),
         ("FED", "F ED_"),
     ):
-        assert f"| {word} | " in second and f"`{seg}`" in second
+        assert f"| `{word}` | " in second and f"`{seg}`" in second
     # "Now we see that there are several pairs with the highest frequency": the eight at 2, marked.
     assert second.count("| 2 | ★ |") == 8 and "| `A N` | 1 |  |" in second
     assert "1. `D + _ → D_`\n2. `E + D_ → ED_`" in second
@@ -56,3 +57,21 @@ def test_cli_writes_a_walkthrough_and_checks_the_path_before_training(tmp_path):
     assert code == 0 and "## Iteration 10" in out.read_text(encoding="utf-8")
     code, _, err = run("train", str(FRED), "--walkthrough", str(tmp_path / "missing" / "x.md"))
     assert code == 1 and err.count("\n") == 1
+
+
+def test_corpus_text_in_markdown_is_shown_never_formatted_linked_or_run():
+    """Found by an adversarial pass: words went into the Markdown tables as they were, so
+    ``<script>``, ``[x](javascript:…)`` and ``**bold**`` were live; backticks became quotes."""
+    text = "<script>x</script> [x](javascript:alert) **bold** a|b `code` a`b ~~gone~~ " * 3
+    trainer = Trainer(Corpus.from_text(text, PipelineConfig(end_of_word=None)))
+    trainer.run(merges=30)
+    markdown = walkthrough(trainer)
+    lines = [line for line in markdown.splitlines() if line.startswith("| ")]
+    for line in lines:  # every cell is a code span or plain figures, and a pipe never splits one
+        cells = re.split(r"(?<!\\)\|", line)[1:-1]
+        assert all(c.strip().startswith("`") or not re.search(r"[<*\[~]", c) for c in cells), line
+    assert "| `<script>x</script>` |" in markdown and "| ``a`b`` |" in markdown
+    assert "| `a\\|b` |" in markdown
+    for line in markdown.splitlines():
+        if line.startswith("Merged"):
+            assert not re.search(r"(?<!\\)[<*\[`_~]", line), line
