@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import ASK, TIE_LIST, Bridge, Source
+from app.busy_keys import BusyKeys
 from app.dialogs.compare_dialog import CompareDialog
 from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.run_dialog import RunDialog
@@ -128,6 +129,8 @@ class MainWindow(QMainWindow):
         bridge.sig_changed.connect(self._update_actions)
         bridge.sig_settings_changed.connect(self._sync_rule_box)
         bridge.sig_busy_changed.connect(lambda _: self._update_actions())
+        self._busy_keys = BusyKeys(self, self.commands)
+        bridge.sig_busy_changed.connect(self._busy_keys.hold)
         bridge.sig_error.connect(self._show_error)
         # Queued: the dialog opens once the step, run or job that met the tie has finished.
         bridge.sig_tie_reached.connect(self.ask_tie, Qt.ConnectionType.QueuedConnection)

@@ -20,7 +20,7 @@ from app.main_window import MainWindow
 from app.panes.encode_pane import BACKGROUND_CHARS
 from bpe_core import gc_pause
 from bpe_core.encoder import CACHED_POSITIONS
-from tests.gui_helpers import delete_window, run_app_process, sample, wait_idle
+from tests.gui_helpers import delete_window, fresh_focus, run_app_process, sample, wait_idle
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -272,3 +272,33 @@ def test_closing_stops_the_background_encoder(qtbot, make_window, twice):
     window.bridge.dirty = False
     window.close()
     assert not window.encode_pane._worker.running
+
+
+def test_command_keys_pressed_during_a_job_do_not_fall_through_to_the_focused_widget(qtbot, make_window):
+    """Found by hand: while "Check every rule" ran, ← moved the focus to "Ties only" and Space
+    ticked it (Step and Undo, disabled, let their keys through). Typing still types."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window("Shakespeare")
+    pane = window.merges_pane
+    fresh_focus(qtbot, window)
+    window.bridge.run(merges=100_000, min_frequency=1)  # long enough to press keys during
+    qtbot.waitUntil(lambda: window.bridge.busy)
+    pane.ties_only.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is pane.ties_only)
+    for key in (Qt.Key.Key_Space, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_Right):
+        QTest.keyClick(QApplication.focusWidget(), key)
+    assert window.bridge.busy and QApplication.focusWidget() is pane.ties_only
+    assert not pane.ties_only.isChecked()
+    pane.search.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is pane.search)
+    QTest.keyClicks(pane.search, "a b")
+    assert pane.search.text() == "a b"
+    window.status.cancel_button.click()
+    wait_idle(qtbot, window)
+    pane.ties_only.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is pane.ties_only)
+    QTest.keyClick(pane.ties_only, Qt.Key.Key_Space)  # not busy: the window's Space steps
+    assert not pane.ties_only.isChecked()
