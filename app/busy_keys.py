@@ -12,9 +12,12 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
+from app.guard import guard_overrides
+
 _TYPING = (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox)
 
 
+@guard_overrides
 class BusyKeys(QObject):
     """Installed on the application for the length of a job (``hold``/``release``)."""
 

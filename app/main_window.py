@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -62,6 +62,7 @@ from bpe_core.tiebreak import RULE_NAMES
 STATE_VERSION = 1
 DEFAULT_SIZE = QSize(1440, 900)
 COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges and Vocabulary
+PLOTS_READABLE = 200  # a Plots dock lower than this gets room back when the window grows
 TITLE_BAR = 40  # room a window manager's title bar takes, kept free on small screens
 FRAME = 16  # and its window borders
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
@@ -744,6 +745,37 @@ class MainWindow(QMainWindow):
         if paths:
             event.acceptProposedAction()
             self.open_path(paths[0])
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().height() > 0 and event.size().height() > event.oldSize().height():
+            QTimer.singleShot(0, self, self._give_plots_room)  # once the docks have their sizes
+
+    def _give_plots_room(self) -> None:
+        """Qt gives the height a window gains to the docks as they were last sized: shrunk and
+        grown again, the window kept the Plots about 120 px high, their plot areas of no height
+        (and saved so). Below a readable height they take back a third of their column."""
+        plots = self.docks["plots"]
+        if plots.isFloating() or not plots.isVisible() or plots.height() >= PLOTS_READABLE:
+            return
+        area = self.dockWidgetArea(plots)
+        column = [  # shown in the same area: a dock tabbed behind another is "visible" but unseen
+            d
+            for d in self.docks.values()
+            if d.isVisible()
+            and not d.visibleRegion().isEmpty()
+            and not d.isFloating()
+            and self.dockWidgetArea(d) == area
+        ]
+        total = sum(d.height() for d in column)
+        if len(column) < 2 or total < 3 * PLOTS_READABLE:
+            return  # no room to give: a small window keeps what it has
+        target = max(PLOTS_READABLE, total // 3)
+        others = [d for d in column if d is not plots]
+        share = (total - target) / max(1, sum(d.height() for d in others))
+        self.resizeDocks(
+            [*others, plots], [round(d.height() * share) for d in others] + [target], Qt.Orientation.Vertical
+        )
 
     def changeEvent(self, event: QEvent) -> None:
         # The system switched between light and dark (or an app palette was set): recolour

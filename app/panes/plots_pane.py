@@ -228,9 +228,6 @@ def show_export_dialog(scene) -> TitledExportDialog:
     return scene.exportDialog
 
 
-MINIMUM_HEIGHT = 230  # pixels for the two rows of plots
-
-
 @guard_overrides
 class PlotsPane(QWidget):
     def __init__(self, bridge: Bridge, parent=None) -> None:
@@ -254,9 +251,6 @@ class PlotsPane(QWidget):
         self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths (units)")
         self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens per step")
         self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size per step")
-        # Two rows of plots with room to read them: without a minimum, the dock layout gave a
-        # window grown again after shrinking to the panes above, and left plots of no height.
-        self.graphics.setMinimumHeight(MINIMUM_HEIGHT)
         self.step_plots = (self.top_plot, self.tokens_plot, self.vocab_plot)
         room = self._tick_room = TickRoom()
         _set_ticks(self.top_plot.getAxis("left"), _log_ticks, _log_tick_strings, room)

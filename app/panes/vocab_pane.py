@@ -50,8 +50,6 @@ class VocabPane(QWidget):
         splitter.addWidget(self.tree)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
-        for part in (self.view, self.tree):  # lower than a view's default: the pane shares a tab
-            part.setMinimumHeight(50)  # group with Merges, and a tall group squeezed the Plots
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
