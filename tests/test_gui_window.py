@@ -170,8 +170,8 @@ def test_run_to_target_and_cancel_leave_a_consistent_state(qtbot, make_window):
         assert window.bridge.busy and window.status.progress.isVisible()
         assert not window.commands["step"].isEnabled()
     bar = window.status.progress  # the figure only, which fits: the title is the message beside it
-    QApplication.processEvents()
-    assert bar.text().endswith("%") and bar.fontMetrics().horizontalAdvance(bar.text()) < bar.width() / 2
+    qtbot.waitUntil(lambda: bar.text().endswith("%"))
+    assert bar.fontMetrics().horizontalAdvance(bar.text()) < bar.width() / 2
     assert window.status.message.text() == "Running merges…"
     window.status.cancel_button.click()
     wait_idle(qtbot, window)
