@@ -129,17 +129,18 @@ def _dumps(value: Any) -> str:
 # -- reading -------------------------------------------------------------------------------
 
 
-def read_session(path: str | Path) -> dict[str, Any]:
-    """Parse and validate a session file's structure (not yet its consistency with the corpus)."""
+def read_session(path: str | Path, checkpoint: Callable[[], object] = lambda: None) -> dict[str, Any]:
+    """Parse and validate a session file's structure (not yet its consistency with the corpus).
+    ``checkpoint()`` is called as the corpus streams in; it may raise to stop."""
     path = Path(path)
-    return _checked_session(_parsed(path), path)
+    return _checked_session(_parsed(path, checkpoint), path)
 
 
-def _parsed(path: Path) -> Any:
+def _parsed(path: Path, checkpoint: Callable[[], object] = lambda: None) -> Any:
     """The file's JSON data. A file as ``save_session`` writes it is read as it streams in:
     ``"merges"`` is then a :class:`SavedMerges` and ``corpus["words"]`` a :class:`CorpusColumns`
     (``bpe_core.session_stream``); anything else is read whole by ``json``."""
-    streamed = read_streamed(path, _check_merge)
+    streamed = read_streamed(path, _check_merge, checkpoint=checkpoint)
     if streamed is not None:
         return streamed
     try:
@@ -182,7 +183,7 @@ def _json(text: str, path: Path) -> Any:
         raise SessionError(f"The session file {str(path)!r} holds a number too long to be a count.") from None
 
 
-def sniff_session(path: str | Path) -> dict[str, Any] | None:
+def sniff_session(path: str | Path, checkpoint: Callable[[], object] = lambda: None) -> dict[str, Any] | None:
     """A file's validated session data, or ``None`` if it is not a session (a text corpus).
 
     Sessions are recognised by parsing, whatever their name: a file that parses as a JSON
@@ -191,7 +192,7 @@ def sniff_session(path: str | Path) -> dict[str, Any] | None:
     """
     path = Path(path)
     if path.suffix.lower() == ".json":
-        return read_session(path)
+        return read_session(path, checkpoint)
     try:
         with path.open("rb") as stream:
             head = stream.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -200,7 +201,7 @@ def sniff_session(path: str | Path) -> dict[str, Any] | None:
     if not head.startswith(b"{"):
         return None
     try:
-        data = _parsed(path)
+        data = _parsed(path, checkpoint)
     except SessionError:
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:

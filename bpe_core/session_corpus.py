@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -45,15 +46,19 @@ class CorpusColumns:
     special_counts: list[int]
 
 
-def read_corpus(stream: BinaryIO, head: bytes) -> CorpusColumns | None:
+def read_corpus(
+    stream: BinaryIO, head: bytes, checkpoint: Callable[[], object] = lambda: None
+) -> CorpusColumns | None:
     """The corpus line whose first bytes ``head`` (starting with ``START``) were read from
     ``stream``, read to its end; ``None`` if it is not plainly what ``save_session`` writes
-    (the stream is then left anywhere)."""
+    (the stream is then left anywhere). ``checkpoint()`` is called before each chunk: it may
+    raise to stop (the window's Cancel)."""
     if not head.startswith(START):
         return None
     columns = _Columns()
     pending = head[len(START) :]
     while True:
+        checkpoint()
         end = pending.find(b"\n")
         if end >= 0:  # the whole rest of the line is here: raw newlines never occur inside it
             if end + 1 != len(pending):

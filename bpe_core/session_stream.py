@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
@@ -69,7 +69,9 @@ class SavedMerges(Sequence[dict[str, Any]]):
         return (self[i] for i in range(len(self)))
 
 
-def read_streamed(path: Path, check_merge, model_only: bool = False) -> dict[str, Any] | None:
+def read_streamed(
+    path: Path, check_merge, model_only: bool = False, checkpoint: Callable[[], object] = lambda: None
+) -> dict[str, Any] | None:
     """The session's data with ``"merges"`` a :class:`SavedMerges` and the corpus as columns,
     or ``None`` if the file is not plainly in ``save_session``'s layout (or cannot be read).
     ``check_merge(number, merge)`` validates a merge's JSON object (raising ``SessionError``).
@@ -79,7 +81,7 @@ def read_streamed(path: Path, check_merge, model_only: bool = False) -> dict[str
             info = os.fstat(stream.fileno())
             if not stat.S_ISREG(info.st_mode) or info.st_size > input_limit():
                 return None
-            return _read(stream, check_merge, model_only)
+            return _read(stream, check_merge, model_only, checkpoint)
     except (OSError, UnicodeDecodeError, ValueError, TypeError, RecursionError, SessionError):
         return None
 
@@ -91,7 +93,9 @@ def _line(stream: BinaryIO) -> bytes:
     return line
 
 
-def _read(stream: BinaryIO, check_merge, model_only: bool) -> dict[str, Any] | None:
+def _read(
+    stream: BinaryIO, check_merge, model_only: bool, checkpoint: Callable[[], object]
+) -> dict[str, Any] | None:
     if stream.readline(_LINE) != b"{\n":
         return None
     lines: list[bytes] = []  # every line but the merges' and the corpus'
@@ -106,7 +110,7 @@ def _read(stream: BinaryIO, check_merge, model_only: bool) -> dict[str, Any] | N
         if head.startswith(START):
             if columns is not None:
                 return None
-            columns = read_corpus(stream, head)
+            columns = read_corpus(stream, head, checkpoint)
             if columns is None:
                 return None
             lines.append(b'  "corpus": {},\n')

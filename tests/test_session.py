@@ -408,3 +408,33 @@ def test_a_count_that_is_not_an_integer_is_refused(tmp_path, value):
     for load in (load_session, load_encoder):
         with pytest.raises(SessionError, match=r"merge 1 has a missing or negative count\.$"):
             load(path)
+
+
+def test_reading_a_session_stops_at_a_checkpoint_that_raises(tmp_path, monkeypatch):
+    """The window's Cancel reaches the reading of the file (it took 3 s to notice in a 33 MB
+    session): the corpus streams in chunks and each chunk passes a checkpoint, which may raise
+    ``Cancelled``; that is never mistaken for a file to read as plain JSON instead."""
+    from bpe_core import session_corpus
+    from bpe_core.errors import Cancelled
+    from bpe_core.session import read_session, sniff_session
+    from tests.conftest import data_text
+
+    trainer = trainer_for(data_text("shakespeare_200k.txt")[:50_000])
+    trainer.run(merges=20)
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    monkeypatch.setattr(session_corpus, "_CHUNK", 1 << 10)
+    calls = []
+    data = read_session(path, lambda: calls.append(1))
+    assert len(calls) > 5 and data["position"] == 20 and len(data["corpus"]["words"].words) == trainer.word_count
+
+    def cancel_third():
+        calls.append(1)
+        if len(calls) == 3:
+            raise Cancelled
+
+    for read in (read_session, sniff_session):
+        calls.clear()
+        with pytest.raises(Cancelled):
+            read(path, cancel_third)
+        assert len(calls) == 3
