@@ -426,7 +426,9 @@ def test_reading_a_session_stops_at_a_checkpoint_that_raises(tmp_path, monkeypat
     monkeypatch.setattr(session_corpus, "_CHUNK", 1 << 10)
     calls = []
     data = read_session(path, lambda: calls.append(1))
-    assert len(calls) > 5 and data["position"] == 20 and len(data["corpus"]["words"].words) == trainer.word_count
+    assert (
+        len(calls) > 5 and data["position"] == 20 and len(data["corpus"]["words"].words) == trainer.word_count
+    )
 
     def cancel_third():
         calls.append(1)
