@@ -19,7 +19,7 @@ _TYPING = (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox)
 
 @guard_overrides
 class BusyKeys(QObject):
-    """Installed on the application for the length of a job (``hold``/``release``)."""
+    """Installed on the application for the length of a job (``hold(True)``, then ``hold(False)``)."""
 
     def __init__(self, window: QWidget, commands: dict[str, QAction]) -> None:
         super().__init__(window)

@@ -328,7 +328,7 @@ class Encoder:
         if not known and self.unknown_id is None:
             kept = [i for i, symbol in enumerate(symbols) if symbol != _UNKNOWN_SYMBOL]
             symbols, known = symbols.replace(_UNKNOWN_SYMBOL, ""), True
-        symbols = self._apply_merges(symbols, upto)[0]
+        symbols = self._apply_merges(symbols, upto)
         ids = [ord(s) for s in symbols]
         flags = [False] * len(ids)
         if not known:
@@ -390,11 +390,10 @@ class Encoder:
         i = bisect_right(later, after)
         return later[i] if i < len(later) else None
 
-    def _apply_merges(self, symbols: str, upto: int, trace: list[TraceStep] | None = None) -> tuple[str, int]:
-        """Replay the merges ranked below ``upto`` on one word's symbol string (the rank of the
-        last merge applied is given only with a ``trace``)."""
+    def _apply_merges(self, symbols: str, upto: int, trace: list[TraceStep] | None = None) -> str:
+        """Replay the merges ranked below ``upto`` on one word's symbol string."""
         if trace is None and len(symbols) > LONG_PIECE:
-            return merged_by_rank(symbols, upto, self._next_rank, self.merges), -1
+            return merged_by_rank(symbols, upto, self._next_rank, self.merges)
         first_rank, merges = self._first_rank, self.merges
         applied = -1
         while len(symbols) > 1:
@@ -413,7 +412,7 @@ class Encoder:
             applied = best
             if trace is not None:
                 trace.append(TraceStep(merge, tuple(ord(s) for s in symbols)))
-        return symbols, applied
+        return symbols
 
     def trace(self, piece: str, *, upto: int | None = None) -> tuple[tuple[int, ...], list[TraceStep]]:
         """Why a word is split as it is: its base symbols and each merge applied, in order.

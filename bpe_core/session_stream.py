@@ -105,7 +105,7 @@ def _read(
         if not head:
             return None
         if model_only and head.startswith(CORPUS_KEY):
-            lines.append(b'  "corpus": {}\n')
+            lines.append(CORPUS_KEY + b"{}\n")
             break
         if head.startswith(START):
             if columns is not None:
@@ -113,7 +113,7 @@ def _read(
             columns = read_corpus(stream, head, checkpoint)
             if columns is None:
                 return None
-            lines.append(b'  "corpus": {},\n')
+            lines.append(CORPUS_KEY + b"{},\n")
         elif head == b'  "merges": [\n':
             if merges is not None:
                 return None

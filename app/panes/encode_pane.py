@@ -193,10 +193,12 @@ class EncodePane(QWidget):
         """The character indices at the top left and the bottom right of the input's view."""
         viewport = self.input.viewport()
         corners = (QPoint(0, 0), QPoint(viewport.width(), viewport.height()))
-        low, high = (self.input.cursorForPosition(corner).position() for corner in corners)
-        if self._qt is not None:  # from UTF-16 units back to characters
-            low, high = (max(0, bisect_right(self._qt, p) - 1) for p in (low, high))
+        low, high = (self._character_at(self.input.cursorForPosition(c).position()) for c in corners)
         return low, high
+
+    def _character_at(self, position: int) -> int:
+        """The character index of a Qt position (UTF-16 units differ past the BMP)."""
+        return position if self._qt is None else max(0, bisect_right(self._qt, position) - 1)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -249,9 +251,7 @@ class EncodePane(QWidget):
             and isinstance(event, QHelpEvent)
             and event.type() == QEvent.Type.ToolTip
         ):
-            position = self.input.cursorForPosition(event.pos()).position()
-            if self._qt is not None:  # back from UTF-16 units to characters
-                position = max(0, bisect_right(self._qt, position) - 1)
+            position = self._character_at(self.input.cursorForPosition(event.pos()).position())
             index = self.token_at(position)
             if index is None and position > 0:
                 index = self.token_at(position - 1)
