@@ -41,7 +41,7 @@ from bpe_core.events import (
     MergeApplied,
     MergeUndone,
 )
-from bpe_core.fileio import write_atomic
+from bpe_core.fileio import is_pipe, write_atomic
 from bpe_core.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.history import USER
 from bpe_core.imported import attach_corpus, trainer_from_encoder
@@ -533,6 +533,8 @@ class Bridge(QObject):
         succeeds). ``kind`` forces ``session``, ``text`` or ``counts``; by default a session is
         recognised by parsing it, and a corpus by its suffix (``.tsv``: word counts)."""
         path = Path(path)
+        if self._refused_pipe(path):
+            return
         if kind is None and tokenizer_format(path) is not None:
             self.open_tokenizer(path, on_opened=on_opened)
             return
@@ -566,6 +568,8 @@ class Bridge(QObject):
         """A tokenizer file or folder as a session of its merges (``bpe_core.imported``); with
         ``corpus``, that text attached at once."""
         path = Path(path)
+        if self._refused_pipe(path) or (corpus is not None and self._refused_pipe(corpus)):
+            return
         training = self._trainer.training
 
         def work(progress, cancelled):
@@ -657,6 +661,18 @@ class Bridge(QObject):
             return Trainer(corpus, training), source, session_path, saved
 
         self._open(f"Opening {source.name}", work, on_opened, opens=source.path)
+
+    def _refused_pipe(self, path: Path) -> bool:
+        """A pipe (``bpe-studio <(command)``) is refused with a dialog: the window reads its
+        source again when a setting changes, and a pipe gives its bytes only once."""
+        if not is_pipe(path):
+            return False
+        self.sig_error.emit(
+            f"Cannot open {path.name}",
+            f"{str(path)!r} is a pipe, which can be read only once; the window reads a file again "
+            "when a setting changes. Save the output to a file and open that.",
+        )
+        return True
 
     def _open(self, title: str, work: Work, on_opened: Callable[[], None] | None, opens: Path | None) -> None:
         def install(result) -> None:

@@ -7,16 +7,23 @@ user's umask, a replaced one keeps its mode, and a symlink is written through (t
 A character device or a FIFO (``-o /dev/null``) is written into, as ``cp`` would: there is no
 file to replace, and replacing it would put a file where the device was.
 Temporary files that a killed save left behind are removed by the next save to that folder.
+
+A tokenizer is read more than once (its format is told from its head, then it is read): a pipe
+or FIFO given as one (``--model <(zcat model.json.gz)``) is read once into memory by
+:func:`spooled`, and every reader opens it with :func:`open_input`.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from bpe_core.errors import InputError, SessionError
 
@@ -24,6 +31,7 @@ LIMIT_VARIABLE = "BPE_STUDIO_MAX_INPUT_MB"
 DEFAULT_LIMIT_MB = 2048  # well above the largest real corpus anyone trains on a desktop
 _CHUNK = 16 * 2**20
 _TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+_SPOOLED: dict[str, bytes] = {}  # path -> the bytes of a pipe read by spooled()
 
 
 def input_limit() -> int:
@@ -39,7 +47,7 @@ def read_bounded(path: Path, what: str = "file") -> bytes:
     is UTF-8 text or JSON, where it means nothing."""
     limit = input_limit()
     try:
-        with path.open("rb") as stream:
+        with open_input(path) as stream:
             chunks, size = [], 0
             while chunk := stream.read(min(_CHUNK, limit + 1 - size)):
                 chunks.append(chunk)
@@ -57,6 +65,45 @@ def read_bounded(path: Path, what: str = "file") -> bytes:
         raise InputError(f"The {what} {str(path)!r} cannot be read ({error.strerror}).") from None
     data = b"".join(chunks)
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def open_input(path: Path) -> BinaryIO:
+    """``path`` opened for reading in binary, from memory if :func:`spooled` read it."""
+    data = _SPOOLED.get(str(path))
+    return io.BytesIO(data) if data is not None else path.open("rb")
+
+
+def within_limit(stream: BinaryIO) -> bool:
+    """Whether a stream from :func:`open_input` is in memory, or a regular file no larger than
+    the input limit (readers that stream a file give up on anything else)."""
+    if isinstance(stream, io.BytesIO):
+        return True
+    info = os.fstat(stream.fileno())
+    return stat.S_ISREG(info.st_mode) and info.st_size <= input_limit()
+
+
+def is_pipe(path: str | Path) -> bool:
+    """Whether ``path`` is a pipe or FIFO (``<(command)`` gives one), which can be read only once."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False  # missing or unreadable: the reader reports it
+
+
+@contextmanager
+def spooled(path: str | Path, what: str = "file") -> Iterator[None]:
+    """Within the block, a pipe or FIFO at ``path`` is read once (within the input limit) and
+    :func:`open_input` serves its bytes to every reader: opening it a second time would wait
+    forever for a writer that has gone. Anything else is read as usual (``/dev/zero`` is then
+    told from its head not to be a tokenizer, without reading 2 GB of it first)."""
+    if not is_pipe(path) or str(path) in _SPOOLED:
+        yield
+        return
+    _SPOOLED[str(path)] = read_bounded(Path(path), what)
+    try:
+        yield
+    finally:
+        del _SPOOLED[str(path)]
 
 
 def check_writable(path: str | Path) -> Path:

@@ -18,7 +18,7 @@ from bpe_core.config import PipelineConfig, TrainingConfig
 from bpe_core.corpus import Corpus
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import BpeError, InputError, SessionError
-from bpe_core.fileio import input_limit, read_bounded, write_atomic
+from bpe_core.fileio import input_limit, open_input, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
 from bpe_core.memory import release_free_memory
@@ -194,7 +194,7 @@ def sniff_session(path: str | Path, checkpoint: Callable[[], object] = lambda: N
     if path.suffix.lower() == ".json":
         return read_session(path, checkpoint)
     try:
-        with path.open("rb") as stream:
+        with open_input(path) as stream:
             head = stream.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
     except OSError:
         return None  # the corpus reader reports it
@@ -617,7 +617,7 @@ def _model_text(path: Path) -> str | None:
     lines: list[bytes] = []
     size = 0
     try:
-        with path.open("rb") as stream:
+        with open_input(path) as stream:
             # The start of each line first: the corpus line, often most of the file, is not read.
             while line := stream.readline(min(len(CORPUS_KEY), limit + 1 - size)):
                 if line.startswith(CORPUS_KEY):

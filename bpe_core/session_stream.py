@@ -14,14 +14,12 @@ then reports any problem in its usual words.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
 from bpe_core.errors import SessionError
-from bpe_core.fileio import input_limit
+from bpe_core.fileio import open_input, within_limit
 from bpe_core.history import MergeRecord
 from bpe_core.session_corpus import CORPUS_KEY, START, read_corpus
 
@@ -77,9 +75,8 @@ def read_streamed(
     ``check_merge(number, merge)`` validates a merge's JSON object (raising ``SessionError``).
     With ``model_only`` the reading stops where the corpus starts (encoding needs no more)."""
     try:
-        with path.open("rb") as stream:
-            info = os.fstat(stream.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > input_limit():
+        with open_input(path) as stream:
+            if not within_limit(stream):
                 return None
             return _read(stream, check_merge, model_only, checkpoint)
     except (OSError, UnicodeDecodeError, ValueError, TypeError, RecursionError, SessionError):

@@ -353,6 +353,35 @@ def test_saving_to_a_fifo_or_a_device_writes_into_it_and_leaves_it_in_place(tmp_
         assert code == 0 and device.is_char_device(), err
 
 
+@pytest.mark.parametrize("form", ["session", "hf", "codes"])
+def test_a_model_read_through_a_pipe_encodes_as_the_file_does(tmp_path, model, form):
+    """``--model <(cat m.json)`` and ``cat m.json | ... --model /dev/stdin``: the format was told
+    from the pipe's head, and then opening it again hung (or found it empty)."""
+    path = model
+    if form != "session":
+        attached = tmp_path / "a.json"
+        code, _, err = run(
+            "train", str(tmp_path / "low.tsv"), "--input", "counts", "--attach-marker", "-o", str(attached)
+        )
+        assert code == 0, err
+        path = tmp_path / ("tok.json" if form == "hf" else "m.codes")
+        code, _, err = run("export", str(attached), "--format", form, "-o", str(path))
+        assert code == 0, err
+    from_file = shell(f"bpe-studio encode --model {path} 'lowest newer'", tmp_path)
+    assert from_file.returncode == 0, from_file.stderr
+    for line in (
+        f"bpe-studio encode --model <(cat {path}) 'lowest newer'",
+        f"cat {path} | bpe-studio encode --model /dev/stdin 'lowest newer'",
+    ):
+        piped = shell(f"bash -c {json.dumps(line)}", tmp_path, timeout=30)
+        assert (piped.returncode, piped.stdout) == (0, from_file.stdout), piped.stderr
+
+
+def test_a_fifo_that_is_not_a_model_is_refused_in_one_sentence(tmp_path):
+    piped = shell("bash -c 'bpe-studio encode --model <(echo hello there) x'", tmp_path, timeout=30)
+    assert piped.returncode == 1 and one_sentence(piped.stderr.decode()), piped.stderr
+
+
 # -- 3. reading stays bounded --------------------------------------------------------------
 
 

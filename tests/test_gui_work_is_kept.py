@@ -1,6 +1,7 @@
 """Never lose or mislabel work: opening while another file loads, Cancel during loading, JSON
 files that are not sessions (a step after an undo keeps the redo line: see test_gui_history)."""
 
+import os
 import threading
 import time
 from itertools import pairwise
@@ -183,3 +184,22 @@ def test_open_corpus_on_a_session_file_opens_the_session(qtbot, make_window, dia
     wait_idle(qtbot, window)
     assert window.bridge.trainer.history_length == 7 and window.bridge.path == session
     assert not [m for m in dialogs.shown if m[0] == "warning"]
+
+
+def test_a_pipe_is_refused_with_a_dialog_and_the_keys_still_step(qtbot, make_window, dialogs, tmp_path):
+    """``bpe-studio <(command)`` or a FIFO dropped on the window: the job waited forever to open
+    it a second time (its head was read to tell its format). A pipe can be read only once, and
+    the window reads its source again when a setting changes, so it is refused."""
+    fifo = tmp_path / "stream"
+    os.mkfifo(fifo)
+    window = make_window()
+    fresh_focus(qtbot, window)
+    before = window.bridge.trainer
+    for opening in (lambda: window.open_path(fifo), lambda: drop_file(window, fifo)):
+        dialogs.shown.clear()
+        opening()
+        wait_idle(qtbot, window)
+        [(kind, _, text)] = dialogs.shown
+        assert kind == "warning" and "pipe" in text and window.bridge.trainer is before
+    press("Space")
+    assert before.position == 1

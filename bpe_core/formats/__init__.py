@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bpe_core.encoder import UNKNOWN_ID, Encoder
 from bpe_core.errors import BpeError, InputError
-from bpe_core.fileio import write_all_atomic
+from bpe_core.fileio import open_input, spooled, write_all_atomic
 from bpe_core.formats.codes import codes_text, read_codes
 from bpe_core.formats.gpt2_files import gpt2_texts, read_gpt2
 from bpe_core.formats.hf_json import hf_dict, read_hf
@@ -69,7 +69,7 @@ def detect(path: str | Path) -> str:
             f"The folder {str(path)!r} holds neither tokenizer.json nor vocab.json + merges.txt."
         )
     try:
-        with path.open("rb") as stream:
+        with open_input(path) as stream:
             head = stream.read(_HEAD)
     except OSError as error:
         raise InputError(f"Cannot read {str(path)!r}: {error.strerror or error}.") from None
@@ -109,10 +109,10 @@ def tokenizer_format(path: str | Path) -> str | None:
     if found == "session":
         return None
     if found == "codes" and path.suffix.lower() not in (".codes", ".bpe"):
-        with path.open("rb") as stream:
+        with open_input(path) as stream:
             return found if stream.read(9) == b"#version:" else None
     if found == "tiktoken":
-        with path.open("rb") as stream:
+        with open_input(path) as stream:
             first = stream.readline().split()
         try:
             base64.b64decode(first[0], validate=True)
@@ -128,8 +128,14 @@ def _is_rank_line(line: str) -> bool:
 def read_tokenizer(
     path: str | Path, format: str | None = None, pattern: str = "gpt2", specials: Sequence[str] = ()
 ) -> Imported:
-    """Read a tokenizer; ``pattern`` and ``specials`` are for tiktoken ranks, which hold neither."""
+    """Read a tokenizer; ``pattern`` and ``specials`` are for tiktoken ranks, which hold neither.
+    A pipe is read once (``fileio.spooled``): the format is told from its head before it is read."""
     path = Path(path)
+    with spooled(path, "tokenizer file"):
+        return _read_tokenizer(path, format, pattern, specials)
+
+
+def _read_tokenizer(path: Path, format: str | None, pattern: str, specials: Sequence[str]) -> Imported:
     format = format or detect(path)
     if format not in READABLE:
         raise InputError(f"Unknown format {format!r}; choose one of: {', '.join(READABLE)}.")
