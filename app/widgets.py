@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from PySide6.QtCore import QEvent, QSize, Qt
@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDialog,
-    QHeaderView,
     QSizePolicy,
     QTableView,
     QWidget,
@@ -82,38 +81,77 @@ def status_label(text: str = "", minimum_width: int = 0) -> StatusText:
     return StatusText(text, minimum_width)
 
 
+Sample = str | Callable[[], str]  # a column's widest content, or how to find it from the data
+
+
 @guard_overrides
 class RowTable(QTableView):
     """The panes' table view: whole-row single selection, no row header, no wrapping. Columns
     are as wide as a sample of their widest content (or their header) in the current font, so
     they follow the zoom and never clip a number; the ``stretch`` columns (text of any
-    length) share what room is left, or else the last column takes it."""
+    length) share what room is left, or else the last column takes it. A stretch column is
+    never narrower than its readable sample (``stretch`` maps it to one): a narrow pane scrolls
+    sideways rather than show "…" where the text is.
 
-    def __init__(self, model, column_samples: dict[int, str], stretch: tuple[int, ...] = ()) -> None:
+    A sample may be a function giving it from the data (the largest number a column can hold
+    now): it is asked again at every model reset, so a small corpus's narrow numbers leave
+    the text columns room in a narrow pane."""
+
+    def __init__(
+        self, model, column_samples: dict[int, Sample], stretch: dict[int, str] | None = None
+    ) -> None:
         super().__init__()
         self.column_samples = column_samples
+        self._stretch = stretch or {}
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().hide()
-        header = self.horizontalHeader()
-        header.setStretchLastSection(not stretch)
-        for column in stretch:
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeader().setStretchLastSection(not self._stretch)
+        # A number column dragged wider, or shown or hidden, changes the room left.
+        self.horizontalHeader().sectionResized.connect(
+            lambda column, *_: column in self._stretch or self._share_room()
+        )
         self.setWordWrap(False)
         self.fit_columns()
+        if any(callable(sample) for sample in column_samples.values()):
+            model.modelReset.connect(self._fit_live_columns)
 
     def fit_columns(self) -> None:
         """Row height and column widths for the current font (start-up and every zoom)."""
-        metrics = self.fontMetrics()
-        header = self.horizontalHeader()
-        header_metrics = header.fontMetrics()
-        model = self.model()
-        self.verticalHeader().setDefaultSectionSize(round(metrics.height() * 1.7))
-        for column, sample in self.column_samples.items():
-            title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
-            width = max(metrics.horizontalAdvance(sample), header_metrics.horizontalAdvance(title) + 14)
-            self.setColumnWidth(column, width + 16)
+        self.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().height() * 1.7))
+        self._fit(self.column_samples)
+
+    def _fit_live_columns(self) -> None:
+        self._fit({column: sample for column, sample in self.column_samples.items() if callable(sample)})
+
+    def _fit(self, samples: dict[int, Sample]) -> None:
+        metrics, header_metrics = self.fontMetrics(), self.horizontalHeader().fontMetrics()
+        for column, sample in samples.items():
+            text = sample() if callable(sample) else sample
+            title = str(self.model().headerData(column, Qt.Orientation.Horizontal) or "")
+            width = max(metrics.horizontalAdvance(text), header_metrics.horizontalAdvance(title) + 14) + 16
+            if width != self.columnWidth(column):
+                self.setColumnWidth(column, width)
+        self._share_room()
+
+    def _share_room(self) -> None:
+        """The stretch columns share the viewport's width left by the others, each at least
+        its readable sample's width."""
+        if not self._stretch:
+            return
+        shown = [c for c in range(self.model().columnCount()) if not self.isColumnHidden(c)]
+        taken = sum(self.columnWidth(c) for c in shown if c not in self._stretch)
+        share = (self.viewport().width() - taken) // len(self._stretch)
+        for column, readable in self._stretch.items():
+            width = max(share, self.fontMetrics().horizontalAdvance(readable) + 16)
+            if width != self.columnWidth(column):
+                self.setColumnWidth(column, width)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._share_room()
+        return super().viewportEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:  # the window zoomed
@@ -121,7 +159,7 @@ class RowTable(QTableView):
         super().changeEvent(event)
 
 
-def row_table(model, column_samples: dict[int, str], stretch: tuple[int, ...] = ()) -> RowTable:
+def row_table(model, column_samples: dict[int, Sample], stretch: dict[int, str] | None = None) -> RowTable:
     return RowTable(model, column_samples, stretch)
 
 

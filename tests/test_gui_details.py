@@ -309,3 +309,40 @@ def test_the_plots_get_room_back_when_the_window_grows_again(qtbot, make_window)
     for plot in (pane.top_plot, pane.length_plot, pane.tokens_plot, pane.vocab_plot):
         assert plot.getViewBox().height() >= 50
     assert all(window.docks[name].height() >= 150 for name in ("pairs", "merges"))
+
+
+def test_text_columns_stay_readable_in_a_narrow_pane_and_numbers_are_never_cut(qtbot, make_window):
+    """At 900 x 600 the Pairs pane showed "<…" and "l…" for Left and Merged, the Merges pane's
+    Merge column 26 px of "…", while number columns kept room for 9,999,999. Numbers now take
+    the width of the largest the column can hold, and a text column scrolls sideways before
+    it gets narrower than a short token."""
+    from app.models.merge_model import MERGE
+    from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, WORDS
+
+    window = make_window()
+    window.resize(900, 600)
+    fresh_focus(qtbot, window)
+    for _ in range(4):
+        press("Space")
+    qtbot.wait(50)
+    pairs, merges = window.pairs_pane.view, window.merges_pane.view
+    metrics = pairs.fontMetrics()
+    assert pairs.columnWidth(COUNT) < metrics.horizontalAdvance("9,999,999") + 16  # its old width
+    for view, readable in (
+        (pairs, {LEFT: "</w>", RIGHT: "</w>", MERGED: "a</w>"}),
+        (merges, {MERGE: "lo + w → low"}),
+    ):
+        for column, text in readable.items():
+            assert view.columnWidth(column) >= metrics.horizontalAdvance(text) + 16
+    window.resize(1400, 900)
+    qtbot.waitUntil(lambda: pairs.columnWidth(MERGED) > metrics.horizontalAdvance("a</w>") + 40)
+    shown = sum(pairs.columnWidth(c) for c in range(pairs.model().columnCount()))
+    assert shown <= pairs.viewport().width() + 2  # a wide pane: the text columns fill it
+    window.resize(900, 600)
+    window.bridge.goto(0)  # the top count grows back to its largest
+    qtbot.wait(50)
+    model = pairs.model()
+    for row in range(model.rowCount()):
+        for column in (RANK, COUNT, REPLACEMENTS, WORDS):
+            text = str(model.index(row, column).data() or "")
+            assert metrics.horizontalAdvance(text) + 8 <= pairs.columnWidth(column), (row, column, text)

@@ -67,6 +67,7 @@ class PairModel(TableModel):
         self._rows: list[PairRow] = []
         self._total = 0
         self._top = 0
+        self._word_types = 0
         self._ties = 0
         self._tie_color = tie_background()
         self._words: dict[tuple[int, int], tuple[int, int]] = {}  # pair -> (count, words containing it)
@@ -171,6 +172,16 @@ class PairModel(TableModel):
         return self._total
 
     @property
+    def top(self) -> int:
+        """The top pair's count (no pair in the table counts more)."""
+        return self._top
+
+    @property
+    def word_types(self) -> int:
+        """Word types in the corpus (no pair is in more)."""
+        return self._word_types
+
+    @property
     def ties(self) -> int:
         return self._ties
 
@@ -190,6 +201,7 @@ class PairModel(TableModel):
         self.beginResetModel()
         self._total = trainer.pair_total
         self._top = trainer.top_count()
+        self._word_types = trainer.word_count
         self._ties = trainer.ties_at_top()
         self._rule = trainer.rule.spec
         self._rows = self._ranked(min(PAGE, self._total))

@@ -36,7 +36,7 @@ class MergesPane(QWidget):
                 OTHERS: "hf, lexicographic",
                 PASS: "9,999",
             },
-            stretch=(MERGE,),
+            stretch={MERGE: "lo + w → low"},
         )
         self.summary = status_label()
         self._follow = QTimer(self, singleShot=True, interval=0)

@@ -32,8 +32,13 @@ class PairsPane(QWidget):
         # Widgets
         self.view = row_table(
             self.model,
-            {RANK: "99,999", COUNT: "9,999,999", REPLACEMENTS: "9,999,999", WORDS: "99,999"},
-            stretch=(LEFT, RIGHT, MERGED),
+            {  # as the table last read them (a job may be changing the engine now)
+                RANK: lambda: f"{self.model.total:,}",
+                COUNT: lambda: f"{self.model.top:,}",  # no pair counts more than the top one
+                REPLACEMENTS: lambda: f"{self.model.top:,}",
+                WORDS: lambda: f"{self.model.word_types:,}",
+            },
+            stretch={LEFT: "</w>", RIGHT: "</w>", MERGED: "a</w>"},
         )
         self.summary = status_label()
         self.merge_button = QPushButton("Merge selected")
