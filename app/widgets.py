@@ -109,9 +109,7 @@ class RowTable(QTableView):
         self.verticalHeader().hide()
         self.horizontalHeader().setStretchLastSection(not self._stretch)
         # A number column dragged wider, or shown or hidden, changes the room left.
-        self.horizontalHeader().sectionResized.connect(
-            lambda column, *_: column in self._stretch or self._share_room()
-        )
+        self.horizontalHeader().sectionResized.connect(self._on_section_resized)
         self.setWordWrap(False)
         self.fit_columns()
         if any(callable(sample) for sample in column_samples.values()):
@@ -147,6 +145,10 @@ class RowTable(QTableView):
             width = max(share, self.fontMetrics().horizontalAdvance(readable) + 16)
             if width != self.columnWidth(column):
                 self.setColumnWidth(column, width)
+
+    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
+        if column not in self._stretch:
+            self._share_room()
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
