@@ -33,9 +33,11 @@ def sample_trainer(sample: Sample = DEFAULT_SAMPLE) -> Trainer:
 
 
 def log_path() -> Path:
-    folder = Path(
-        QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation) or Path.home()
-    )
+    """``~/.local/share/BPE Studio/bpe-studio.log`` on Linux. Qt's application data folder
+    would name the program twice (organisation, then application: both "BPE Studio"), and
+    renaming the organisation would move everyone's settings."""
+    data = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    folder = Path(data) / "BPE Studio" if data else Path.home()
     folder.mkdir(parents=True, exist_ok=True)
     return folder / "bpe-studio.log"
 

@@ -290,6 +290,9 @@ def test_quitting_with_a_job_running_leaves_no_qt_warnings(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     assert "QObject" not in result.stderr and "QThread" not in result.stderr, result.stderr
     assert QApplication.instance() is not None
+    # The log in the data folder named once (it was ".../BPE Studio/BPE Studio/").
+    assert (tmp_path / "BPE Studio" / "bpe-studio.log").is_file()
+    assert not (tmp_path / "BPE Studio" / "BPE Studio").exists()
 
 
 def test_the_plots_get_room_back_when_the_window_grows_again(qtbot, make_window):
