@@ -283,7 +283,7 @@ def test_end_of_word_markers_are_legible_on_every_chip_in_both_palettes():
             assert contrast(marker_color(palette, chip), chip) >= 4.5
 
 
-def test_quitting_with_a_job_running_leaves_no_qt_warnings(tmp_path):
+def test_quitting_with_a_job_running_leaves_no_qt_warnings(qapp, tmp_path):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(sample("Shakespeare").text() * 20, encoding="utf-8")
     result = run_app_process(["-m", "app", str(corpus)], tmp_path, BPE_STUDIO_SMOKE_TEST="300")
