@@ -23,7 +23,7 @@ from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
 from bpe_core.memory import release_free_memory
 from bpe_core.numbering import Numbering
-from bpe_core.session_corpus import CORPUS_KEY, CorpusColumns
+from bpe_core.session_corpus import CORPUS_KEY, CorpusColumns, never_stop
 from bpe_core.session_stream import SavedMerges, read_streamed
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
@@ -129,14 +129,14 @@ def _dumps(value: Any) -> str:
 # -- reading -------------------------------------------------------------------------------
 
 
-def read_session(path: str | Path, checkpoint: Callable[[], object] = lambda: None) -> dict[str, Any]:
+def read_session(path: str | Path, checkpoint: Callable[[], object] = never_stop) -> dict[str, Any]:
     """Parse and validate a session file's structure (not yet its consistency with the corpus).
     ``checkpoint()`` is called as the corpus streams in; it may raise to stop."""
     path = Path(path)
     return _checked_session(_parsed(path, checkpoint), path)
 
 
-def _parsed(path: Path, checkpoint: Callable[[], object] = lambda: None) -> Any:
+def _parsed(path: Path, checkpoint: Callable[[], object] = never_stop) -> Any:
     """The file's JSON data. A file as ``save_session`` writes it is read as it streams in:
     ``"merges"`` is then a :class:`SavedMerges` and ``corpus["words"]`` a :class:`CorpusColumns`
     (``bpe_core.session_stream``); anything else is read whole by ``json``."""
@@ -183,7 +183,7 @@ def _json(text: str, path: Path) -> Any:
         raise SessionError(f"The session file {str(path)!r} holds a number too long to be a count.") from None
 
 
-def sniff_session(path: str | Path, checkpoint: Callable[[], object] = lambda: None) -> dict[str, Any] | None:
+def sniff_session(path: str | Path, checkpoint: Callable[[], object] = never_stop) -> dict[str, Any] | None:
     """A file's validated session data, or ``None`` if it is not a session (a text corpus).
 
     Sessions are recognised by parsing, whatever their name: a file that parses as a JSON

@@ -37,6 +37,10 @@ _SEPARATOR = b'], ["'
 _CHUNK = 1 << 17  # findall makes ~9 bytes of objects per byte read: keep chunks small
 
 
+def never_stop() -> None:
+    """The checkpoint of a reading that nothing stops (the window passes one that may raise)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CorpusColumns:
     """A session's corpus as read: distinct words, their positive counts, the special counts."""
@@ -47,7 +51,7 @@ class CorpusColumns:
 
 
 def read_corpus(
-    stream: BinaryIO, head: bytes, checkpoint: Callable[[], object] = lambda: None
+    stream: BinaryIO, head: bytes, checkpoint: Callable[[], object] = never_stop
 ) -> CorpusColumns | None:
     """The corpus line whose first bytes ``head`` (starting with ``START``) were read from
     ``stream``, read to its end; ``None`` if it is not plainly what ``save_session`` writes

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, overload
 from bpe_core.errors import SessionError
 from bpe_core.fileio import open_input, within_limit
 from bpe_core.history import MergeRecord
-from bpe_core.session_corpus import CORPUS_KEY, START, read_corpus
+from bpe_core.session_corpus import CORPUS_KEY, START, never_stop, read_corpus
 
 _LINE = 4096  # lines are read this much at a time: the corpus line is only ever streamed
 _BATCH = 256  # merge lines parsed together
@@ -68,7 +68,7 @@ class SavedMerges(Sequence[dict[str, Any]]):
 
 
 def read_streamed(
-    path: Path, check_merge, model_only: bool = False, checkpoint: Callable[[], object] = lambda: None
+    path: Path, check_merge, model_only: bool = False, checkpoint: Callable[[], object] = never_stop
 ) -> dict[str, Any] | None:
     """The session's data with ``"merges"`` a :class:`SavedMerges` and the corpus as columns,
     or ``None`` if the file is not plainly in ``save_session``'s layout (or cannot be read).
