@@ -121,6 +121,11 @@ def _training_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="glue the marker to the last symbol (w</w>) instead of a symbol of its own",
     )
+    parser.add_argument(
+        "--prefix-space",
+        action="store_true",
+        help="put a space before text that does not start with one (Hugging Face's add_prefix_space)",
+    )
     parser.add_argument("--special-token", type=_utf8, action="append", default=[], metavar="TOKEN")
     parser.add_argument(
         "--merges-per-pass",
@@ -315,6 +320,7 @@ def _pipeline(args: argparse.Namespace) -> PipelineConfig:
         end_of_word=marker,
         attach_marker=args.attach_marker,
         special_tokens=tuple(args.special_token),
+        prefix_space=args.prefix_space,
     )
 
 

@@ -141,3 +141,26 @@ def test_tiktoken_educational_bpe_train(name, chars, merges):
     )
     created = [display_to_bytes(token) for token in ours.vocab.tokens[256:]]
     assert created == list(ranks)[256:]
+
+
+@pytest.mark.parametrize("text", ["ab ab", "Hello" + data_text("shakespeare_200k.txt")[:30_000]])
+def test_cli_prefix_space_trains_as_hf_byte_level_add_prefix_space(tmp_path, text):
+    """``train --prefix-space`` (the option the pipeline had, and the command line lacked)."""
+    from tokenizers import pre_tokenizers
+
+    from tests.test_cli import run
+
+    (tmp_path / "t.txt").write_text(text, encoding="utf-8")
+    options = ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none", "--tie-break", "hf"]
+    merges = {}
+    for prefix in ([], ["--prefix-space"]):
+        code, out, err = run(
+            "train", str(tmp_path / "t.txt"), *options, *prefix, "--vocab-size", "556", "--json"
+        )
+        assert code == 0, err
+        merges[bool(prefix)] = [tuple(merge["pair"]) for merge in json.loads(out)["merges"]]
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    theirs = hf_merges(text, pre_tokenizers.ByteLevel(add_prefix_space=True), 556, initial_alphabet=alphabet)
+    assert merges[True] == theirs
+    if len(text) < 20:  # the first word is half the text: the space changes the merges
+        assert merges[False] != theirs

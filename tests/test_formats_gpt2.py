@@ -131,3 +131,25 @@ def test_a_failed_export_leaves_the_old_pair_of_files_whole(tmp_path, monkeypatc
     with pytest.raises(SessionError, match="No space left"):
         write_tokenizer(Encoder.from_trainer(trainer), "gpt2", folder)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # and no temporary file
+
+
+def test_a_cl100k_split_model_exported_as_gpt2_files_says_which_pattern_reads_it(tmp_path):
+    """The files cannot hold the split: read with GPT-2's pattern they gave other ids, and the
+    export said nothing (the tiktoken export names the pattern)."""
+    from tests.test_cli import run
+
+    (tmp_path / "t.txt").write_text(data_text("kjv_genesis_100k.txt")[:20_000], encoding="utf-8")
+    options = ["--unit", "byte", "--pretokenize", "gpt4", "--end-of-word", "none", "--merges", "300"]
+    assert run("train", str(tmp_path / "t.txt"), *options, "-o", str(tmp_path / "m.json"))[0] == 0
+    code, _, err = run("export", str(tmp_path / "m.json"), "--format", "gpt2", "-o", str(tmp_path / "g"))
+    assert code == 0 and "--pattern gpt4" in err, err
+    (tmp_path / "e.txt").write_text(data_text("shakespeare_200k.txt")[:5_000], encoding="utf-8")
+    encoded = [
+        run("encode", "--model", str(model), *pattern, "--file", str(tmp_path / "e.txt"))[1]
+        for model, pattern in (
+            (tmp_path / "m.json", []),
+            (tmp_path / "g", ["--pattern", "gpt4"]),
+            (tmp_path / "g", []),
+        )
+    ]
+    assert encoded[0] == encoded[1] != encoded[2]

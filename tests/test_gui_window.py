@@ -335,6 +335,24 @@ def test_settings_dialog_rebuilds_the_session(qtbot, make_window, dialogs):
     assert trainer.corpus.words == ("low", "lower", "newest", "widest")
 
 
+def test_settings_keep_and_change_the_prefix_space(qtbot, make_window, dialogs):
+    """The dialog had no prefix space: OK on a pipeline with one dropped it."""
+    window = make_window()
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    for wanted in (True, True, False):
+
+        def tick(wanted=wanted):
+            dialog = QApplication.activeModalWidget()
+            if wanted != dialog.prefix_space.isChecked():
+                dialog.prefix_space.click()
+            dialog.accept()
+
+        QTimer.singleShot(50, tick)
+        window.open_settings()
+        wait_idle(qtbot, window)
+        assert window.bridge.trainer.corpus.config.prefix_space is wanted
+
+
 def test_an_uncaught_exception_is_logged_and_reported_once_without_blocking(qtbot, make_window, caplog):
     from app import gui
 

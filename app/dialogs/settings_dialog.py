@@ -58,6 +58,7 @@ class SettingsDialog(QDialog):
         self.lowercase = QCheckBox("Lowercase")
         self.pretokenize = QComboBox()
         self.pretokenize.addItems(PRETOKENIZERS)
+        self.prefix_space = QCheckBox("Put a space before the text (Hugging Face's add_prefix_space)")
         self.unit = QComboBox()
         self.unit.addItems(UNITS)
         self.marker = QLineEdit(placeholderText="none")
@@ -89,6 +90,7 @@ class SettingsDialog(QDialog):
         self.normalization.setCurrentText(config.normalization)
         self.lowercase.setChecked(config.lowercase)
         self.pretokenize.setCurrentText(config.pretokenize)
+        self.prefix_space.setChecked(config.prefix_space)
         self.unit.setCurrentText(config.unit)
         self.marker.setText(config.end_of_word or "")
         self.attach.setChecked(config.attach_marker)
@@ -106,6 +108,7 @@ class SettingsDialog(QDialog):
         form.addRow("Unicode normalization", self.normalization)
         form.addRow("", self.lowercase)
         form.addRow("Pre-tokenization", self.pretokenize)
+        form.addRow("", self.prefix_space)
         form.addRow("Unit", self.unit)
         form.addRow("End-of-word marker", self.marker)
         form.addRow("", self.attach)
@@ -148,6 +151,7 @@ class SettingsDialog(QDialog):
             end_of_word=marker or None,
             attach_marker=self.attach.isChecked() and bool(marker),
             special_tokens=specials,
+            prefix_space=self.prefix_space.isChecked(),
         )
         name = self.rule.currentText()
         spec = f"random:{self.seed.value()}" if name == "random" else name

@@ -182,6 +182,11 @@ def export_notes(encoder: Encoder, format: str) -> list[str]:
         if encoder.n_special:
             specials = ", ".join(f"{encoder.keys[i]} = {i}" for i in sorted(encoder.special_ids))
             notes.append(f"A .tiktoken file holds no special tokens; give them to tiktoken: {specials}.")
+    if format == "gpt2" and encoder.config.pretokenize == "gpt4":
+        notes.append(
+            "GPT-2 files cannot say how the text is split: read them with the cl100k pattern "
+            "(here: import or encode with --pattern gpt4), not GPT-2's."
+        )
     if format == "codes":
         notes.append("A codes file holds the merges only: no ids, and no character that no merge uses.")
     return notes
