@@ -248,6 +248,15 @@ def test_merges_as_strings_and_as_lists_read_alike():
     assert strings.merges == lists.merges and strings.encode_ids("ab ba") == [2, 1, 0]
 
 
+@pytest.mark.parametrize("trim", [True, False])
+def test_a_byte_level_post_processor_that_trims_offsets_is_noted(trim):
+    """RoBERTa's post-processor moves HF's offsets past a token's spaces; ours keep them, and the
+    reading said nothing."""
+    processor = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": trim, "use_regex": True}
+    _, notes = hf_encoder(minimal(post_processor=processor))
+    assert any("trim_offsets" in note for note in notes) == trim
+
+
 ADDED_DEFAULTS = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False}
 
 

@@ -144,12 +144,18 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         unknown_id = vocab[unknown]
     else:
         unknown_id = None  # Hugging Face drops what its vocabulary lacks, and merges across it
-    if data.get("post_processor") is not None:
-        kind = data["post_processor"].get("type") if isinstance(data["post_processor"], dict) else None
-        if kind != "ByteLevel":  # ByteLevel's only trims offsets
+    processor = data.get("post_processor")
+    if processor is not None:
+        kind = processor.get("type") if isinstance(processor, dict) else None
+        if kind != "ByteLevel":  # ByteLevel's adds no token
             notes.append(
                 f"Its post-processor ({kind}) adds tokens only when asked to: encodings here are "
                 "Hugging Face's with add_special_tokens=False."
+            )
+        elif processor.get("trim_offsets"):
+            notes.append(
+                "Its post-processor trims spaces from Hugging Face's offsets (trim_offsets); the spans "
+                "here keep them (a token 'Ġworld' spans its space). The ids are the same."
             )
     for setting in ("truncation", "padding"):
         if data.get(setting) is not None:
