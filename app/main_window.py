@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QChildEvent, QEvent, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -53,7 +53,7 @@ from app.samples import (
     Sample,
 )
 from app.status_bar import StatusFields
-from app.widgets import keeping_focus, table_csv
+from app.widgets import FRAME, TITLE_BAR, keeping_focus, table_csv
 from bpe_core import Trainer
 from bpe_core.errors import BpeError
 from bpe_core.fileio import write_atomic
@@ -63,8 +63,6 @@ STATE_VERSION = 1
 DEFAULT_SIZE = QSize(1440, 900)
 COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges and Vocabulary
 PLOTS_READABLE = 200  # a Plots dock lower than this gets room back when the window grows
-TITLE_BAR = 40  # room a window manager's title bar takes, kept free on small screens
-FRAME = 16  # and its window borders
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
 ZOOM_MIN, ZOOM_MAX = -4.0, 24.0  # points added to the normal font size
 
@@ -786,6 +784,19 @@ class MainWindow(QMainWindow):
             for model in (self.corpus_pane.model, self.pairs_pane.model, self.merges_pane.model):
                 model.restyle()
         super().changeEvent(event)
+
+    def childEvent(self, event: QChildEvent) -> None:
+        # Dialogs (ours and Qt's message boxes) are windows of their own, which Qt does not
+        # give their parent's font: they take the zoom too, also a later one while they stay open.
+        child = event.child()
+        if (
+            event.type() == QEvent.Type.ChildPolished
+            and isinstance(child, QWidget)
+            and child.isWindow()
+            and not child.testAttribute(Qt.WidgetAttribute.WA_WindowPropagation)
+        ):
+            child.setAttribute(Qt.WidgetAttribute.WA_WindowPropagation)
+        super().childEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.playback.pause()

@@ -81,6 +81,8 @@ def status_label(text: str = "", minimum_width: int = 0) -> StatusText:
     return StatusText(text, minimum_width)
 
 
+TITLE_BAR = 40  # room a window manager's title bar takes, kept free on small screens
+FRAME = 16  # and its window borders
 Sample = str | Callable[[], str]  # a column's widest content, or how to find it from the data
 
 
@@ -111,6 +113,7 @@ class RowTable(QTableView):
         # A number column dragged wider, or shown or hidden, changes the room left.
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
         self.setWordWrap(False)
+        self.setTabKeyNavigation(False)  # Tab goes to the next pane, not the next cell
         self.fit_columns()
         if any(callable(sample) for sample in column_samples.values()):
             model.modelReset.connect(self._fit_live_columns)
@@ -178,6 +181,20 @@ def keeping_focus(window: QWidget) -> Iterator[None]:
             previous.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
 
+def _fit_on_screen(window: QWidget) -> None:
+    """No larger than the screen's free area (a title bar kept free), and within it."""
+    screen = window.screen() or QApplication.primaryScreen()
+    if screen is None:
+        return
+    area = screen.availableGeometry().adjusted(0, 0, -FRAME, -TITLE_BAR)
+    window.resize(min(window.width(), area.width()), min(window.height(), area.height()))
+    # The top-left corner (title and close button) stays on screen when even the smallest
+    # the dialog can be is too large.
+    x = max(min(window.x(), area.right() + 1 - window.width()), area.left())
+    y = max(min(window.y(), area.bottom() + 1 - window.height()), area.top())
+    window.move(x, y)
+
+
 @guard_overrides
 class SideDialog(QDialog):
     """A dialog that stays open beside the window. When it closes, the window is active again
@@ -187,6 +204,7 @@ class SideDialog(QDialog):
     _return_to: QWidget | None = None
 
     def showEvent(self, event: QShowEvent) -> None:
+        _fit_on_screen(self)
         focus = QApplication.focusWidget()
         if focus is not None and focus.window() is not self:
             self._return_to = focus

@@ -349,3 +349,33 @@ def test_text_columns_stay_readable_in_a_narrow_pane_and_numbers_are_never_cut(q
         for column in (RANK, COUNT, REPLACEMENTS, WORDS):
             text = str(model.index(row, column).data() or "")
             assert metrics.horizontalAdvance(text) + 8 <= pairs.columnWidth(column), (row, column, text)
+
+
+def test_dialogs_take_the_zoom_and_fit_the_screen(qtbot, make_window):
+    """Dialogs are windows of their own and kept the normal font under a zoomed window (the tie
+    dialog, Settings, Compare); Compare opened at 900 x 640 whatever the screen."""
+    from PySide6.QtCore import QTimer
+
+    from app.dialogs.settings_dialog import SettingsDialog
+    from tests.gui_helpers import ModalAnswerer
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    press("Ctrl+Shift+C")
+    compare = window.compare_dialog
+    assert compare is not None and compare.isVisible()
+    area = compare.screen().availableGeometry()  # 800 x 800 offscreen
+    assert area.contains(compare.geometry()) and compare.width() < 900, (area, compare.geometry())
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    press("Ctrl++")
+    press("Ctrl++")
+    zoomed = window.font().pointSizeF()
+    assert compare.font().pointSizeF() == zoomed  # it stayed open while the window zoomed
+    sizes = []
+    answerer = ModalAnswerer(SettingsDialog, lambda d: (sizes.append(d.font().pointSizeF()), d.reject()))
+    press("Ctrl+,")
+    answerer.stop()
+    assert sizes == [zoomed]
+    QTimer.singleShot(0, compare.close)
+    qtbot.waitUntil(lambda: not compare.isVisible())

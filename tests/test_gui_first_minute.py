@@ -44,6 +44,31 @@ def test_a_fresh_window_has_the_keys_on_the_corpus_table(qtbot, make_window):
     assert window.bridge.trainer.position == 2 and window.corpus_pane.filter_edit.text() == ""
 
 
+def test_tab_alone_reaches_every_pane_and_comes_back_round(qtbot, make_window):
+    """Tab moved from cell to cell of the Corpus table and never left it; the Encode text then
+    took a Tab as a character. A keyboard-only user reached no other pane."""
+    window = make_window("Shakespeare")
+    window.resize(1400, 900)
+    fresh_focus(qtbot, window)
+    panes = {
+        "corpus": window.corpus_pane,
+        "pairs": window.pairs_pane,
+        "encode": window.encode_pane,
+        "merges": window.merges_pane,
+    }
+    reached, text = set(), window.encode_pane.input.toPlainText()
+    for _ in range(40):
+        press("Tab")
+        focus = QApplication.focusWidget()
+        reached |= {name for name, pane in panes.items() if pane.isAncestorOf(focus)}
+        if focus is window.corpus_pane.view:
+            break
+    assert reached == set(panes) and focus is window.corpus_pane.view
+    assert window.encode_pane.input.toPlainText() == text
+    press("Space")
+    assert window.bridge.trainer.position == 1
+
+
 def test_escape_in_a_text_field_hands_the_keys_back_to_the_last_table(qtbot, make_window):
     window = make_window("Shakespeare")
     fresh_focus(qtbot, window)

@@ -63,6 +63,10 @@ class EncodePane(QWidget):
         self.input.setPlaceholderText("Type or paste text to encode with the merges up to the current step…")
         self.input.setPlainText("the lowest newer widest")
         self.ids.setReadOnly(True)
+        # Tab moves on to the next pane, so the keyboard alone reaches every pane (a tab
+        # character can still be pasted into the text).
+        self.input.setTabChangesFocus(True)
+        self.ids.setTabChangesFocus(True)
         self.ids.setMaximumHeight(70)
         self.ids.setPlaceholderText("Token ids")
         self.input.viewport().installEventFilter(self)
