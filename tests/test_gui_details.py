@@ -379,3 +379,21 @@ def test_dialogs_take_the_zoom_and_fit_the_screen(qtbot, make_window):
     assert sizes == [zoomed]
     QTimer.singleShot(0, compare.close)
     qtbot.waitUntil(lambda: not compare.isVisible())
+
+
+def test_the_current_merge_stays_in_view_through_a_zoom(qtbot, make_window):
+    window = make_window("Shakespeare")
+    window.resize(1280, 720)
+    window.bridge.run(merges=300)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    view = window.merges_pane.view
+
+    def current_row_shown() -> bool:
+        rect = view.visualRect(view.model().index(window.bridge.trainer.position - 1, STEP))
+        return view.viewport().rect().contains(rect)
+
+    qtbot.waitUntil(current_row_shown)
+    for keys in ("Ctrl++", "Ctrl++", "Ctrl+-", "Ctrl+0"):
+        press(keys)
+        qtbot.waitUntil(current_row_shown)

@@ -115,6 +115,11 @@ class MergesPane(QWidget):
         """The Pass column only when a pass made several merges."""
         self.view.setColumnHidden(PASS, not self.model.has_passes)
 
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # a zoom: rows grew or shrank, ▶ back in view
+            self._follow.start()
+        super().changeEvent(event)
+
     def _follow_position(self) -> None:
         """Keep ▶ in view with the keyboard highlight on it (unless a search has moved it)."""
         if self._bridge.busy:
