@@ -316,9 +316,11 @@ def test_the_plots_get_room_back_when_the_window_grows_again(qtbot, make_window)
 
 def test_text_columns_stay_readable_in_a_narrow_pane_and_numbers_are_never_cut(qtbot, make_window):
     """At 900 x 600 the Pairs pane showed "<…" and "l…" for Left and Merged, the Merges pane's
-    Merge column 26 px of "…", while number columns kept room for 9,999,999. Numbers now take
-    the width of the largest the column can hold, and a text column scrolls sideways before
-    it gets narrower than a short token."""
+    Merge column 26 px of "…", and the Corpus pane's Segmentation lost its last chips, while
+    number columns kept room for 9,999,999 and the Word column for 14 m's. Numbers now take the
+    width of the largest the column can hold, and a text column scrolls sideways before it
+    gets narrower than a short token."""
+    from app.models import corpus_model as corpus_columns
     from app.models.merge_model import MERGE
     from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, WORDS
 
@@ -328,12 +330,14 @@ def test_text_columns_stay_readable_in_a_narrow_pane_and_numbers_are_never_cut(q
     for _ in range(4):
         press("Space")
     qtbot.wait(50)
-    pairs, merges = window.pairs_pane.view, window.merges_pane.view
+    pairs, merges, corpus = window.pairs_pane.view, window.merges_pane.view, window.corpus_pane.view
     metrics = pairs.fontMetrics()
     assert pairs.columnWidth(COUNT) < metrics.horizontalAdvance("9,999,999") + 16  # its old width
+    assert corpus.columnWidth(corpus_columns.WORD) < metrics.horizontalAdvance("m" * 14)  # 3 to 6 letters
     for view, readable in (
         (pairs, {LEFT: "</w>", RIGHT: "</w>", MERGED: "a</w>"}),
         (merges, {MERGE: "lo + w → low"}),
+        (corpus, {corpus_columns.SEGMENTATION: "n e w e s t </w>"}),
     ):
         for column, text in readable.items():
             assert view.columnWidth(column) >= metrics.horizontalAdvance(text) + 16
@@ -342,13 +346,17 @@ def test_text_columns_stay_readable_in_a_narrow_pane_and_numbers_are_never_cut(q
     shown = sum(pairs.columnWidth(c) for c in range(pairs.model().columnCount()))
     assert shown <= pairs.viewport().width() + 2  # a wide pane: the text columns fill it
     window.resize(900, 600)
-    window.bridge.goto(0)  # the top count grows back to its largest
+    window.bridge.goto(0)  # the top count and the words' tokens grow back to their largest
     qtbot.wait(50)
-    model = pairs.model()
-    for row in range(model.rowCount()):
-        for column in (RANK, COUNT, REPLACEMENTS, WORDS):
-            text = str(model.index(row, column).data() or "")
-            assert metrics.horizontalAdvance(text) + 8 <= pairs.columnWidth(column), (row, column, text)
+    for view, columns in (
+        (pairs, (RANK, COUNT, REPLACEMENTS, WORDS)),
+        (corpus, (corpus_columns.COUNT, corpus_columns.TOKENS)),
+    ):
+        model = view.model()
+        for row in range(model.rowCount()):
+            for column in columns:
+                text = str(model.index(row, column).data() or "")
+                assert metrics.horizontalAdvance(text) + 8 <= view.columnWidth(column), (row, column, text)
 
 
 def test_dialogs_take_the_zoom_and_fit_the_screen(qtbot, make_window):

@@ -66,6 +66,7 @@ class CorpusModel(TableModel):
         self._colors = (highlight_background(), changed_background())
         self._resort = QTimer(self, singleShot=True, interval=250)
         self._positions: np.ndarray | None = None  # word -> row, -1 for words not shown
+        self.largest = (0, 0)  # the corpus' largest count and longest word in bytes (column widths)
         # Signals
         self._resort.timeout.connect(self._reorder)
         bridge.sig_reset.connect(self._on_reset)
@@ -201,6 +202,10 @@ class CorpusModel(TableModel):
 
     def _on_reset(self) -> None:
         self.beginResetModel()
+        corpus = self._bridge.trainer.corpus  # never changes: safe to read while a job runs
+        ends = corpus.words.byte_ends()
+        if len(ends):
+            self.largest = (int(corpus.counts.numpy().max()), int(np.diff(ends, prepend=0).max()))
         self._cache.clear()
         self._highlight = frozenset()
         self._changed = frozenset()

@@ -33,7 +33,15 @@ class CorpusPane(QWidget):
         self.only_check = QCheckBox("Only words with the selection")
         self.summary = status_label()
         self.selection_label = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
-        self.view = row_table(self.model, {WORD: "m" * 14, COUNT: "9,999,999", TOKENS: "9,999"})
+        self.view = row_table(
+            self.model,
+            {  # as wide as this corpus needs: the segmentation is what the pane is for
+                WORD: lambda: "m" * min(14, self.model.largest[1]),
+                COUNT: lambda: f"{self.model.largest[0]:,}",
+                TOKENS: lambda: f"{self.model.largest[1] + 1:,}",  # a unit per byte at most, and a marker
+            },
+            stretch={SEGMENTATION: "n e w e s t </w>"},
+        )
         self._filter_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
         self.view.setItemDelegateForColumn(SEGMENTATION, ChipDelegate(TOKENS_ROLE, self.view))
