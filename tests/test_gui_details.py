@@ -405,3 +405,30 @@ def test_the_current_merge_stays_in_view_through_a_zoom(qtbot, make_window):
     for keys in ("Ctrl++", "Ctrl++", "Ctrl+-", "Ctrl+0"):
         press(keys)
         qtbot.waitUntil(current_row_shown)
+
+
+def test_every_plot_axis_keeps_a_label_when_zoomed_for_a_projector(qtbot, make_window):
+    """Zoomed twice, the step plots' bottom axes had one tick, at 0, hidden at the edge, and
+    short vertical axes kept only a 0 at their bottom edge: no numbers at all."""
+    window = make_window("Shakespeare")
+    window.resize(1440, 900)
+    window.bridge.run(merges=300)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    press("Ctrl++")
+    press("Ctrl++")
+    qtbot.wait(150)  # the plots redraw
+    pane = window.plots_pane
+    for plot in (*pane.step_plots, pane.length_plot):
+        for name in ("left", "bottom"):
+            axis = plot.getAxis(name)
+            low, high = axis.range
+            size = axis.geometry().width() if name == "bottom" else axis.geometry().height()
+            values = [v for _, level in axis.tickValues(low, high, size) for v in level]
+            metrics = QFontMetrics(axis.style["tickFont"])
+            for value, text in zip(values, axis.tickStrings(values, 1, 1), strict=True):
+                # pyqtgraph hides a label that would stick out of its axis
+                half = (metrics.horizontalAdvance(text) if name == "bottom" else metrics.height()) / 2
+                pixels = size * (value - low) / (high - low)
+                assert half <= pixels <= size - half, (plot.titleLabel.text, name, text, pixels, size)
+            assert values, (plot.titleLabel.text, name)

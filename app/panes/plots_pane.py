@@ -66,6 +66,7 @@ class TickRoom:
     def __init__(self) -> None:
         self.up = 18.0
         self.across = 40.0
+        self.digit = 7.0  # the width of one character of a label
 
 
 def _log_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
@@ -98,35 +99,53 @@ def _log_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
 _HALVES = tuple(m / 2 for m in range(2, 20))  # 1, 1.5, 2, ... 9.5
 
 
-def _round_ticks(low: float, high: float, fits: int, whole: bool = False, least: float = -math.inf) -> list:
+def _round_ticks(
+    low: float, high: float, fits: int, whole: bool = False, least: float = -math.inf, margin: float = 0.0
+) -> list:
     """Ticks every 1, 2 or 5 times a power of ten (``whole``: at least 1), at most ``fits`` of
-    them, none below ``least``."""
+    them, none below ``least`` and none within ``margin`` of either end, where pyqtgraph would
+    hide its cut label. When even the sparsest ticks that fit leave none inside, the nearest to
+    the middle of a denser set is kept: a short, zoomed axis keeps one label rather than none."""
     span = max(high - low, 1e-9)
+    margin = min(margin, 0.45 * span)  # an axis shorter than a label still gets its middle one
+    inner_low, inner_high = max(low + margin, least), high - margin
     first_power = 0 if whole else math.floor(math.log10(span)) - 2
-    stride = next(
-        m * 10.0**k
-        for k in range(first_power, first_power + 12)
-        for m in (1, 2, 5)
-        if span / (m * 10.0**k) <= fits
-    )
-    values = [v * stride for v in range(math.ceil(low / stride), math.floor(high / stride) + 1)]
-    values = [v for v in values if v >= least]
-    return [(stride, values[:: math.ceil(len(values) / fits)] if len(values) > fits else values)]
+    denser: tuple[float, list[float]] | None = None
+    for stride in (m * 10.0**k for k in range(first_power, first_power + 12) for m in (1, 2, 5)):
+        multiples = range(math.ceil(inner_low / stride), math.floor(inner_high / stride) + 1)
+        values = [v * stride for v in multiples]
+        if len(values) <= fits:
+            if values or denser is None:
+                return [(stride, values)]
+            break
+        denser = (stride, values)
+    assert denser is not None
+    stride, values = denser
+    if fits == 1:
+        middle = (low + high) / 2
+        return [(stride, [min(values, key=lambda v: abs(v - middle))])]
+    return [(stride, values[:: math.ceil(len(values) / fits)])]
 
 
 def _up_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
     """Linear ticks up a vertical axis, as many as labels of the current font fit."""
-    return _round_ticks(low, high, max(1, int(size // room.up)))
+    margin = 0.5 * room.up * (high - low) / max(size, 1.0)  # half a label, in the axis' units
+    return _round_ticks(low, high, max(1, int(size // room.up)), margin=margin)
 
 
 def _across_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
-    """Linear ticks along a horizontal axis of steps (whole numbers)."""
-    return _round_ticks(low, high, max(2, int(size // room.across)), whole=True)
+    """Linear ticks along a horizontal axis of steps (whole numbers), spaced for labels as
+    long as the largest step's."""
+    label = (len(_compact(max(abs(high), 1))) + 2) * room.digit
+    margin = 0.5 * label * (high - low) / max(size, 1.0)
+    return _round_ticks(low, high, max(2, int(size // label)), whole=True, margin=margin)
 
 
 def _length_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
     """Whole-number ticks (token lengths, in units)."""
-    return _round_ticks(low, high, max(2, int(size // (room.across * 0.6))), whole=True, least=1)
+    margin = 0.5 * len(_compact(max(abs(high), 1))) * room.digit * (high - low) / max(size, 1.0)
+    fits = max(2, int(size // (room.across * 0.6)))
+    return _round_ticks(low, high, fits, whole=True, least=1, margin=margin)
 
 
 def _log_tick_strings(values, scale, spacing) -> list[str]:
@@ -378,9 +397,12 @@ class PlotsPane(QWidget):
         metrics = QFontMetrics(font or self.font())
         self._tick_room.up = metrics.height() * 1.4
         self._tick_room.across = metrics.horizontalAdvance("20000") * 1.6
+        self._tick_room.digit = metrics.horizontalAdvance("0")
         width = metrics.horizontalAdvance("00.5k") + 12
+        height = metrics.height() + 10  # the bottom labels: too short an axis hides them all
         for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
             plot.getAxis("left").setWidth(width)
+            plot.getAxis("bottom").setHeight(height)
 
     def refresh(self) -> None:
         if self._bridge.busy:
