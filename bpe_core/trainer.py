@@ -391,7 +391,7 @@ class Trainer:
             if not self._index.count(key):
                 raise MergeError(f"The pair {self.pair_string(pair)} does not occur in the corpus.")
             decided_by = decided_by or USER
-        record, redone = self._advance(key, decided_by)
+        record, redone = self._advance(key, decided_by, chosen=pair is not None)
         self._last_change = LastChange(True, record, tuple(self._last_effect().changed))
         self.events.emit(MergeApplied(record, redo=redone))
         return record
@@ -586,21 +586,31 @@ class Trainer:
         return [self._advance(key, self._rule.spec, pass_number=number)[0] for key in chosen]
 
     def _advance(
-        self, key: str | None, decided_by: str, saved: MergeRecord | None = None, pass_number: int = 0
+        self,
+        key: str | None,
+        decided_by: str,
+        saved: MergeRecord | None = None,
+        pass_number: int = 0,
+        chosen: bool = False,
     ) -> tuple[MergeRecord, bool]:
         """One merge forward: ``key``, or the rule's pick if ``None``; ``saved`` supplies the
         decision data when replaying a session. Returns the record and whether it was redone.
 
         Where a line of the history already makes the same merge from here, it is followed (the
         state would be the same); otherwise the merge is recorded, on a new branch if merges
-        already follow this position, so that no line of the history is ever lost.
+        already follow this position, so that no line of the history is ever lost. A merge
+        ``chosen`` (by the user, or by a rule the user let decide at a tie) that the line had
+        decided otherwise is then recorded as decided this time.
         """
         decision = self._decide(key, saved)
         if self.position < len(self._records):
             line = self._line_with(decision[0])
             if line is not None:
                 self._enter(line)
-                return self._remerge(), True
+                record = self._remerge()
+                if chosen and record.decided_by != decided_by:
+                    record = self._redecided(record, decided_by)
+                return record, True
             self._fork()
         number = saved.pass_number if saved is not None and saved.pass_number else pass_number
         return self._merge(decision, decided_by, number or self._next_pass()), False
@@ -820,6 +830,18 @@ class Trainer:
             known.add(key)
             made.append(key)
         return True
+
+    def _redecided(self, record: MergeRecord, decided_by: str) -> MergeRecord:
+        """``record``, just followed, as decided by ``decided_by``, in every line that reaches
+        it the way the current one does (they share the node)."""
+        new = replace(record, decided_by=decided_by)
+        step, line = record.step, list(self._records)
+        for branch in self._tree.branches.values():
+            records = branch.records
+            if len(records) >= step and common_length(records[:step], line) == step:
+                records[step - 1] = new
+        self.revision = next(_REVISIONS)
+        return new
 
     def _remerge(self) -> MergeRecord:
         record = self._records[self.position]

@@ -157,3 +157,35 @@ def test_training_config_is_validated():
         PipelineConfig(end_of_word=" ")
     with pytest.raises(ValueError):
         PipelineConfig(end_of_word=None, attach_marker=True)
+
+
+def test_a_choice_at_a_tie_that_the_line_ahead_made_too_is_recorded_as_chosen():
+    """Undo, then choose at the tie the very pair the line had merged: the line was followed
+    and its old decider ("first-seen") kept, though the user, or the rule the user let decide,
+    chose it this time. Every line through that node now says so; nothing else changes."""
+    trainer = trainer_for(LOW, counts=True)
+    trainer.run(merges=6)
+    trainer.goto(3)
+    trainer.set_tie_break("subword-nmt")
+    trainer.run(merges=2)  # a second branch, sharing the first three merges
+    trainer.set_tie_break("first-seen")
+    assert len(trainer.branches()) == 2
+    trainer.goto(0)
+    before = trainer.history
+    first = before[0]
+    assert first.decided_by == "first-seen" and first.ties > 1
+    events = []
+    trainer.events.subscribe(events.append)
+    chosen = trainer.step(first.pair, decided_by="user")
+    assert chosen.decided_by == "user" and events == [MergeApplied(chosen, redo=True)]
+    assert trainer.history == (chosen, *before[1:]) and len(trainer.branches()) == 2
+    for branch in trainer.branches():
+        trainer.switch(branch.id)
+        assert trainer.history[0] is chosen  # the node both lines pass through
+    trainer.goto(1)
+    second = trainer.history[1]
+    revision = trainer.revision
+    assert trainer.step(second.pair, decided_by=second.decided_by) is second  # decided alike
+    trainer.undo()
+    assert trainer.step() is second  # the rule's own pick follows the line as it is
+    assert trainer.revision == revision

@@ -244,3 +244,30 @@ def test_let_hf_decide_picks_hf_s_choice_among_all_ties_not_the_first_fifty(qtbo
     record = window.bridge.trainer.record(1)
     assert record.pair == expected and record.decided_by == "hf" and record.ties == 60
     assert expected in listed and listed.index(expected) >= 50  # listed, beyond the first 50
+
+
+def test_a_tie_choice_the_undone_line_had_made_shows_who_chose_it(qtbot, make_window):
+    """Space (first-seen merges a pair at a tie), ←, Ask me, Space, and merge that same pair in
+    the tie dialog: the Merges pane said "first-seen", as the undone line had it."""
+    from app.models.merge_model import DECIDED
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    for keys in ("Space", "Space", "Space", "Left", "Left", "Left"):  # the line goes on past it
+        press(keys)
+    made = window.bridge.trainer.record(1)
+    assert made.decided_by == "first-seen" and made.ties > 1
+    window.bridge.set_tie_rule(ASK)
+
+    def choose_the_same(dialog: TieDialog) -> None:
+        dialog.select(made.pair)
+        dialog.merge_button.click()
+
+    answerer = ModalAnswerer(TieDialog, choose_the_same)
+    press("Space")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 1)
+    answerer.stop()
+    assert window.bridge.trainer.record(1).decided_by == "user"
+    merges = window.merges_pane.model
+    assert merges.index(0, DECIDED).data() == "user"
+    assert len(window.bridge.trainer.branches()) == 1  # followed, not branched

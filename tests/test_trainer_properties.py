@@ -222,11 +222,13 @@ def run_commands(trainer, commands):
             assert record not in {b.id for b in trainer.branches()}
         check_consistent(trainer)
         check_node()
-        # No line of the history is ever lost: each one seen before is still some branch's prefix.
-        now = [trainer.branch_history(b.id) for b in trainer.branches()]
+        # No line of the history is ever lost: the merges of each one seen before are still some
+        # branch's first ones (who decided a merge changes when it is chosen anew at a tie).
+        now = [[r.pair for r in trainer.branch_history(b.id)] for b in trainer.branches()]
         if name != "delete":
             for old in lines.values():
-                assert any(new[: len(old)] == old for new in now)
+                merges = [r.pair for r in old]
+                assert any(new[: len(merges)] == merges for new in now)
 
 
 @settings(max_examples=200, deadline=None)

@@ -132,6 +132,8 @@ class MergeModel(TableModel):
             self._history = history
             self._tie_steps += tie_steps(history[len(old) :])
             self.endInsertRows()
+        else:  # the same line: a merge followed may have been decided anew (Trainer.step)
+            self._history = history
         old_position, self._position = self._position, position
         if history:
             first, last = sorted((old_position, position))
