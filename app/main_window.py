@@ -516,10 +516,13 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         trainer = self.bridge.trainer
-        dialog = SettingsDialog(trainer.corpus.config, trainer.training, self.target, self)
+        dialog = SettingsDialog(
+            trainer.corpus.config, trainer.training, self.target, self, self.bridge.ask_at_ties
+        )
         with keeping_focus(self):
             accepted = dialog.exec()
         values = dialog.values() if accepted else None
+        ask = dialog.ask_at_ties
         dialog.deleteLater()
         if values is None:
             return
@@ -548,8 +551,9 @@ class MainWindow(QMainWindow):
                 return
             self.bridge.rebuild(config, training)
             return
-        if training.tie_break != trainer.training.tie_break:
-            self.bridge.set_tie_rule(training.tie_break)
+        rule = ASK if ask else training.tie_break
+        if rule != self.bridge.tie_rule_spec():
+            self.bridge.set_tie_rule(rule)
         if training.min_frequency != trainer.training.min_frequency:
             self.bridge.set_min_frequency(training.min_frequency)
         if training.merges_per_pass != trainer.training.merges_per_pass:

@@ -353,6 +353,31 @@ def test_settings_keep_and_change_the_prefix_space(qtbot, make_window, dialogs):
         assert window.bridge.trainer.corpus.config.prefix_space is wanted
 
 
+def test_settings_show_and_set_ask_me(qtbot, make_window, dialogs):
+    """The dialog listed the engine's rule only: with Ask me on it showed first-seen, and OK on
+    first-seen left Ask me on."""
+    from app.bridge import ASK
+    from app.dialogs.settings_dialog import ASK_ME
+
+    window = make_window()
+    window.bridge.set_tie_rule(ASK)
+    shown = []
+    for choice, expected in (("first-seen", "first-seen"), (ASK_ME, ASK), ("hf", "hf")):
+
+        def choose(choice=choice):
+            dialog = QApplication.activeModalWidget()
+            shown.append(dialog.rule.currentText())
+            dialog.rule.setCurrentText(choice)
+            dialog.accept()
+
+        QTimer.singleShot(50, choose)
+        window.open_settings()
+        assert window.bridge.tie_rule_spec() == expected
+        assert window.rule_box.currentData() == expected
+    assert shown == [ASK_ME, "first-seen", ASK_ME]
+    assert window.bridge.trainer.rule.spec == "hf"
+
+
 def test_an_uncaught_exception_is_logged_and_reported_once_without_blocking(qtbot, make_window, caplog):
     from app import gui
 

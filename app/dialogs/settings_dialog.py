@@ -29,6 +29,7 @@ from bpe_core import ConfigError, PipelineConfig, TrainingConfig
 from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS
 from bpe_core.tiebreak import DESCRIPTIONS, RULE_NAMES, parse_rule
 
+ASK_ME = "Ask me"
 TARGETS = ("none", "merges", "vocab_size")
 TARGET_LABELS = ("No target (until no pair qualifies)", "Number of merges", "Vocabulary size")
 
@@ -49,6 +50,7 @@ class SettingsDialog(QDialog):
         training: TrainingConfig,
         target: Target,
         parent=None,
+        ask_at_ties: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
@@ -71,6 +73,7 @@ class SettingsDialog(QDialog):
         for name in RULE_NAMES:
             self.rule.addItem(name)
             self.rule.setItemData(self.rule.count() - 1, DESCRIPTIONS[name], Qt.ItemDataRole.ToolTipRole)
+        self.rule.addItem(ASK_ME)  # as in the toolbar: stop at a tie and let the user choose
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1)
         self.per_pass = QSpinBox(minimum=0, maximum=10**6)
         self.per_pass.setSpecialValueText("all")  # 0: every non-conflicting pair of the ranking
@@ -97,7 +100,8 @@ class SettingsDialog(QDialog):
         self.specials.setPlainText("\n".join(config.special_tokens))
         self.min_frequency.setValue(training.min_frequency)
         rule = parse_rule(training.tie_break)
-        self.rule.setCurrentText(rule.name)
+        self.rule.setCurrentText(ASK_ME if ask_at_ties else rule.name)
+        self._engine_rule = training.tie_break  # kept while Ask me decides the ties
         self.seed.setValue(rule.seed)
         self.per_pass.setValue(training.merges_per_pass)
         self.target_kind.setCurrentIndex(TARGETS.index(target.kind))
@@ -155,6 +159,7 @@ class SettingsDialog(QDialog):
         )
         name = self.rule.currentText()
         spec = f"random:{self.seed.value()}" if name == "random" else name
+        spec = self._engine_rule if name == ASK_ME else spec
         training = TrainingConfig(
             min_frequency=self.min_frequency.value(), tie_break=spec, merges_per_pass=self.per_pass.value()
         )
@@ -162,6 +167,10 @@ class SettingsDialog(QDialog):
             raise ConfigError("The end-of-word marker cannot also be a special token.")
         target = Target(TARGETS[self.target_kind.currentIndex()], self.target_value.value())
         return config, training, target
+
+    @property
+    def ask_at_ties(self) -> bool:
+        return self.rule.currentText() == ASK_ME
 
     def accept(self) -> None:
         try:
