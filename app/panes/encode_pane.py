@@ -156,7 +156,7 @@ class EncodePane(QWidget):
         self.ids.setPlainText(shown)
         characters = len(self._encoded_text)
         unknown = sum(encoding.unknown)
-        ratio = f" · {characters / count:.2f} characters per token" if count else ""
+        ratio = f" ({characters / count:.2f} per token)" if count else ""
         flagged = f" · {unknown:,} unknown (red)" if unknown else ""
         self.stats.setText(f"{count:,} tokens for {characters:,} characters{ratio}{flagged}")
         self.sig_encoded.emit()
