@@ -174,10 +174,13 @@ class Bridge(QObject):
         if self.busy:  # the trainer may not be read now: assume the worst
             return self.dirty
         trainer = self._trainer
-        if not self.dirty or not trainer.history_length:
+        if not self.dirty:
             return False
-        if self.source.sample and self.path is None:
-            return any(record.decided_by == USER for record in trainer.history)
+        lines = [trainer.branch_history(branch.id) for branch in trainer.branches()]
+        if not any(lines):
+            return False
+        if self.source.sample and self.path is None:  # a hand-picked merge on any branch is work
+            return any(record.decided_by == USER for line in lines for record in line)
         return True
 
     def _state(self) -> tuple:

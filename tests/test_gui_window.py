@@ -15,6 +15,8 @@ from tests.gui_helpers import (
     ModalAnswerer,
     assert_panes_agree_with_core,
     drop_file,
+    fresh_focus,
+    press,
     run_app_process,
     sample,
     wait_idle,
@@ -242,6 +244,28 @@ def test_dropping_a_file_opens_it(qtbot, make_window, tmp_path):
     wait_idle(qtbot, window)
     assert window.bridge.trainer.corpus.words == ("hello", "world")
     assert window.bridge.source.name == "dropped.txt"
+
+
+def test_a_hand_picked_merge_on_another_branch_is_work_worth_asking_about(qtbot, make_window, dialogs):
+    """Space ×4, ← ×2, merge another pair by hand (a branch), back to main with Ctrl+H ↑, then
+    another sample: the branch and its hand-picked merge were dropped without a question, since
+    only the current line was looked at."""
+    window = make_window()
+    fresh_focus(qtbot, window)
+    for keys in ("Space", "Space", "Space", "Space", "Left", "Left"):
+        press(keys)
+    bridge = window.bridge
+    ahead = bridge.trainer.history[bridge.trainer.position].pair
+    other = next(p.pair for p in bridge.trainer.top_pairs(5) if p.pair != ahead)
+    bridge.step_pair(other)
+    assert len(bridge.trainer.branches()) == 2 and bridge.trainer.history[-1].decided_by == "user"
+    bridge.switch_branch(0)
+    assert all(record.decided_by != "user" for record in bridge.trainer.history)
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    window.open_sample(sample("FRED"))
+    wait_idle(qtbot, window)
+    assert [kind for kind, _, _ in dialogs.shown] == ["question"]
+    assert len(bridge.trainer.branches()) == 2  # kept: the question was cancelled
 
 
 def test_unsaved_changes_prompt_on_close(qtbot, make_window, dialogs):
