@@ -432,3 +432,39 @@ def test_every_plot_axis_keeps_a_label_when_zoomed_for_a_projector(qtbot, make_w
                 pixels = size * (value - low) / (high - low)
                 assert half <= pixels <= size - half, (plot.titleLabel.text, name, text, pixels, size)
             assert values, (plot.titleLabel.text, name)
+
+
+def test_the_plots_svg_is_drawn_in_page_coordinates_as_on_screen(qtbot, make_window, tmp_path):
+    """The SVG had the axes at three quarters of their size beside full-size curves (ticks at
+    1.4, 2.7 for steps 1, 2), and lines in data units with a stroke effect that librsvg and
+    office suites ignore: each line became a band as wide as a data unit."""
+    import re
+    from xml.etree import ElementTree
+
+    window = make_window()
+    window.resize(1440, 900)
+    fresh_focus(qtbot, window)
+    for _ in range(5):
+        press("Space")
+    qtbot.wait(150)
+    window.plots_pane.export(str(tmp_path / "plots.svg"))
+    root = ElementTree.parse(tmp_path / "plots.svg").getroot()
+    width, height = (float(v) for v in root.get("viewBox").split()[2:])
+    shapes = 0
+    for group in root.iter("{http://www.w3.org/2000/svg}g"):
+        drawn = [shape for shape in group if shape.tag.endswith(("path", "polyline", "rect", "text"))]
+        if not drawn:
+            continue
+        transform = group.get("transform", "matrix(1,0,0,1,0,0)")
+        a, b, c, d, e, f = (float(v) for v in re.findall(r"-?[0-9.]+", transform))
+        assert (a, b, c, d) == (1, 0, 0, 1), transform  # translations only: no scale
+        for shape in drawn:
+            text = shape.get("d") or shape.get("points")
+            if text:
+                shapes += 1
+                numbers = [float(v) for v in re.findall(r"-?[0-9.]+(?:e-?[0-9]+)?", text)]
+                xs, ys = numbers[::2], numbers[1::2]
+                assert all(-2 <= x + e <= width + 2 for x in xs) and all(
+                    -2 <= y + f <= height + 2 for y in ys
+                )
+    assert shapes > 20

@@ -10,15 +10,17 @@ step itself. Undo and redo move only the cursor.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from functools import partial
+from xml.etree import ElementTree
 
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import Exporter
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt, QTimer
-from PySide6.QtGui import QFontMetrics, QPainter
+from PySide6.QtGui import QFontMetrics, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -187,22 +189,83 @@ class QtSvgExporter(Exporter):
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         generator = QSvgGenerator()
+        # The axes replay pictures recorded at the screen's resolution: at the generator's own
+        # (72 dpi) they came out at three quarters of their size, beside full-size curves.
+        generator.setResolution(QPicture().logicalDpiX())
         generator.setOutputDevice(buffer)
         generator.setSize(target.size().toSize())
         generator.setViewBox(target)
         painter = QPainter(generator)
         self.getScene().render(painter, target, source)
         painter.end()
+        svg = flattened_svg(bytes(data.data()))
         if toBytes:
-            return bytes(data.data())
+            return svg
         try:
-            write_atomic(fileName, bytes(data.data()))
+            write_atomic(fileName, svg)
         except (OSError, BpeError) as error:
             QMessageBox.warning(None, "Could not export", str(error))
         return None
 
 
 QtSvgExporter.register()
+
+_SVG = "http://www.w3.org/2000/svg"
+_GEOMETRY = {f"{{{_SVG}}}{tag}" for tag in ("path", "polyline", "rect")}
+_NUMBER = re.compile(r"-?[0-9.]+(?:e-?[0-9]+)?")
+_PAIR = re.compile(r"(-?[0-9.]+(?:e-?[0-9]+)?),(-?[0-9.]+(?:e-?[0-9]+)?)")
+
+
+def flattened_svg(svg: bytes) -> bytes:
+    """Qt's SVG with the curves, bars and lines in page coordinates. Qt writes them in data
+    coordinates inside a scaling group, with ``vector-effect="non-scaling-stroke"`` keeping
+    their pens one pixel wide: renderers without that effect (librsvg, office suites) drew
+    every line as wide as a data unit, a band across the plot. The text stays as it is."""
+    ElementTree.register_namespace("", _SVG)
+    ElementTree.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    root = ElementTree.fromstring(svg)
+    for group in root.iter(f"{{{_SVG}}}g"):
+        matrix = _matrix(group.get("transform", ""))
+        children = list(group)
+        if matrix is None or not children or any(child.tag not in _GEOMETRY for child in children):
+            continue
+        for child in children:
+            _transform(child, matrix)
+        del group.attrib["transform"]
+    return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _matrix(transform: str) -> tuple[float, ...] | None:
+    if not transform.startswith("matrix("):
+        return None
+    values = tuple(float(v) for v in _NUMBER.findall(transform))
+    return values if len(values) == 6 else None
+
+
+def _transform(element, matrix: tuple[float, ...]) -> None:
+    a, b, c, d, e, f = matrix
+
+    def point(x: float, y: float) -> str:
+        return f"{a * x + c * y + e:.6g},{b * x + d * y + f:.6g}"
+
+    def points(text: str) -> str:
+        numbers = [float(v) for v in _NUMBER.findall(text)]
+        return " ".join(point(x, y) for x, y in zip(numbers[::2], numbers[1::2], strict=True))
+
+    tag = element.tag.rpartition("}")[2]
+    if tag == "polyline":
+        element.set("points", points(element.get("points", "")))
+    elif tag == "path":  # Qt writes absolute M, L and C commands, each point as "x,y"
+        moved = _PAIR.sub(lambda m: point(float(m[1]), float(m[2])), element.get("d", ""))
+        element.set("d", moved)
+    else:  # a rect: its four corners, which a rotation or a flip moves anywhere
+        x, y = float(element.get("x", 0)), float(element.get("y", 0))
+        w, h = float(element.get("width", 0)), float(element.get("height", 0))
+        element.tag = f"{{{_SVG}}}path"
+        corners = [point(x, y), point(x + w, y), point(x + w, y + h), point(x, y + h)]
+        element.set("d", "M" + " L".join(corners) + " Z")
+        for name in ("x", "y", "width", "height"):
+            element.attrib.pop(name, None)
 
 
 class TitledExportDialog(ExportDialog):
