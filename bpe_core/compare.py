@@ -21,6 +21,7 @@ from bpe_core.errors import Cancelled
 from bpe_core.history import MergeRecord
 from bpe_core.tiebreak import TieBreakRule
 from bpe_core.trainer import Trainer
+from bpe_core.walkthrough import markdown_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,14 +164,22 @@ def encoder_of(run: Run, config: PipelineConfig, n_special: int) -> Encoder:
 # -- exports (CSV and Markdown, for slides and papers) ----------------------------------------
 
 
+def comparison_header(comparison: Comparison) -> list[str]:
+    return ["Step", f"A: {comparison.a.label}", f"B: {comparison.b.label}", ""]
+
+
 def comparison_rows(comparison: Comparison) -> list[list[str]]:
-    """Step by step: the merge of A, the merge of B, and whether they differ."""
+    """Step by step: the merge of A, the merge of B, and whether they differ (the first
+    divergence marked as such)."""
     a, b = comparison.a, comparison.b
     rows = []
     for step in range(1, max(len(a.merges), len(b.merges)) + 1):
         left = _merge_text(a, step)
         right = _merge_text(b, step)
-        rows.append([str(step), left, right, "" if left == right else "differs"])
+        mark = (
+            "" if left == right else "first divergence" if step == comparison.first_divergence else "differs"
+        )
+        rows.append([str(step), left, right, mark])
     return rows
 
 
@@ -196,7 +205,6 @@ def sweep_rows(comparisons: Sequence[Comparison]) -> list[list[str]]:
     ]
 
 
-COMPARISON_HEADER = ["step", "A", "B", ""]
 SWEEP_HEADER = ["a", "b", "first divergence", "vocabulary overlap", "tokens a", "tokens b", "difference %"]
 
 
@@ -209,10 +217,10 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def to_markdown(header: Sequence[str], rows: Sequence[Sequence[str]], title: str = "") -> str:
-    def cell(text: str) -> str:
-        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ") or " "
+    def cell(text: str) -> str:  # tokens as they are: `</w>` is no HTML tag, `*` no emphasis
+        return markdown_text(text.replace("\n", " ")) or " "
 
-    lines = [f"{title}\n"] if title else []
+    lines = [f"{markdown_text(title)}\n"] if title else []
     lines.append("| " + " | ".join(cell(h) for h in header) + " |")
     lines.append("|" + "---|" * len(header))
     lines.extend("| " + " | ".join(cell(c) for c in row) + " |" for row in rows)

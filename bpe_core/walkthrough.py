@@ -106,7 +106,7 @@ def _code(text: str) -> str:
     return fence + padded.replace("|", "\\|") + fence
 
 
-def _plain(text: str) -> str:
+def markdown_text(text: str) -> str:
     """Text with corpus tokens in it, as Markdown that neither formats nor links nor runs them."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
@@ -116,7 +116,7 @@ def _markdown(title: str, intro: str, iterations: list[_Iteration]) -> str:
     for it in iterations:
         out += [f"## {it.title}", ""]
         if it.merge:
-            out += [_plain(it.merge), ""]
+            out += [markdown_text(it.merge), ""]
         shown = " ".join(_code(t) for t in it.vocabulary) + _more(len(it.vocabulary), it.vocabulary_size)
         out += [f"**Vocabulary** ({it.vocabulary_size:,}): {shown}", ""]
         out += ["**Corpus**", "", "| word | count | segmentation |", "|---|---:|---|"]

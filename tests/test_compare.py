@@ -109,3 +109,25 @@ def test_tie_picks_of_the_position_free_rules():
     ids = trainer.vocab.ids
     assert picks["subword-nmt"] in {(ids["a"], ids["b"]), (ids["c"], ids["d"]), (ids["e"], ids["f"])}
     assert tie_steps(trainer.history) == 1
+
+
+def test_the_comparison_exports_carry_the_names_and_marks_and_show_tokens_as_they_are():
+    """The Markdown export wrote `est + </w>` raw (rendered, the marker vanished as an HTML tag),
+    its columns were headed A and B, and it marked the first divergence only as "differs"."""
+    from bpe_core.compare import comparison_header, comparison_rows, to_csv, to_markdown
+
+    trainer = Trainer(Corpus.from_counts("low\t5\nlower\t2\nnewest\t6\nwidest\t3\n", PipelineConfig()))
+    trainer.run(merges=6)
+    trainer.goto(3)
+    trainer.set_tie_break("subword-nmt")
+    trainer.run(merges=2)
+    trainer.rename_branch(trainer.branches()[1].id, "<i>mine</i> *x*")
+    a, b = (run_of(trainer, br.name, trainer.branch_history(br.id)) for br in trainer.branches())
+    result = compare(a, b)
+    header, rows = comparison_header(result), comparison_rows(result)
+    assert header[1:3] == ["A: main", "B: <i>mine</i> *x*"]
+    assert rows[3][3] == "first divergence" and {row[3] for row in rows[4:]} <= {"differs", ""}
+    markdown = to_markdown(header, rows, result.summary())
+    assert "\\</w\\>" in markdown and "</w>" not in markdown.replace("\\</w\\>", "")
+    assert "\\<i\\>mine\\</i\\> \\*x\\*" in markdown
+    assert to_csv(header, rows).splitlines()[0] == "Step,A: main,B: <i>mine</i> *x*,"

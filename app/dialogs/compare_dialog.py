@@ -39,11 +39,11 @@ from app.models.rows_model import RowsModel
 from app.theme import is_dark
 from app.widgets import SideDialog
 from bpe_core.compare import (
-    COMPARISON_HEADER,
     SWEEP_HEADER,
     Comparison,
     Run,
     compare,
+    comparison_header,
     comparison_rows,
     encoder_of,
     pairwise_comparisons,
@@ -97,10 +97,10 @@ class CompareDialog(SideDialog):
         self.rule_box.addItems(SWEEP_RULES)
         self.rule_merges = QSpinBox(minimum=1, maximum=10**7)
         self.rule_button = QPushButton("Run this rule from here")
-        self.summary = QLabel(wordWrap=True)
+        self.summary = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)  # names as typed
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tabs = QTabWidget()
-        self.merges = _table(COMPARISON_HEADER)
+        self.merges = _table(["Step", "A", "B", ""])
         self.search = QLineEdit(placeholderText="Find a token…", clearButtonEnabled=True)
         self.token_order = QComboBox()
         self.token_order.addItems(["Sort A–Z", "Sort by the step that made them"])
@@ -260,10 +260,8 @@ class CompareDialog(SideDialog):
         rows = comparison_rows(comparison)
         first = comparison.first_divergence
         marked = first - 1 if first is not None and first <= len(rows) else None
-        if marked is not None:
-            rows[marked][3] = "first divergence"
         model = _model(self.merges)
-        model.set_headers(["Step", f"A: {comparison.a.label}", f"B: {comparison.b.label}", ""])
+        model.set_headers(comparison_header(comparison))
         model.set_rows(rows, {row for row, values in enumerate(rows) if values[3]}, marked)
         if marked is not None:
             self.merges.scrollTo(model.index(marked, 0), QTableView.ScrollHint.PositionAtCenter)
@@ -410,7 +408,7 @@ class CompareDialog(SideDialog):
             )
         elif self.comparison is not None:
             header, rows, title = (
-                COMPARISON_HEADER,
+                comparison_header(self.comparison),
                 comparison_rows(self.comparison),
                 self.comparison.summary(),
             )
