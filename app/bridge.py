@@ -414,12 +414,18 @@ class Bridge(QObject):
         trainer = self._trainer
 
         def work(progress, cancelled):
-            own = trainer.rule.spec
+            own, origin, start = trainer.rule.spec, trainer.current_branch, trainer.position
+            # At the end of a line the rule's merges would extend it: they go to a branch of their own.
+            made = trainer.start_branch() if start == trainer.history_length else None
             trainer.set_tie_break(rule)
             try:
-                return trainer.run(merges=merges, progress=progress, cancel=cancelled)
+                reason = trainer.run(merges=merges, progress=progress, cancel=cancelled)
             finally:
                 trainer.set_tie_break(own)
+            if made is not None and trainer.history_length == start:  # no merge: no branch
+                trainer.switch(origin, start)
+                trainer.delete_branch(made)
+            return reason
 
         def finished(reason: StopReason) -> None:
             if reason is StopReason.CANCELLED:

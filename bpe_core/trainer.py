@@ -316,6 +316,13 @@ class Trainer:
         elif self.position != start:
             self.events.emit(Jumped(start, self.position))
 
+    def start_branch(self) -> int:
+        """A new branch from here, made current, with no merge of its own yet: the next merges
+        go there and the line left stays as it is, also from the end of a line (where merges
+        would otherwise extend it). Returns its id."""
+        self._fork()
+        return self._tree.current.id
+
     def rename_branch(self, branch: int, name: str) -> None:
         name = self._tree.rename(branch, name)
         self.revision = next(_REVISIONS)

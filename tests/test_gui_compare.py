@@ -125,6 +125,34 @@ def test_what_another_rule_would_have_done_from_here_and_the_sweep(qtbot, make_w
     assert_panes_agree_with_core(window)
 
 
+def test_another_rule_from_the_end_of_a_line_makes_a_branch_and_leaves_the_line(qtbot, make_window):
+    """From the last step of main, "Run this rule from here" appended hf's merges to main: no
+    branch, and nothing to compare with. A run that makes no merge leaves no branch."""
+    window = make_window()
+    bridge = window.bridge
+    bridge.run(merges=6)
+    wait_idle(qtbot, window)
+    trainer = bridge.trainer
+    main = trainer.branch_history(0)
+    window.show_compare()
+    dialog = window.compare_dialog
+    dialog.rule_box.setCurrentText("hf")
+    dialog.rule_merges.setValue(3)
+    qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: dialog.b_box.currentData() == trainer.current_branch)
+    assert trainer.branch_history(0) == main and len(trainer.branches()) == 2
+    made = trainer.branch_history(trainer.current_branch)
+    assert made[:6] == main and [r.decided_by for r in made[6:]] == ["hf"] * 3
+    assert dialog.a_box.currentData() == 0 and dialog.comparison.first_divergence == 7
+    bridge.switch_branch(0)
+    wait_idle(qtbot, window)
+    bridge.set_min_frequency(10**6)  # no pair qualifies: the rule makes no merge
+    qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    assert len(trainer.branches()) == 2 and trainer.current_branch == 0 and trainer.position == 6
+
+
 def test_file_export_walkthrough_writes_the_lesson_in_the_background(
     qtbot, make_window, monkeypatch, tmp_path
 ):
