@@ -243,7 +243,7 @@ class Bridge(QObject):
         if self.busy:
             return False
         try:
-            self._trainer.step(pair, decided_by=decided_by)
+            self._trainer.step(pair, decided_by=decided_by, chosen=True)
         except MergeError as error:
             self.sig_error.emit("Cannot merge", str(error))
             return False
@@ -415,14 +415,16 @@ class Bridge(QObject):
 
         def work(progress, cancelled):
             own, origin, start = trainer.rule.spec, trainer.current_branch, trainer.position
-            # At the end of a line the rule's merges would extend it: they go to a branch of their own.
-            made = trainer.start_branch() if start == trainer.history_length else None
+            # At the end of a line the rule's merges would extend it: they go to a branch of their
+            # own, made only if the rule can merge at all (an empty one would leave a change).
+            at_end = start == trainer.history_length and trainer.stop_reason() is None
+            made = trainer.start_branch() if at_end else None
             trainer.set_tie_break(rule)
             try:
                 reason = trainer.run(merges=merges, progress=progress, cancel=cancelled)
             finally:
                 trainer.set_tie_break(own)
-            if made is not None and trainer.history_length == start:  # no merge: no branch
+            if made is not None and trainer.history_length == start:  # cancelled before a merge
                 trainer.switch(origin, start)
                 trainer.delete_branch(made)
             return reason
@@ -542,7 +544,7 @@ class Bridge(QObject):
         succeeds). ``kind`` forces ``session``, ``text`` or ``counts``; by default a session is
         recognised by parsing it, and a corpus by its suffix (``.tsv``: word counts)."""
         path = Path(path)
-        if self._refused_pipe(path):
+        if self.refused_pipe(path):
             return
         if kind is None and tokenizer_format(path) is not None:
             self.open_tokenizer(path, on_opened=on_opened)
@@ -577,7 +579,7 @@ class Bridge(QObject):
         """A tokenizer file or folder as a session of its merges (``bpe_core.imported``); with
         ``corpus``, that text attached at once."""
         path = Path(path)
-        if self._refused_pipe(path) or (corpus is not None and self._refused_pipe(corpus)):
+        if self.refused_pipe(path) or (corpus is not None and self.refused_pipe(corpus)):
             return
         training = self._trainer.training
 
@@ -671,7 +673,7 @@ class Bridge(QObject):
 
         self._open(f"Opening {source.name}", work, on_opened, opens=source.path)
 
-    def _refused_pipe(self, path: Path) -> bool:
+    def refused_pipe(self, path: Path) -> bool:
         """A pipe (``bpe-studio <(command)``) is refused with a dialog: the window reads its
         source again when a setting changes, and a pipe gives its bytes only once."""
         if not is_pipe(path):

@@ -91,7 +91,7 @@ class FileActions(QObject):
             path, _ = QFileDialog.getOpenFileName(
                 self._window, "Import tokenizer", self.folder(), TOKENIZER_FILTER
             )
-        if not path:
+        if not path or self._bridge.refused_pipe(Path(path)):  # its format is read from it below
             return
         specials: tuple[str, ...] = ()
         if tokenizer_format(path) == "tiktoken":  # the ranks hold no special tokens: ask for them

@@ -549,6 +549,7 @@ class MainWindow(QMainWindow):
                 != QMessageBox.StandardButton.Yes
             ):
                 return
+            self.bridge.ask_at_ties = ask  # the rebuilt session keeps the choice (Bridge.replace_trainer)
             self.bridge.rebuild(config, training)
             return
         rule = ASK if ask else training.tie_break

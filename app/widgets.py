@@ -105,6 +105,8 @@ class RowTable(QTableView):
         super().__init__()
         self.column_samples = column_samples
         self._stretch = stretch or {}
+        self._dragged: set[int] = set()  # columns the user has resized: kept until the next zoom
+        self._fitting = False
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -121,6 +123,7 @@ class RowTable(QTableView):
     def fit_columns(self) -> None:
         """Row height and column widths for the current font (start-up and every zoom)."""
         self.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().height() * 1.7))
+        self._dragged.clear()  # a new font: every width as it needs, whatever was dragged before
         self._fit(self.column_samples)
 
     def _fit_live_columns(self) -> None:
@@ -132,8 +135,10 @@ class RowTable(QTableView):
             text = sample() if callable(sample) else sample
             title = str(self.model().headerData(column, Qt.Orientation.Horizontal) or "")
             width = max(metrics.horizontalAdvance(text), header_metrics.horizontalAdvance(title) + 14) + 16
+            if column in self._dragged:  # kept as the user left it, unless too narrow now
+                width = max(width, self.columnWidth(column))
             if width != self.columnWidth(column):
-                self.setColumnWidth(column, width)
+                self._set_width(column, width)
         self._share_room()
 
     def _share_room(self) -> None:
@@ -147,11 +152,21 @@ class RowTable(QTableView):
         for column, readable in self._stretch.items():
             width = max(share, self.fontMetrics().horizontalAdvance(readable) + 16)
             if width != self.columnWidth(column):
-                self.setColumnWidth(column, width)
+                self._set_width(column, width)
+
+    def _set_width(self, column: int, width: int) -> None:
+        self._fitting = True
+        try:
+            self.setColumnWidth(column, width)
+        finally:
+            self._fitting = False
 
     def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
-        if column not in self._stretch:
-            self._share_room()
+        if column in self._stretch:
+            return
+        if not self._fitting and not self.isColumnHidden(column):
+            self._dragged.add(column)  # the user's width, not ours
+        self._share_room()
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:

@@ -379,13 +379,18 @@ class Trainer:
 
     @_all_or_nothing
     @without_gc
-    def step(self, pair: Pair | None = None, decided_by: str | None = None) -> MergeRecord | None:
+    def step(
+        self, pair: Pair | None = None, decided_by: str | None = None, chosen: bool = False
+    ) -> MergeRecord | None:
         """Merge the pair the tie-break rule picks, or ``pair`` (any pair present) if given.
 
         Returns the new record, or ``None`` when no pair reaches the minimum frequency. After an
         undo, a different merge starts a new branch (the redo line stays, on its own branch); the
         same merge as a line that follows from here just follows it. ``decided_by`` names who chose a given
         pair (default ``"user"``; the Ask-me flow passes a rule name when the user lets it decide).
+        A pair ``chosen`` now (by the user, or a rule the user let decide at a tie) that the line
+        had decided otherwise is recorded as decided this time; a replay (``chosen`` false) keeps
+        the line's deciders.
         """
         if pair is None:
             if self.stop_reason() is not None:
@@ -398,7 +403,7 @@ class Trainer:
             if not self._index.count(key):
                 raise MergeError(f"The pair {self.pair_string(pair)} does not occur in the corpus.")
             decided_by = decided_by or USER
-        record, redone = self._advance(key, decided_by, chosen=pair is not None)
+        record, redone = self._advance(key, decided_by, chosen=chosen and pair is not None)
         self._last_change = LastChange(True, record, tuple(self._last_effect().changed))
         self.events.emit(MergeApplied(record, redo=redone))
         return record

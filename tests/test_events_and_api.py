@@ -176,7 +176,11 @@ def test_a_choice_at_a_tie_that_the_line_ahead_made_too_is_recorded_as_chosen():
     assert first.decided_by == "first-seen" and first.ties > 1
     events = []
     trainer.events.subscribe(events.append)
-    chosen = trainer.step(first.pair, decided_by="user")
+    replayed = trainer.step(first.pair, decided_by="hf")  # a replay (a run opened as a branch)
+    assert replayed is first and trainer.branch_history(0)[0] is first  # keeps the line's decider
+    trainer.undo()
+    events.clear()
+    chosen = trainer.step(first.pair, decided_by="user", chosen=True)
     assert chosen.decided_by == "user" and events == [MergeApplied(chosen, redo=True)]
     assert trainer.history == (chosen, *before[1:]) and len(trainer.branches()) == 2
     for branch in trainer.branches():
@@ -185,7 +189,7 @@ def test_a_choice_at_a_tie_that_the_line_ahead_made_too_is_recorded_as_chosen():
     trainer.goto(1)
     second = trainer.history[1]
     revision = trainer.revision
-    assert trainer.step(second.pair, decided_by=second.decided_by) is second  # decided alike
+    assert trainer.step(second.pair, decided_by=second.decided_by, chosen=True) is second  # alike
     trainer.undo()
     assert trainer.step() is second  # the rule's own pick follows the line as it is
     assert trainer.revision == revision

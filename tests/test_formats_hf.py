@@ -249,10 +249,19 @@ def test_merges_as_strings_and_as_lists_read_alike():
 
 
 @pytest.mark.parametrize("trim", [True, False])
-def test_a_byte_level_post_processor_that_trims_offsets_is_noted(trim):
-    """RoBERTa's post-processor moves HF's offsets past a token's spaces; ours keep them, and the
-    reading said nothing."""
-    processor = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": trim, "use_regex": True}
+@pytest.mark.parametrize("kind", ["ByteLevel", "RobertaProcessing"])
+def test_a_post_processor_that_trims_offsets_is_noted(trim, kind):
+    """RoBERTa's post-processor (RobertaProcessing, or a ByteLevel one) moves HF's offsets past
+    a token's spaces; ours keep them, and the reading said nothing."""
+    from tokenizers import processors
+
+    made = {
+        "ByteLevel": lambda: processors.ByteLevel(trim_offsets=trim),
+        "RobertaProcessing": lambda: processors.RobertaProcessing(("</s>", 2), ("<s>", 0), trim_offsets=trim),
+    }[kind]()
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.post_processor = made
+    processor = json.loads(tokenizer.to_str())["post_processor"]  # as HF writes it
     _, notes = hf_encoder(minimal(post_processor=processor))
     assert any("trim_offsets" in note for note in notes) == trim
 

@@ -286,3 +286,45 @@ def test_a_sweep_of_another_corpus_does_not_open_as_a_branch(qtbot, make_window,
     qtbot.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, window)
     assert dialogs.shown[-1][1] == "Cannot open the run" and window.bridge.trainer.history_length == 0
+
+
+def test_a_rule_run_that_cannot_merge_leaves_a_saved_session_saved(qtbot, make_window, tmp_path):
+    """The empty branch it made and deleted changed the history's revision: the title said
+    unsaved, closing asked, and the next branch was numbered past the deleted one."""
+    window = make_window()
+    bridge = window.bridge
+    bridge.run(merges=6)
+    wait_idle(qtbot, window)
+    bridge.set_min_frequency(10**6)
+    assert bridge.save(tmp_path / "s.json")
+    assert not bridge.dirty
+    next_branch = bridge.trainer.next_branch
+    bridge.run_rule_from_here("hf", 5)
+    wait_idle(qtbot, window)
+    assert not bridge.dirty and bridge.trainer.next_branch == next_branch
+
+
+def test_opening_a_sweep_run_as_a_branch_keeps_who_decided_the_lines_it_follows(qtbot, make_window):
+    """Replaying a run counted as choosing each merge: where it followed a line, every record
+    was relabelled with the run's rule, a hand-picked merge included (then not worth a save)."""
+    window = make_window()
+    bridge = window.bridge
+    fresh_focus(qtbot, window)
+    press("Space")
+    made = bridge.trainer.record(1)
+    press("Left")
+    bridge.step_pair(made.pair)  # the same pair, chosen by hand
+    assert bridge.trainer.record(1).decided_by == "user" and bridge.has_unsaved_work()
+    window.show_compare()
+    dialog = window.compare_dialog
+    qtbot.mouseClick(dialog.sweep_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    row = next(
+        i
+        for i, r in enumerate(dialog.sweep_runs)
+        if r.records[0].pair == made.pair and r.label != "first-seen"
+    )
+    dialog.runs_table.selectRow(row)
+    qtbot.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    assert bridge.trainer.branch_history(0)[0].decided_by == "user" and bridge.has_unsaved_work()

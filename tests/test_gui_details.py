@@ -468,3 +468,31 @@ def test_the_plots_svg_is_drawn_in_page_coordinates_as_on_screen(qtbot, make_win
                     -2 <= y + f <= height + 2 for y in ys
                 )
     assert shapes > 20
+
+
+def test_flattening_reads_numbers_as_qt_writes_large_ones():
+    """Corpus tokens in the millions are written 2.5e+06: the pattern took "06" for a
+    coordinate (a curve millions of pixels off the page) or failed on an odd count."""
+    from app.panes.plots_pane import flattened_svg
+
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+        b'<g transform="matrix(10,0,0,-1e-05,5,60)">'
+        b'<polyline points="0,2.5e+06 1,2.4e+06 "/><path d="M0,2.5e+06 L2,1e+06 "/></g></svg>'
+    )
+    flat = flattened_svg(svg).decode()
+    assert 'points="5,35 15,36"' in flat and 'd="M5,35 L25,50 "' in flat and "transform" not in flat
+
+
+def test_ticks_on_long_axes_and_a_fresh_sample_has_step_labels():
+    """Ticks are chosen stride by stride from the count of multiples (a review found them built
+    multiple by multiple: 144 ms an axis of a million steps); at step 0 the axes had none."""
+    from app.panes.plots_pane import _across_ticks, _round_ticks
+
+    room = TickRoom()
+    for span in (10**5, 10**6, 10**7):
+        [(_, values)] = _across_ticks(-0.02 * span, 1.02 * span, 600, room)
+        assert 2 <= len(values) <= 600 // room.digit
+    assert _across_ticks(-0.02, 1.02, 300, room)[0][1]  # step 0: the range holds 0 and 1 only
+    [(_, values)] = _round_ticks(0, 1000, 3, margin=10)
+    assert len(values) <= 3 and all(10 <= v <= 990 for v in values)

@@ -402,6 +402,57 @@ def test_settings_show_and_set_ask_me(qtbot, make_window, dialogs):
     assert window.bridge.trainer.rule.spec == "hf"
 
 
+def test_ask_me_chosen_in_settings_with_a_new_pipeline_holds_after_the_rebuild(qtbot, make_window, dialogs):
+    """The rebuild path returned before Ask me was applied: choosing it with Lowercase dropped
+    it, and choosing hf with Lowercase left Ask me on."""
+    from app.bridge import ASK
+    from app.dialogs.settings_dialog import ASK_ME
+
+    window = make_window()
+    window.bridge.step()
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    for choice, expected in ((ASK_ME, ASK), ("hf", "hf")):
+
+        def choose(choice=choice):
+            dialog = QApplication.activeModalWidget()
+            dialog.rule.setCurrentText(choice)
+            dialog.lowercase.click()
+            dialog.accept()
+
+        QTimer.singleShot(50, choose)
+        window.open_settings()
+        wait_idle(qtbot, window)
+        assert window.bridge.tie_rule_spec() == expected and window.rule_box.currentData() == expected
+
+
+def test_import_refuses_a_pipe_before_reading_it(qtbot, make_window, dialogs, tmp_path):
+    """Import (Ctrl+I) told a pipe's format by opening it on the window's thread: one with no
+    writer blocked the window for good."""
+    fifo = tmp_path / "tokenizer.json"
+    os.mkfifo(fifo)
+    window = make_window()
+    before = window.bridge.trainer
+    dialogs.open_path = str(fifo)
+    window.files.ask_import()
+    [(kind, _, text)] = dialogs.shown
+    assert kind == "warning" and "pipe" in text and window.bridge.trainer is before
+
+
+def test_a_number_column_widened_by_hand_stays_wide_as_training_goes_on(qtbot, make_window):
+    from app.models.pair_model import COUNT
+
+    window = make_window()
+    view = window.pairs_pane.view
+    fitted = view.columnWidth(COUNT)
+    view.horizontalHeader().resizeSection(COUNT, fitted + 80)
+    for _ in range(3):
+        window.bridge.step()
+    assert view.columnWidth(COUNT) == fitted + 80
+    window.zoom(1)
+    window.zoom(0)  # a new font fits every column again
+    assert view.columnWidth(COUNT) == fitted
+
+
 def test_an_uncaught_exception_is_logged_and_reported_once_without_blocking(qtbot, make_window, caplog):
     from app import gui
 

@@ -8,6 +8,7 @@ import json
 import tempfile
 from collections import Counter
 from contextlib import contextmanager
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -155,7 +156,7 @@ def do(trainer, command):
         return trainer.step()
     if name == "pick":
         pairs = sorted(trainer.pair_counts())
-        return trainer.step(pairs[command[1] % len(pairs)]) if pairs else None
+        return trainer.step(pairs[command[1] % len(pairs)], chosen=True) if pairs else None  # as the window
     if name == "undo" and trainer.can_undo:
         return trainer.undo()
     if name == "redo" and trainer.can_redo:
@@ -222,12 +223,12 @@ def run_commands(trainer, commands):
             assert record not in {b.id for b in trainer.branches()}
         check_consistent(trainer)
         check_node()
-        # No line of the history is ever lost: the merges of each one seen before are still some
-        # branch's first ones (who decided a merge changes when it is chosen anew at a tie).
-        now = [[r.pair for r in trainer.branch_history(b.id)] for b in trainer.branches()]
+        # No line of the history is ever lost: each one seen before is still some branch's
+        # prefix, record for record (only who decided a merge changes, when it is chosen anew).
+        now = [[replace(r, decided_by="") for r in trainer.branch_history(b.id)] for b in trainer.branches()]
         if name != "delete":
             for old in lines.values():
-                merges = [r.pair for r in old]
+                merges = [replace(r, decided_by="") for r in old]
                 assert any(new[: len(merges)] == merges for new in now)
 
 

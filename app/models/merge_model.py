@@ -6,6 +6,8 @@ pass, the pass number is shown on each pass's first merge, so the rows read in g
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from PySide6.QtGui import QFont
 
@@ -134,6 +136,7 @@ class MergeModel(TableModel):
             self.endInsertRows()
         else:  # the same line: a merge followed may have been decided anew (Trainer.step)
             self._history = history
+            self._differing.clear()
         old_position, self._position = self._position, position
         if history:
             first, last = sorted((old_position, position))
@@ -210,7 +213,11 @@ class MergeModel(TableModel):
     def choices_at(self, record) -> dict | None:
         """Every rule's pick at this tie step, if computed for this very record."""
         found = self._choices.get(record.step)
-        return found[1] if found is not None and found[0] is record else None
+        if found is None:
+            return None
+        computed = found[0]  # the same merge, whoever decided it since
+        same = computed is record or replace(computed, decided_by=record.decided_by) == record
+        return found[1] if same else None
 
     def _others(self, record) -> str:
         """At a tie step, the rules that would have merged another pair ("—": none). Until

@@ -112,21 +112,23 @@ def _round_ticks(
     margin = min(margin, 0.45 * span)  # an axis shorter than a label still gets its middle one
     inner_low, inner_high = max(low + margin, least), high - margin
     first_power = 0 if whole else math.floor(math.log10(span)) - 2
-    denser: tuple[float, list[float]] | None = None
+    denser: tuple[float, range] | None = None
     for stride in (m * 10.0**k for k in range(first_power, first_power + 12) for m in (1, 2, 5)):
         multiples = range(math.ceil(inner_low / stride), math.floor(inner_high / stride) + 1)
-        values = [v * stride for v in multiples]
-        if len(values) <= fits:
-            if values or denser is None:
-                return [(stride, values)]
-            break
-        denser = (stride, values)
-    assert denser is not None
-    stride, values = denser
-    if fits == 1:
-        middle = (low + high) / 2
-        return [(stride, [min(values, key=lambda v: abs(v - middle))])]
-    return [(stride, values[:: math.ceil(len(values) / fits)])]
+        if len(multiples) <= fits:  # a range's length costs nothing, however long the axis
+            if multiples or denser is not None:
+                break
+            if margin:  # not one whole value between the margins (step 0): the ends will do
+                return _round_ticks(low, high, fits, whole, least)
+            return [(stride, [])]
+        denser = (stride, multiples)
+    if not len(multiples) and denser is not None:
+        stride, multiples = denser
+        if fits == 1:
+            middle = (low + high) / 2
+            return [(stride, [min((v * stride for v in multiples), key=lambda v: abs(v - middle))])]
+        multiples = multiples[:: math.ceil(len(multiples) / fits)]
+    return [(stride, [v * stride for v in multiples])]
 
 
 def _up_ticks(low: float, high: float, size: float, room: TickRoom) -> list:
@@ -212,8 +214,9 @@ QtSvgExporter.register()
 
 _SVG = "http://www.w3.org/2000/svg"
 _GEOMETRY = {f"{{{_SVG}}}{tag}" for tag in ("path", "polyline", "rect")}
-_NUMBER = re.compile(r"-?[0-9.]+(?:e-?[0-9]+)?")
-_PAIR = re.compile(r"(-?[0-9.]+(?:e-?[0-9]+)?),(-?[0-9.]+(?:e-?[0-9]+)?)")
+_FLOAT = r"-?[0-9.]+(?:e[-+]?[0-9]+)?"  # as Qt writes them: 2.5e+06 for a large count
+_NUMBER = re.compile(_FLOAT)
+_PAIR = re.compile(f"({_FLOAT}),({_FLOAT})")
 
 
 def flattened_svg(svg: bytes) -> bytes:

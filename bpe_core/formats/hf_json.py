@@ -152,7 +152,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
                 f"Its post-processor ({kind}) adds tokens only when asked to: encodings here are "
                 "Hugging Face's with add_special_tokens=False."
             )
-        elif processor.get("trim_offsets"):
+        if isinstance(processor, dict) and processor.get("trim_offsets"):  # ByteLevel, RobertaProcessing
             notes.append(
                 "Its post-processor trims spaces from Hugging Face's offsets (trim_offsets); the spans "
                 "here keep them (a token 'Ġworld' spans its space). The ids are the same."
