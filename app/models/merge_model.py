@@ -134,9 +134,10 @@ class MergeModel(TableModel):
             self._history = history
             self._tie_steps += tie_steps(history[len(old) :])
             self.endInsertRows()
-        else:  # the same line: a merge followed may have been decided anew (Trainer.step)
+        else:  # the same line: the merge just followed may have been decided anew (Trainer.step)
+            if position and history[position - 1] is not old[position - 1]:
+                self._differing.pop(position, None)  # not the whole cache, on every step
             self._history = history
-            self._differing.clear()
         old_position, self._position = self._position, position
         if history:
             first, last = sorted((old_position, position))
