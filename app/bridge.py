@@ -180,7 +180,7 @@ class Bridge(QObject):
         if not any(lines):
             return False
         if self.source.sample and self.path is None:  # a hand-picked merge on any branch is work
-            return any(record.decided_by == USER for line in lines for record in line)
+            return any(USER in line.deciders() for line in lines)
         return True
 
     def _state(self) -> tuple:

@@ -1,9 +1,9 @@
 """The merge history as a tree: every line of merges ever made is kept, each as a branch.
 
-A branch holds its whole line from step 1. Its first ``fork`` records are the very objects of
-the branch it forked from (slicing a list shares them), so where two lines part is found by
-comparing records. The trainer walks between lines (undo to where they part, redo along the
-other); this module only keeps the books.
+A branch holds its whole line from step 1. Its first ``fork`` merges are read from the line of
+the branch it forked from (``bpe_core.merge_line``), so where two lines part is found without
+comparing the merges they share. The trainer walks between lines (undo to where they part, redo
+along the other); this module only keeps the books.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bpe_core.errors import MergeError
-from bpe_core.history import MergeRecord
+from bpe_core.merge_line import MergeLine, common_length
 
 MAIN = "main"
 
@@ -20,7 +20,7 @@ MAIN = "main"
 class Branch:
     id: int
     name: str
-    records: list[MergeRecord]  # the whole line, from step 1
+    records: MergeLine  # the whole line, from step 1
     parent: int | None  # the branch it forked from (None for the first)
     fork: int  # steps it shares with its parent: it differs from step fork + 1 on
 
@@ -38,20 +38,10 @@ class BranchInfo:
     current: bool
 
 
-def common_length(a: list[MergeRecord], b: list[MergeRecord]) -> int:
-    """How many first steps two lines share. Records equal in every field at the same step,
-    after equal steps, are the same merge even when loaded as separate objects."""
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and (a[i] is b[i] or a[i] == b[i]):
-        i += 1
-    return i
-
-
 class HistoryTree:
     """The branches, in creation order, and which one is current."""
 
-    def __init__(self, records: list[MergeRecord]) -> None:
+    def __init__(self, records: MergeLine) -> None:
         self.branches: dict[int, Branch] = {0: Branch(0, MAIN, records, None, 0)}
         self.current = self.branches[0]
         self._next_id = 1
@@ -73,7 +63,7 @@ class HistoryTree:
             raise MergeError(f"There is no branch {branch}.")
         return found
 
-    def add(self, name: str, records: list[MergeRecord], parent: int | None, fork: int) -> Branch:
+    def add(self, name: str, records: MergeLine, parent: int | None, fork: int) -> Branch:
         branch = Branch(self._next_id, name, records, parent, fork)
         self.branches[branch.id] = branch
         self._next_id += 1
@@ -82,7 +72,7 @@ class HistoryTree:
     def fork(self, position: int) -> Branch:
         """A new branch sharing the current one's first ``position`` steps (not yet current)."""
         parent = self.current
-        return self.add(f"branch {self._next_id}", parent.records[:position], parent.id, position)
+        return self.add(f"branch {self._next_id}", parent.records.fork(position), parent.id, position)
 
     def line_with(self, position: int, pair: tuple[int, int]) -> Branch | None:
         """A branch that shares the current line's first ``position`` steps and merges ``pair``
@@ -92,8 +82,8 @@ class HistoryTree:
             records = branch.records
             if (
                 len(records) > position
-                and records[position].pair == pair
-                and (branch is self.current or common_length(records[:position], line) >= position)
+                and records.pair(position) == pair
+                and (branch is self.current or common_length(records, line, position) >= position)
             ):
                 return branch
         return None
@@ -124,7 +114,7 @@ class HistoryTree:
                 b.parent,
                 b.fork,
                 len(b.records),
-                b.records[b.fork].decided_by if len(b.records) > b.fork else None,
+                b.records.decided_by(b.fork) if len(b.records) > b.fork else None,
                 b is self.current,
             )
             for b in self.branches.values()

@@ -11,8 +11,7 @@ for ten million symbols; a scan for a pair starts at its first word and stops on
 as many words as hold it), so no word lists are kept for cold pairs.
 
 Pairs are coded ``left << SHIFT | right`` (ids are below 2^21). Arrays never change once built,
-except the flags saying which words are warm and which pairs' counts moved out, and the hint of
-each pair's first word, which only moves forward as words warm up.
+except the flags saying which words are warm and which pairs' counts moved out.
 """
 
 from __future__ import annotations
@@ -23,11 +22,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from bpe_core.corpus import weighted_total
+from bpe_core.memory import spare_array
+
 SHIFT = 21
 MASK = (1 << SHIFT) - 1
-# Work on the symbol array is done this many symbols at a time, so that temporary arrays stay a
-# few megabytes whatever the corpus (they would otherwise make the peak of memory at opening).
-SLICE = 1 << 17
+# Work on the symbol array is done this many symbols at a time, so that temporary arrays stay
+# below a megabyte whatever the corpus (they would otherwise make the peak of memory at opening).
+SLICE = 1 << 14
 # A scan for a pair's words starts with a window of this many symbols and doubles it: a nearby
 # word is found at once, a scan of the whole array takes a few windows.
 WINDOW = 1 << 20
@@ -38,6 +40,13 @@ def group_heads(ordered: np.ndarray) -> np.ndarray:
     if not len(ordered):
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+
+
+def words_at(starts: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """The word holding each symbol position, given where each word starts. The positions are
+    cast to the starts' type first: numpy would otherwise cast all the starts to theirs (an
+    int64 copy of every word's start, on each call)."""
+    return np.searchsorted(starts, positions.astype(starts.dtype, copy=False), side="right") - 1
 
 
 def key_of(code: int) -> str:
@@ -69,10 +78,12 @@ class ColdIndex:
         self.starts = starts
         self.n_ids = n_ids
         self.warm = np.zeros(len(starts) - 1, dtype=bool)
-        self.codes, self.counts, self._first, self.holders = _pair_table(symbols, starts, weights)
+        self.codes, self.counts, self.holders = _pair_table(symbols, starts, weights)
         self.shadowed = np.zeros(len(self.codes), dtype=bool)
         self.n_shadowed = 0
-        self._ranking: np.ndarray | None = None
+        # The first cold word found to hold a pair, by row, for the pairs asked about: it only
+        # moves forward as words warm up (an array for every pair would cost 4 bytes each).
+        self._first: dict[int, int] = {}
 
     # -- pairs -----------------------------------------------------------------------------
 
@@ -117,23 +128,36 @@ class ColdIndex:
         live = ~self.shadowed
         return self.codes[live], self.counts[live]
 
-    def ranking(self) -> np.ndarray:
-        """Rows in order of count, highest first, then code (computed once)."""
-        if self._ranking is None:
-            order = np.lexsort((self.codes, -self.counts))
-            self._ranking = order.astype(np.int32) if len(order) < 2**31 else order
-        return self._ranking
+    def rows_below(self, ceiling: int | None, batch: int) -> tuple[np.ndarray, int]:
+        """About ``batch`` rows of the highest counts below ``ceiling`` (``None``: any), with
+        every row of the lowest count taken, and that count (0 when no row is below)."""
+        counts = self.counts
+        below = counts if ceiling is None else counts[counts < ceiling]
+        if not len(below):
+            return np.zeros(0, dtype=np.int64), 0
+        cut = max(len(below) - batch, 0)
+        floor = int(np.partition(below, cut)[cut])
+        del below
+        within = counts >= floor
+        if ceiling is not None:
+            within &= counts < ceiling
+        return np.flatnonzero(within), floor
+
+    def highest_below(self, ceiling: int | None) -> int:
+        """The highest count below ``ceiling`` (``None``: any), or 0."""
+        counts = self.counts if ceiling is None else self.counts[self.counts < ceiling]
+        return int(counts.max(initial=0))
 
     def first_word(self, key: str) -> int | None:
-        """The first word not yet warm that holds the pair here, or ``None``. The hint kept per
-        pair only moves forward: a word once warm is never read here again."""
+        """The first word not yet warm that holds the pair here, or ``None``. The word found is
+        kept: it only moves forward, as a word once warm is never read here again."""
         row = self._row(key)
         if row < 0 or not self.holders[row]:
             return None
-        word = int(self._first[row])
-        if self.warm[word]:
-            word = int(self._holding(row, key, int(self.starts[word + 1]), 1)[0])
-            self._first[row] = word
+        word = self._first.get(row)
+        if word is None or self.warm[word]:
+            start = 0 if word is None else int(self.starts[word + 1])
+            word = self._first[row] = int(self._holding(row, key, start, 1)[0])
         return word
 
     def holder_count(self, key: str) -> int:
@@ -153,7 +177,7 @@ class ColdIndex:
             stop = min(start + size, len(symbols) - 1)
             at = start + np.flatnonzero(symbols[start:stop] == left)
             at = at[symbols[at + 1] == right]
-            words = np.searchsorted(starts, at, side="right") - 1
+            words = words_at(starts, at)
             words = words[(at + 1 < starts[words + 1]) & ~warm[words]]  # within one cold word
             if len(words):  # positions ascend, so a word's repeats are side by side
                 fresh = np.empty(len(words), dtype=bool)
@@ -183,23 +207,23 @@ class ColdIndex:
         if symbol >= self.n_ids:
             return np.zeros(0, dtype=np.int64)
         at = np.flatnonzero(self.symbols == symbol)
-        words = np.searchsorted(self.starts, at, side="right") - 1
+        words = words_at(self.starts, at)
         words = words[~self.warm[words]]
         return np.unique(words)
 
-    def symbol_totals(self, weights: np.ndarray, n_symbols: int) -> list[int]:
+    def symbol_totals(self, weights: np.ndarray, n_symbols: int) -> np.ndarray:
         """Each symbol's weighted occurrences (summed in float64: the caller keeps the corpus'
         total below 2^53, where that is exact)."""
         totals = np.zeros(n_symbols, dtype=np.int64)
         starts = self.starts
-        cuts = np.searchsorted(starts, np.arange(0, int(starts[-1]), SLICE), side="right") - 1
+        cuts = words_at(starts, np.arange(0, int(starts[-1]), SLICE))
         for first, last in itertools.pairwise([*sorted(set(cuts.tolist())), len(starts) - 1]):
             low, high = int(starts[first]), int(starts[last])
             weight = np.repeat(weights[first:last].astype(np.float64), np.diff(starts[first : last + 1]))
             totals += np.bincount(self.symbols[low:high], weights=weight, minlength=n_symbols).astype(
                 np.int64
             )
-        return totals.tolist()
+        return totals
 
     def length(self, word: int) -> int:
         return int(self.starts[word + 1] - self.starts[word])
@@ -280,26 +304,35 @@ def pair_holders(words: np.ndarray, symbols: np.ndarray, lengths: np.ndarray) ->
 
 def _pair_table(
     symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct adjacent pairs (codes, ascending), their weighted counts, the first word
-    holding each and how many words hold each.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct adjacent pairs (codes, ascending), their weighted counts and how many words
+    hold each.
 
-    Pairs are taken in groups of left ids holding about ``SLICE`` positions each: their codes
-    then come out ascending group after group, and no temporary array outgrows a group.
+    Pairs are taken in groups of left ids holding about ``SLICE`` positions each, or a 64th of
+    all (each group scans the whole array): their codes then come out ascending group after
+    group, written in place, and no temporary array outgrows a group.
     """
     n_words = len(starts) - 1
     if len(symbols) < 2 or not n_words:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int32)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)
     lefts = np.zeros(int(symbols.max()) + 1, dtype=np.int64)
     for start in range(0, len(symbols) - 1, SLICE):  # bincount makes 8 bytes a symbol of its input
         part = symbols[start : min(start + SLICE, len(symbols) - 1)]
         lefts[: int(part.max()) + 1] += np.bincount(part)
-    cuts = _group_cuts(np.cumsum(lefts), SLICE)
+    cuts = _group_cuts(np.cumsum(lefts), max(SLICE, len(symbols) // 64))
     word_bits = n_words.bit_length()
-    codes_parts, count_parts, first_parts, holder_parts = [], [], [], []
+    # At most one pair per position but a word's last: the arrays are cut to the pairs found.
+    capacity = len(symbols) - n_words
+    lengths = np.diff(starts)
+    narrow = weighted_total(lengths, weights) < 2**31  # every count fits 4 bytes
+    del lengths
+    codes_out = spare_array(capacity, np.int64)
+    counts_out = spare_array(capacity, np.int32 if narrow else np.int64)
+    holders_out = spare_array(capacity, np.int32)
+    done = 0
     for low, high in itertools.pairwise(cuts):
         at = _positions_between(symbols, low, high)
-        words = np.searchsorted(starts, at, side="right") - 1
+        words = words_at(starts, at)
         inside = at + 1 < starts[words + 1]
         at, words = at[inside], words[inside]
         if not len(at):
@@ -316,20 +349,15 @@ def _pair_table(
             order = np.lexsort((words, codes))
             codes, words = codes[order], words[order]
         heads = group_heads(codes)
+        found = slice(done, done + len(heads))
         word_heads = np.ones(len(codes), dtype=bool)  # each (pair, word) once
         word_heads[1:] = (codes[1:] != codes[:-1]) | (words[1:] != words[:-1])
-        holder_parts.append(np.add.reduceat(word_heads, heads, dtype=np.int32))
+        holders_out[found] = np.add.reduceat(word_heads, heads, dtype=np.int32)
         del word_heads
-        codes_parts.append(codes[heads])
-        count_parts.append(np.add.reduceat(weights[words], heads))  # int32 counts sum as int64
-        first_parts.append(words[heads].astype(np.int32))
-    narrow = all(int(part.max(initial=0)) < 2**31 for part in count_parts)  # 4 bytes a count while they fit
-    counts = joined(count_parts, np.int32 if narrow else np.int64)
-    codes, first, holders = (
-        joined(parts, kind)
-        for parts, kind in ((codes_parts, np.int64), (first_parts, np.int32), (holder_parts, np.int32))
-    )
-    return codes, counts, first, holders
+        codes_out[found] = codes[heads]
+        counts_out[found] = np.add.reduceat(weights[words], heads)  # int32 counts sum as int64
+        done += len(heads)
+    return codes_out[:done], counts_out[:done], holders_out[:done]
 
 
 def _group_cuts(cumulative: np.ndarray, size: int) -> list[int]:
@@ -354,16 +382,3 @@ def _positions_between(symbols: np.ndarray, low: int, high: int) -> np.ndarray:
         part = symbols[start : min(start + SLICE, len(symbols) - 1)]
         parts.append(start + np.flatnonzero((part >= low) & (part < high)))
     return np.concatenate(parts)
-
-
-def joined(parts: list[np.ndarray], dtype: type) -> np.ndarray:
-    """The parts end to end; the list is emptied as they are copied, so that, once the caller
-    has let go of them, no part is held beside the whole for longer than its copy."""
-    out: np.ndarray = np.empty(sum(map(len, parts)), dtype=dtype)
-    at = 0
-    parts.reverse()
-    while parts:
-        part = parts.pop()
-        out[at : at + len(part)] = part
-        at += len(part)
-    return out

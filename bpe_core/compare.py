@@ -19,6 +19,7 @@ from bpe_core.corpus import Corpus
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import Cancelled
 from bpe_core.history import MergeRecord
+from bpe_core.merge_line import LineView
 from bpe_core.tiebreak import TieBreakRule
 from bpe_core.trainer import Trainer
 from bpe_core.walkthrough import markdown_text
@@ -31,7 +32,7 @@ class Run:
     label: str
     base: tuple[str, ...]  # special tokens and the alphabet, by key
     merges: tuple[tuple[str, str], ...]  # each merge's pair, by key
-    records: tuple[MergeRecord, ...]
+    records: Sequence[MergeRecord]
     corpus_tokens: int  # after the last merge
     display: Callable[[str], str]  # a key as shown
 
@@ -85,19 +86,24 @@ def run_of(trainer: Trainer, label: str, records: Sequence[MergeRecord] | None =
     the current one up to the position. Its corpus tokens are the last record's."""
     vocab = trainer.vocab
     base = tuple(vocab.keys[: vocab.n_special + vocab.n_base])
-    line = tuple(records) if records is not None else trainer.history[: trainer.position]
+    line = records if records is not None else trainer.history[: trainer.position]
     names = line_names(trainer, line)
-    merges = tuple((names[r.pair[0]], names[r.pair[1]]) for r in line)
+    merges = tuple((names[left], names[right]) for left, right in _pairs(line))
     tokens = line[-1].corpus_tokens if line else trainer.initial_point.corpus_tokens
     return Run(label, base, merges, line, tokens, _displayer(trainer))
+
+
+def _pairs(records: Sequence[MergeRecord]) -> list[tuple[int, int]]:
+    return records.pairs() if isinstance(records, LineView) else [record.pair for record in records]
 
 
 def line_names(trainer: Trainer, records: Sequence[MergeRecord]) -> dict[int, str]:
     """Token id -> key along a line of merges (an id names different tokens on different lines)."""
     vocab = trainer.vocab
     names: dict[int, str] = dict(enumerate(vocab.keys[: vocab.n_special + vocab.n_base]))
-    for record in records:
-        names[record.token] = names[record.pair[0]] + names[record.pair[1]]
+    tokens = records.column("token").tolist() if isinstance(records, LineView) else [r.token for r in records]
+    for (left, right), token in zip(_pairs(records), tokens, strict=True):
+        names[token] = names[left] + names[right]
     return names
 
 
@@ -250,6 +256,8 @@ def tie_picks(record: MergeRecord, token: Callable[[int], str]) -> tuple[dict[st
 
 def tie_steps(records: Sequence[MergeRecord]) -> int:
     """How many steps met a tie at the top count."""
+    if isinstance(records, LineView):
+        return int((records.column("ties") > 1).sum())
     return sum(1 for record in records if record.ties > 1)
 
 
@@ -263,7 +271,7 @@ def tie_choices(
     merged among *all* the tied pairs, first-seen included: the line is replayed on a fresh
     trainer, and at each tie the tied pairs are read from its queue (the top ``ties`` pairs).
     Returns step -> (its record, rule -> pair)."""
-    line = trainer.history if records is None else tuple(records)
+    line = trainer.history if records is None else records
     fresh = Trainer(trainer.corpus, trainer.training)
     choices = {}
     for number, record in enumerate(line, start=1):

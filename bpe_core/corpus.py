@@ -160,7 +160,7 @@ def unit_lengths(words: Words, unit: str) -> np.ndarray:
         return np.diff(ends, prepend=0).astype(np.int32)
     lengths = np.empty(len(ends), dtype=np.int32)
     blob = np.frombuffer(words.blob, dtype=np.uint8)
-    for first, last in word_slices(ends):
+    for first, last in word_slices(ends, 1 << 16):
         low, high = words.byte_span(first, last)
         leads = (blob[low:high] & 0xC0) != 0x80
         starts = np.concatenate(([0], ends[first : last - 1].astype(np.int64) - low))
@@ -172,16 +172,17 @@ def word_slices(ends: np.ndarray, size: int = 1 << 20) -> list[tuple[int, int]]:
     """Runs of consecutive words whose text (ending at ``ends``) is about ``size`` units."""
     if not len(ends):
         return []
-    cuts = np.searchsorted(ends, np.arange(size, int(ends[-1]), size)).tolist()
+    cuts = np.searchsorted(ends, np.arange(size, int(ends[-1]), size, dtype=ends.dtype)).tolist()
     bounds = sorted({0, *cuts, len(ends)})
     return list(itertools.pairwise(bounds))
 
 
 def weighted_total(lengths: np.ndarray, weights: np.ndarray) -> float:
     """``lengths @ weights`` in float64 (close, never overflowing), a slice at a time."""
+    size = 1 << 13  # the slices' float copies stay small
     return sum(
-        float(lengths[i : i + (1 << 20)].astype(np.float64) @ weights[i : i + (1 << 20)].astype(np.float64))
-        for i in range(0, len(lengths), 1 << 20)
+        float(lengths[i : i + size].astype(np.float64) @ weights[i : i + size].astype(np.float64))
+        for i in range(0, len(lengths), size)
     )
 
 

@@ -163,10 +163,12 @@ class Encoder:
         (encode with ``upto=trainer.position`` for the current state); it then stays valid
         while the user moves back and forth in the same history.
         """
-        records = trainer.history if full_history else trainer.history[: trainer.position]
+        history = trainer.history
+        records = history if full_history else history.prefix(trainer.position)
         # With the tokens of merges undone so far but recorded, when they are wanted.
         keys = trainer.line_keys() if full_history else list(trainer.vocab.keys)
-        merges = [Merge(r.step - 1, r.pair[0], r.pair[1], r.token, r.count) for r in records]
+        columns = (records.column(name).tolist() for name in ("left", "right", "token", "count"))
+        merges = list(map(Merge, range(len(records)), *columns))
         encoder = cls(trainer.corpus.config, keys, merges, range(trainer.vocab.n_special))
         numbers = trainer.token_numbers()
         if numbers is None or trainer.numbering is None:

@@ -18,7 +18,7 @@ from bpe_core.corpus import Corpus, unit_lengths, word_slices
 from bpe_core.vocab import MARK
 
 # Words are handed to the replay in runs of about this many bytes of text.
-RUN_BYTES = 1 << 16
+RUN_BYTES = 1 << 14
 
 
 def alphabet(corpus: Corpus) -> set[str]:

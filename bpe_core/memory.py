@@ -10,8 +10,11 @@ the next phase's peak would stand on top of it. glibc can give the free pages ba
 from __future__ import annotations
 
 import ctypes
+import mmap
 import sys
 from collections.abc import Callable
+
+import numpy as np
 
 
 def _trimmer() -> Callable[[int], int] | None:
@@ -30,3 +33,12 @@ def release_free_memory() -> None:
     """Give the allocator's free pages back to the system, where the C library can."""
     if _TRIM is not None:
         _TRIM(0)
+
+
+def spare_array(capacity: int, dtype: type | np.dtype) -> np.ndarray:
+    """A zeroed array of ``capacity`` items whose pages take memory only once written (an
+    anonymous mapping, never handed to the C library's heap): for a result whose length is
+    only bounded in advance, filled from the start and then cut to what was written, so that
+    it is built in place instead of from parts joined at the end."""
+    itemsize = np.dtype(dtype).itemsize
+    return np.frombuffer(mmap.mmap(-1, max(capacity, 1) * itemsize), dtype=dtype)[:capacity]

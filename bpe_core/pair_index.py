@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bpe_core.batch_merge import Segs, merge_many, separator, symbols_of, unmerge_many
-from bpe_core.cold_index import ColdIndex, grouped, key_of
+from bpe_core.cold_index import SLICE, ColdIndex, group_heads, grouped, key_of
 from bpe_core.long_word import LongWord
 from bpe_core.word_types import Counts
 
@@ -126,7 +126,7 @@ class PairIndex:
         stored = counts if isinstance(counts, Counts) else Counts(counts)
         self.counts = stored.values
         self._weights = stored.numpy()
-        self.token_freq = [0] * n_symbols
+        self.token_freq = array("q", bytes(8 * n_symbols))  # 8 bytes a token, not an int object
         self.pair_count: dict[str, int] = {}
         self.where: defaultdict[str, array[int]] = defaultdict(_word_list)
         self.count_hist: dict[int, int] = {}
@@ -147,10 +147,15 @@ class PairIndex:
         index.segs = index._warm
         index.cold = cold
         index._lazy = lazy
-        index.token_freq = cold.symbol_totals(index._weights, n_symbols)
+        index.token_freq = array("q", cold.symbol_totals(index._weights, n_symbols).tobytes())
         index.total_tokens = sum(index.token_freq)
-        counts_of, pairs = np.unique(cold.counts, return_counts=True)
-        index.count_hist = dict(zip(counts_of.tolist(), pairs.tolist(), strict=True))
+        hist: Counter[int] = Counter()
+        for start in range(0, len(cold.counts), SLICE):  # a sorted copy of a slice at a time
+            part = np.sort(cold.counts[start : start + SLICE].astype(np.int64))
+            heads = group_heads(part)
+            sizes = np.diff(np.append(heads, len(part)))
+            hist.update(dict(zip(part[heads].tolist(), sizes.tolist(), strict=True)))
+        index.count_hist = dict(hist)
         return index
 
     def _count_initial(self, segs: list[str]) -> None:
@@ -172,7 +177,7 @@ class PairIndex:
         symbols[n] = 0  # the separators
         if top == n:
             symbols = symbols[:n]
-        self.token_freq = symbols.tolist()
+        self.token_freq = array("q", symbols.astype(np.int64).tobytes())
         self.total_tokens = int(symbols.sum())
         adjacent = ~boundary[:-1]
         adjacent &= ~boundary[1:]

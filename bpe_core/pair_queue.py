@@ -10,38 +10,39 @@ be too early (occurrences vanish as merges happen) but never too late, and is re
 the entry reaches the top. Pairs whose first occurrence is in the same word are ordered by their
 position in it, computed at that moment.
 
-An index with a cold part (``bpe_core.cold_index``) ranks its cold pairs once, in an array; the
-heap takes them from it, best first, only when they could reach its top, so that opening a
+An index with a cold part (``bpe_core.cold_index``) has its cold pairs taken into the heap a
+batch of the highest counts at a time, only when they could reach its top, so that opening a
 session makes no heap entry for the many pairs that never get near the top.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from heapq import heapify, heappop, heappush, heapreplace
 from typing import cast
 
-import numpy as np
-
-from bpe_core.cold_index import key_of
+from bpe_core.cold_index import ColdIndex, key_of
 from bpe_core.pair_index import PairIndex
 from bpe_core.tiebreak import TieBreakRule
 
 Entry = tuple[int, object, str]
+COLD_BATCH = 1024  # cold pairs taken into the heap at a time
 
 
 class PairQueue:
     """Best-first access to live pairs: ``count`` descending, then the rule's order."""
 
-    def __init__(self, index: PairIndex, rule: TieBreakRule, tokens: list[str]) -> None:
+    def __init__(self, index: PairIndex, rule: TieBreakRule, tokens: Sequence[str]) -> None:
         self._index = index
         self._tokens = tokens
         self.rule = rule
         self._key = self._key_function(rule)
         self._heap: list[Entry] = []
-        # A cold part's codes, counts and ranking (``ColdIndex.ranking``), while entries remain.
-        self._cold: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._next = 0  # the first cold entry not yet in the heap
+        # While cold pairs remain outside the heap: all of count ``_cold_floor`` or more are in
+        # it (None: none yet), and ``_cold_next`` is the highest count of those left out.
+        self._cold: ColdIndex | None = None
+        self._cold_floor: int | None = None
+        self._cold_next = 0
         self.rebuild()
 
     def set_rule(self, rule: TieBreakRule) -> None:
@@ -51,38 +52,33 @@ class PairQueue:
 
     def rebuild(self) -> None:
         """Recreate the heap from the live pairs (after a rule change, or to shed dead entries).
-        Cold pairs are taken afresh from their ranking: an entry for a pair whose count has
+        Cold pairs are taken afresh, highest counts first: an entry for a pair whose count has
         changed since is corrected when it surfaces, as any stale entry is."""
         self._heap = [(-c, self._key(k), k) for k, c in self._index.pair_count.items()]
         heapify(self._heap)
-        cold = self._index.cold
-        self._cold = None if cold is None else (cold.codes, cold.counts, cold.ranking())
-        self._next = 0
+        self._cold = self._index.cold
+        self._cold_floor = None
+        self._cold_next = self._cold.highest_below(None) if self._cold is not None else 0
 
     def _pull(self) -> None:
         """Move into the heap the cold entries that could rank at its top (a count at least the
-        top's): every live pair then has an entry ranking it as high as it deserves, in the heap
-        or behind these."""
-        if self._cold is None:
-            return
-        codes, counts, ranking = self._cold
-        shadowed = self._index.cold.shadowed  # type: ignore[union-attr]
-        heap = self._heap
-        while self._next < len(ranking):
-            row = ranking[self._next]
-            count = int(counts[row])
-            if heap and -heap[0][0] > count:
-                return
-            self._next += 1
-            k = key_of(int(codes[row]))
-            if shadowed[
-                row
-            ]:  # its count is the index's now: a dead pair (its tokens perhaps undone) is left out
-                count = self._index.pair_count.get(k, 0)
-                if not count:
-                    continue
-            heappush(heap, (-count, self._key(k), k))
-        self._cold = None
+        top's), a batch at a time: every live pair then has an entry ranking it as high as it
+        deserves, in the heap or among those left out, whose counts are all lower."""
+        cold, heap = self._cold, self._heap
+        while cold is not None and self._cold_next and not (heap and -heap[0][0] > self._cold_next):
+            rows, floor = cold.rows_below(self._cold_floor, COLD_BATCH)
+            counts, shadowed = cold.counts[rows].tolist(), cold.shadowed[rows].tolist()
+            for code, count, moved in zip(cold.codes[rows].tolist(), counts, shadowed, strict=True):
+                k = key_of(code)
+                if moved:  # its count is the index's now: a dead pair (tokens perhaps undone) is left out
+                    count = self._index.pair_count.get(k, 0)
+                    if not count:
+                        continue
+                heappush(heap, (-count, self._key(k), k))
+            self._cold_floor = floor
+            self._cold_next = cold.highest_below(floor)
+        if cold is not None and not self._cold_next:
+            self._cold = None
 
     def push(self, pairs: list[str]) -> None:
         """Announce live pairs whose counts went up."""

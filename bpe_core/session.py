@@ -15,13 +15,14 @@ from typing import Any
 from bpe_core.branches import Branch
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import PipelineConfig, TrainingConfig
-from bpe_core.corpus import Corpus
+from bpe_core.corpus import MAX_TOTAL, Corpus
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import BpeError, InputError, SessionError
 from bpe_core.fileio import input_limit, open_input, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
 from bpe_core.memory import release_free_memory
+from bpe_core.merge_line import MergeLine
 from bpe_core.numbering import Numbering
 from bpe_core.session_corpus import CORPUS_KEY, CorpusColumns, never_stop
 from bpe_core.session_stream import SavedMerges, read_streamed
@@ -331,7 +332,8 @@ def _check_branches(data: dict[str, Any]) -> None:
                 raise SessionError(f"branch {name!r} does not list its merges.")
             for number, merge in enumerate(own, start=fork + 1):
                 _check_merge(number, merge)
-                if not (_is_count(merge.get("replacements")) or merge.get("replacements") == 0):
+                replaced = merge.get("replacements")
+                if not (_is_count_or_zero(replaced) and replaced <= MAX_TOTAL):
                     raise SessionError(
                         f"merge {number} of branch {name!r} has a malformed replacement count."
                     )
@@ -395,14 +397,16 @@ def _check_merge(number: int, merge: Any) -> None:
         problem = "has a token that is not its pair joined"
     elif not (_is_count_or_zero(merge.get("count")) and _is_count_or_zero(merge.get("top_count"))):
         problem = "has a missing or negative count"  # 0: an imported merge its corpus never meets
-    elif not _is_count_or_zero(merge.get("ties")):
+    elif max(merge["count"], merge["top_count"]) > MAX_TOTAL:  # no corpus holds more occurrences
+        problem = f"has a count beyond {MAX_TOTAL:,} (2^62)"
+    elif not (_is_count_or_zero(merge.get("ties")) and merge["ties"] <= MAX_TOTAL):
         problem = "has a malformed tie count"
     elif not (isinstance(merge.get("candidates"), list) and all(map(_is_string_pair, merge["candidates"]))):
         problem = "has malformed tie candidates"
     elif not isinstance(merge.get("decided_by"), str) or not merge["decided_by"]:
         problem = "does not say who decided it"
-    elif "pass" in merge and not _is_count(merge["pass"]):
-        problem = "has a malformed pass number"
+    elif "pass" in merge and not (_is_count(merge["pass"]) and merge["pass"] < 2**31):
+        problem = "has a malformed pass number"  # a pass holds a merge at least: steps fit 31 bits
     if problem:
         raise SessionError(f"merge {number} {problem}.")
 
@@ -464,22 +468,28 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
             )
         raise SessionError("its alphabet differs from the one the corpus gives.")
     merges = data["merges"]
-    saved = merges.records if isinstance(merges, SavedMerges) else _records(trainer, merges)
+    if isinstance(merges, SavedMerges):
+        saved = merges.records
+        merges.names = []  # the vocabulary spells these keys again (they are taken from it below)
+    else:
+        saved = _records(trainer, merges)
     release_free_memory()  # what reading the file and checking the corpus freed
     trainer.restore(saved, data["position"], progress)
     del saved
+    if isinstance(merges, SavedMerges):
+        merges.names = trainer.line_keys()  # ids number the line's tokens as the file's did
     if "branches" in data:
         trainer.restore_branches(_branches(trainer, data), data["branch"], data.get("next_branch", 0))
     trainer.numbering = numbering
     return trainer
 
 
-def _records(trainer: Trainer, merges: list[dict[str, Any]]) -> list[MergeRecord]:
+def _records(trainer: Trainer, merges: list[dict[str, Any]]) -> MergeLine:
     """Merges as JSON objects turned into records to restore (``token`` not yet numbered)."""
     pipeline = trainer.corpus.config
     # Ids as the trainer will number them: a merge's token is new unless its key exists.
     ids = dict(trainer.vocab.ids)
-    saved = []
+    saved = MergeLine()
     for number, merge in enumerate(merges, start=1):
         try:
             pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
@@ -509,9 +519,9 @@ def _records(trainer: Trainer, merges: list[dict[str, Any]]) -> list[MergeRecord
 
 
 def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
-    """The saved branches with their lines as records. A line's steps shared with the current
-    one are the trainer's own records; the rest are read from the file (and checked when first
-    redone)."""
+    """The saved branches with their lines. A line reads the steps it shares with the current
+    line, or with its parent's, from that line; the rest are read from the file (and checked
+    when first redone)."""
     vocab = trainer.vocab
     specials = vocab.n_special
     base = {key: i for i, key in enumerate(vocab.keys[: specials + vocab.n_base]) if i >= specials}
@@ -525,14 +535,21 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
             lines[branch_id] = parent[: entry["fork"]] + entry["merges"]
         return lines[branch_id]
 
-    current = trainer.history
+    current = trainer.history.line
+    built: dict[int, MergeLine] = {data["branch"]: current}
 
-    def records_of(branch_id: int, entry: dict[str, Any]) -> list[MergeRecord]:
+    def records_of(branch_id: int) -> MergeLine:
+        if branch_id in built:
+            return built[branch_id]
+        entry = entries[branch_id]
         merges = line(branch_id)
         shared = 0
         while shared < min(len(merges), len(current)) and merges[shared] == data["merges"][shared]:
             shared += 1
-        records = list(current[:shared])
+        if entry["parent"] is not None and entry["fork"] > shared:
+            records, start = records_of(entry["parent"]).fork(entry["fork"]), entry["fork"]
+        else:
+            records, start = current.fork(shared), shared
         ids = dict(base)
         corpus_tokens = trainer.initial_point.corpus_tokens
         for number, merge in enumerate(merges, start=1):
@@ -547,34 +564,36 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
             new = merge["token"] not in ids
             token = ids.setdefault(merge["token"], specials + len(ids))
             corpus_tokens -= merge["replacements"]
-            if number > shared:
-                records.append(
-                    MergeRecord(
-                        number,
-                        pair,
-                        token,
-                        merge["count"],
-                        merge["top_count"],
-                        merge["replacements"],
-                        merge["ties"],
-                        candidates,
-                        merge["decided_by"],
-                        new,
-                        specials + len(ids),
-                        corpus_tokens,
-                        merge.get("pass", number),
-                    )
+            if corpus_tokens < 0:
+                raise SessionError(
+                    f"merge {number} of branch {entry['name']!r} replaces more tokens than there are."
                 )
+            if number > start:
+                record = MergeRecord(
+                    number,
+                    pair,
+                    token,
+                    merge["count"],
+                    merge["top_count"],
+                    merge["replacements"],
+                    merge["ties"],
+                    candidates,
+                    merge["decided_by"],
+                    new,
+                    specials + len(ids),
+                    corpus_tokens,
+                    merge.get("pass", number),
+                )
+                records.append(record, verified=False)
+        built[branch_id] = records
         return records
 
-    branches = []
-    for branch_id, entry in entries.items():
-        # The current line's records are the trainer's own (see Trainer.restore_branches).
-        records = [] if branch_id == data["branch"] else records_of(branch_id, entry)
-        branches.append(
-            Branch(branch_id, " ".join(entry["name"].split()), records, entry["parent"], entry["fork"])
+    return [
+        Branch(
+            branch_id, " ".join(entry["name"].split()), records_of(branch_id), entry["parent"], entry["fork"]
         )
-    return branches
+        for branch_id, entry in entries.items()
+    ]
 
 
 def read_model(path: str | Path) -> dict[str, Any]:

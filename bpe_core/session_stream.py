@@ -3,8 +3,9 @@
 ``json.loads`` of a whole session makes a dict of nine entries for every merge and a list for
 every corpus word, and the file's text is one more copy: several times the file in memory
 before the trainer is built. A file as ``save_session`` writes it has one key per line, one
-merge per line, and the corpus on one line; here each merge becomes its compact record as its
-line is read, and the corpus goes straight into columns (``bpe_core.session_corpus``).
+merge per line, and the corpus on one line; here each merge becomes a row of a
+:class:`MergeLine` as its line is read, and the corpus goes straight into columns
+(``bpe_core.session_corpus``).
 
 Anything not plainly in that layout (a file edited by hand, an old version, a damaged merge)
 makes :func:`read_streamed` give up, and the caller reads the file as plain JSON, whose reading
@@ -18,9 +19,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
+from bpe_core.corpus import MAX_TOTAL
 from bpe_core.errors import SessionError
 from bpe_core.fileio import open_input, within_limit
 from bpe_core.history import MergeRecord
+from bpe_core.merge_line import MergeLine
 from bpe_core.session_corpus import CORPUS_KEY, START, never_stop, read_corpus
 
 _LINE = 4096  # lines are read this much at a time: the corpus line is only ever streamed
@@ -31,13 +34,13 @@ _MERGE_KEYS = frozenset(
 
 
 class SavedMerges(Sequence[dict[str, Any]]):
-    """A line of merges as read, held as records with ids (``token`` not yet numbered,
+    """A line of merges as read, held as rows with ids (``token`` not yet numbered,
     ``replacements`` as the file says) and the key of each id. Indexing gives each merge as
     the JSON object it was read from."""
 
-    def __init__(self, records: list[MergeRecord], names: list[str]) -> None:
+    def __init__(self, records: MergeLine, names: list[str]) -> None:
         self.records = records
-        self._names = names
+        self.names = names  # token id -> key
 
     def __len__(self) -> int:
         return len(self.records)
@@ -49,7 +52,7 @@ class SavedMerges(Sequence[dict[str, Any]]):
     def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        record, names = self.records[index], self._names
+        record, names = self.records[index], self.names
         left, right = names[record.pair[0]], names[record.pair[1]]
         return {
             "pair": [left, right],
@@ -128,7 +131,7 @@ def _read(
     if merges is None:  # none saved: "merges": [] on one line
         if data.get("merges") != [] or not isinstance(data.get("alphabet"), list):
             return None
-        merges = SavedMerges([], [])
+        merges = SavedMerges(MergeLine(), [])
     data["merges"] = merges
     if columns is not None:
         data["corpus"] = {"words": columns, "special_counts": columns.special_counts}
@@ -148,15 +151,10 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
     ids = {key: i for i, key in enumerate(names) if i >= len(specials)}
     if len(ids) != len(alphabet):
         return None
-    records: list[MergeRecord] = []
-    # One object for each decider and each pair, however many records name it: a history of
-    # ties lists the same candidates step after step.
-    deciders: dict[str, str] = {}
-    pairs: dict[tuple[int, int], tuple[int, int]] = {}
+    records = MergeLine()
 
     def pair(left: str, right: str) -> tuple[int, int]:
-        ids_pair = (ids[left], ids[right])
-        return pairs.setdefault(ids_pair, ids_pair)
+        return ids[left], ids[right]
 
     for merge in _merge_objects(stream):
         if merge is None:
@@ -165,7 +163,7 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
         if not (isinstance(merge, dict) and merge.keys() == _MERGE_KEYS):
             return None
         check_merge(number, merge)  # raises SessionError: the caller then reads the file as JSON
-        if not (isinstance(merge["replacements"], int) and merge["replacements"] >= 0):
+        if not (isinstance(merge["replacements"], int) and 0 <= merge["replacements"] <= MAX_TOTAL):
             return None
         try:  # a token not made yet: the plain reading says which
             merged = pair(*merge["pair"])
@@ -174,18 +172,17 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
             return None
         if ids.setdefault(merge["token"], len(names)) == len(names):
             names.append(merge["token"])
-        count = merge["count"]
         records.append(
             MergeRecord(
                 number,
                 merged,
                 0,
-                count,
-                count if merge["top_count"] == count else merge["top_count"],
-                count if merge["replacements"] == count else merge["replacements"],
+                merge["count"],
+                merge["top_count"],
+                merge["replacements"],
                 merge["ties"],
                 candidates,
-                deciders.setdefault(merge["decided_by"], merge["decided_by"]),
+                merge["decided_by"],
                 False,
                 0,
                 0,

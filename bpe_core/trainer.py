@@ -23,7 +23,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import numpy as np
 
 from bpe_core import pair_index
-from bpe_core.branches import Branch, BranchInfo, HistoryTree, common_length
+from bpe_core.branches import Branch, BranchInfo, HistoryTree
 from bpe_core.cold_index import ColdIndex
 from bpe_core.config import TrainingConfig
 from bpe_core.corpus import Corpus, weighted_total
@@ -45,6 +45,7 @@ from bpe_core.gc_pause import without_gc
 from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
 from bpe_core.initial_symbols import alphabet, initial_lengths, initial_runs, initial_segs
 from bpe_core.memory import release_free_memory
+from bpe_core.merge_line import LineView, MergeLine, common_length
 from bpe_core.numbering import Numbering
 from bpe_core.pair_index import MergeEffect, PairIndex
 from bpe_core.pair_queue import PairQueue
@@ -174,9 +175,8 @@ class Trainer:
         self._rule = parse_rule(training.tie_break)
         config = corpus.config
         self.vocab = Vocabulary(config.special_tokens, alphabet(corpus) | self._alphabet, config.end_of_word)
-        self._records: list[MergeRecord] = []  # the current branch's line
+        self._records = MergeLine()  # the current branch's line
         self._tree = HistoryTree(self._records)
-        self._unverified: set[int] = set()  # ids of records read from a file, not yet redone
         self.revision = next(_REVISIONS)
         # What each applied merge changed, for undo; None for a merge restored from a session,
         # whose changes are worked out when first needed (see _last_effect).
@@ -238,9 +238,10 @@ class Trainer:
         return len(self._effects)
 
     @property
-    def history(self) -> tuple[MergeRecord, ...]:
-        """The current branch's merges, including redo-able ones after :attr:`position`."""
-        return tuple(self._records)
+    def history(self) -> LineView:
+        """The current branch's merges, including redo-able ones after :attr:`position` (a
+        sequence of records, each made when read)."""
+        return LineView(self._records)
 
     revision: int
     """Changes whenever the recorded history does (a merge recorded, a branch made, switched,
@@ -273,9 +274,9 @@ class Trainer:
     def current_branch(self) -> int:
         return self._tree.current.id
 
-    def branch_history(self, branch: int) -> tuple[MergeRecord, ...]:
+    def branch_history(self, branch: int) -> LineView:
         """A branch's merges from step 1."""
-        return tuple(self._tree.get(branch).records)
+        return LineView(self._tree.get(branch).records)
 
     @_all_or_nothing
     @without_gc
@@ -416,7 +417,7 @@ class Trainer:
         start = self.position
         words = tuple(self._last_effect().changed)
         record = self._unmerge()
-        while self.position and self._records[self.position - 1].pass_number == record.pass_number:
+        while self.position and self._records.pass_number(self.position - 1) == record.pass_number:
             record = self._unmerge()  # the rest of its pass: a pass is one node of the history
         if self.position == start - 1:
             self._last_change = LastChange(False, record, words)
@@ -434,7 +435,7 @@ class Trainer:
             raise MergeError("There is no merge to redo.")
         start = self.position
         record = self._remerge()
-        while self.can_redo and self._records[self.position].pass_number == record.pass_number:
+        while self.can_redo and self._records.pass_number(self.position) == record.pass_number:
             record = self._remerge()
         if self.position == start + 1:
             self._last_change = LastChange(True, record, tuple(self._last_effect().changed))
@@ -453,7 +454,7 @@ class Trainer:
         if not 0 <= step <= len(self._records):
             raise MergeError(f"Step {step} is outside the history (0 to {len(self._records)}).")
         records = self._records
-        while 0 < step < len(records) and records[step].pass_number == records[step - 1].pass_number:
+        while 0 < step < len(records) and records.pass_number(step) == records.pass_number(step - 1):
             step += 1  # to the end of the pass: a pass is one node of the history
         start = self.position
         self._last_change = None
@@ -628,7 +629,7 @@ class Trainer:
         return self._merge(decision, decided_by, number or self._next_pass()), False
 
     def _next_pass(self) -> int:
-        return self._records[self.position - 1].pass_number + 1 if self.position else 1
+        return self._records.pass_number(self.position - 1) + 1 if self.position else 1
 
     def _decide(self, key: str | None, saved: MergeRecord | None) -> tuple[str, int, int, list[str]]:
         """The pair to merge with the decision data to record: (pair, top count, ties, tied)."""
@@ -706,14 +707,15 @@ class Trainer:
     @without_gc
     def restore(
         self,
-        saved: Sequence[MergeRecord],
+        saved: MergeLine | Sequence[MergeRecord],
         position: int,
         progress: Progress | None = None,
         fill: bool = False,
     ) -> None:
         """Give a trainer from :meth:`restoring` its saved history and stand after ``position``.
 
-        ``saved`` gives each merge's pair and decision data as :meth:`replay` takes them; every
+        ``saved`` gives each merge's pair and decision data as :meth:`replay` takes them (a
+        :class:`MergeLine` given may become the trainer's own, filled in); every
         count is checked against the corpus (``MergeError`` if one differs, after which this
         trainer is unusable). With ``fill`` the counts are not checked but taken from the
         corpus (an imported tokenizer's merges), and each merge's top count is its own. The
@@ -726,15 +728,18 @@ class Trainer:
         self._unrestored = False
         if not 0 <= position <= len(saved):
             raise MergeError(f"Step {position} is outside the history (0 to {len(saved)}).")
+        saved = saved if isinstance(saved, MergeLine) else MergeLine.of(saved)
         corpus = self.corpus
         weights = corpus.counts.numpy()
         lengths = initial_lengths(corpus)
+        runs = initial_runs(corpus, self.vocab.ids)  # the base symbols' ids, read before merges are added
         if (
             not saved
             or (len(lengths) and lengths.max() > pair_index.LONG_WORD)  # read when called: tests vary it
             or weighted_total(lengths, weights) >= 2**52
-            or not self._all_new_tokens(saved)
+            or not self._add_new_tokens(saved)
         ):
+            del runs
             del lengths
             self._index_segs(initial_segs(corpus, self.vocab.ids))
             self._initial = self._now()
@@ -758,22 +763,18 @@ class Trainer:
         vocab, total = self.vocab, len(saved)
         # Merge 1 was chosen at step 0, so its record holds step 0's top count and ties.
         corpus_tokens = int(weighted_total(lengths, weights))  # exact: below 2^52
+        n_symbols = int(lengths.sum(dtype=np.int64))
         del lengths
-        runs = initial_runs(corpus, vocab.ids)  # the base symbols' ids, read before merges are added
-        first = len(vocab)  # the id of merge 1's token
-        # The records share their numbers' objects with each other and the vocabulary: a
-        # history of many merges is mostly these.
-        steps = list(range(1, total + 1))
-        token_ids = [
-            vocab.add(vocab.keys[m.pair[0]] + vocab.keys[m.pair[1]], s) for s, m in zip(steps, saved)
-        ]
-        merges = [(*merge.pair, first + k) for k, merge in enumerate(saved)]
+        first = len(vocab) - total  # the id of merge 1's token
+        left, right = saved.column("left"), saved.column("right")
+        tokens = np.arange(first, first + total, dtype=np.int32)
         done = replay_words(
             runs,
             weights,
-            merges[:position],
+            (left[:position], right[:position], tokens[:position]),
             len(vocab),
             progress and (lambda done: progress(int(done * position), total)),
+            capacity=n_symbols,
         )
         counts, replacements = done.counts, done.replacements
         for _ in range(total - position):
@@ -786,79 +787,75 @@ class Trainer:
             later = replay_words(
                 _cold_runs(cold),
                 weights,
-                merges[position:],
+                (left[position:], right[position:], tokens[position:]),
                 len(vocab) + total - position,
                 progress and (lambda done: progress(position + int(done * (total - position)), total)),
                 keep=False,
             )
-            counts, replacements = counts + later.counts, replacements + later.replacements
-        top = counts[0] if fill else saved[0].top_count
-        self._initial = SeriesPoint(0, top, saved[0].ties, first, corpus_tokens)
-        for merge, count in zip(saved, counts, strict=True):
-            if count != merge.count and not fill:
-                raise MergeError(
-                    f"Merge {merge.step} {self.pair_string(merge.pair)} occurs {count} times in the "
-                    f"corpus, not {merge.count} as recorded."
-                )
-        token_ids.append(first + total)  # the vocabulary's size after the last merge
-        for k, merge in enumerate(saved):
-            count, replaced = (counts[k] if fill else merge.count), replacements[k]
-            corpus_tokens -= replaced
-            record = MergeRecord(  # not dataclasses.replace, which takes three times as long
-                step=steps[k],
-                pair=merge.pair,
-                token=token_ids[k],
-                count=count,
-                top_count=count if fill else merge.top_count,
-                replacements=count if replaced == count else replaced,
-                ties=merge.ties,
-                candidates=merge.candidates,
-                decided_by=merge.decided_by,
-                new_token=True,
-                vocab_size=token_ids[k + 1],
-                corpus_tokens=corpus_tokens,
-                pass_number=steps[k] if merge.pass_number in (0, k + 1) else merge.pass_number,
+            counts, replacements = (
+                np.concatenate((counts, later.counts)),
+                np.concatenate((replacements, later.replacements)),
             )
-            self._records.append(record)
+        recorded = saved.column("count")
+        if not fill and (wrong := np.flatnonzero(counts != recorded)).size:
+            k = int(wrong[0])
+            raise MergeError(
+                f"Merge {k + 1} {self.pair_string(saved.pair(k))} occurs {int(counts[k])} times in the "
+                f"corpus, not {int(recorded[k])} as recorded."
+            )
+        passes = saved.column("pass_number")
+        steps = np.arange(1, total + 1, dtype=np.int32)
+        columns = {
+            "token": tokens,
+            "replacements": replacements,
+            "vocab_size": tokens + 1,
+            "corpus_tokens": corpus_tokens - np.cumsum(replacements),
+            "pass_number": np.where((passes == 0) | (passes == steps), steps, passes),
+        }
+        if fill:
+            columns["count"] = columns["top_count"] = counts
+        head = saved[0]
+        saved.fill(columns, np.ones(total, dtype=bool))
+        self._records = saved
+        self._tree = HistoryTree(saved)
+        self._initial = SeriesPoint(
+            0, int(counts[0]) if fill else head.top_count, head.ties, first, corpus_tokens
+        )
         self._index_segs(cold, lazy=range(first, first + position))
         self._effects = [None] * position
         self.revision = next(_REVISIONS)
 
-    def _all_new_tokens(self, saved: Sequence[MergeRecord]) -> bool:
-        """Whether each merge makes a token no earlier one spells (and names only tokens made)."""
-        keys = self.vocab.keys
-        known = set(self.vocab.ids)
-        made: list[str] = []
-        for merge in saved:
-            left, right = merge.pair
-            n = len(keys) + len(made)
-            if not (0 <= left < n and 0 <= right < n):
+    def _add_new_tokens(self, saved: MergeLine) -> bool:
+        """Add each merge's token to the vocabulary if every merge makes a token no earlier one
+        spells (and names only tokens made); otherwise add none and return False."""
+        vocab = self.vocab
+        keys, known, before = vocab.keys, vocab.ids, len(vocab)
+        pairs = zip(saved.column("left").tolist(), saved.column("right").tolist(), strict=True)
+        for step, (left, right) in enumerate(pairs, start=1):
+            key = keys[left] + keys[right] if 0 <= left < len(keys) and 0 <= right < len(keys) else None
+            if key is None or key in known:
+                while len(vocab) > before:
+                    vocab.remove_last()
                 return False
-            key = (keys[left] if left < len(keys) else made[left - len(keys)]) + (
-                keys[right] if right < len(keys) else made[right - len(keys)]
-            )
-            if key in known:
-                return False
-            known.add(key)
-            made.append(key)
+            vocab.add(key, step)
         return True
 
     def _redecided(self, record: MergeRecord, decided_by: str) -> MergeRecord:
         """``record``, just followed, as decided by ``decided_by``, in every line that reaches
         it the way the current one does (they share the node)."""
         new = replace(record, decided_by=decided_by)
-        step, line = record.step, list(self._records)
+        step, line = record.step, self._records
         for branch in self._tree.branches.values():
             records = branch.records
-            if len(records) >= step and common_length(records[:step], line) == step:
-                records[step - 1] = new
+            if len(records) >= step and common_length(records, line, step) == step:
+                records[step - 1] = new  # a row shared with another line changes for both
         self.revision = next(_REVISIONS)
         return new
 
     def _remerge(self) -> MergeRecord:
         record = self._records[self.position]
         index = self._index
-        if self._unverified and id(record) in self._unverified:
+        if self._records.unverified(self.position):
             self._verify(record)
         if record.new_token:
             self.vocab.add(self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]], record.step)
@@ -884,7 +881,7 @@ class Trainer:
                 f"Merge {record.step} {self.pair_string(record.pair)} of branch {self._tree.current.name!r} "
                 "does not make the replacements recorded."
             )
-        self._unverified.discard(id(record))
+        self._records.mark_verified(record.step - 1)
 
     @property
     def next_branch(self) -> int:
@@ -895,13 +892,10 @@ class Trainer:
     def restore_branches(self, branches: list[Branch], current: int, next_branch: int = 0) -> None:
         """Give a restored trainer the other lines of its saved history (the current one, ``current``,
         already restored, takes its records from this trainer). Their own records come from a
-        file: each is checked against the corpus the first time it is redone."""
-        line = self._records
+        file, marked unverified: each is checked against the corpus the first time it is redone."""
         for branch in branches:
             if branch.id == current:
-                branch.records = line
-            else:
-                self._unverified.update(id(r) for r in branch.records[common_length(branch.records, line) :])
+                branch.records = self._records
         self._tree.replace(branches, current, next_branch)
         self.revision = next(_REVISIONS)
 
@@ -1022,10 +1016,11 @@ class Trainer:
 
     def line_keys(self) -> list[str]:
         """The keys of the tokens now, then of those the redo-able merges of this line make."""
-        keys = list(self.vocab.keys)
-        for record in self._records[self.position :]:
-            if record.new_token:
-                keys.append(keys[record.pair[0]] + keys[record.pair[1]])
+        keys, line = list(self.vocab.keys), self._records
+        for i in range(self.position, len(line)):
+            if line.new_token(i):
+                left, right = line.pair(i)
+                keys.append(keys[left] + keys[right])
         return keys
 
     def token_numbers(self) -> list[int] | None:
@@ -1046,7 +1041,7 @@ class Trainer:
     def token_parts(self, token_id: int) -> Pair | None:
         """The pair whose merge first created ``token_id`` (``None`` for base and special)."""
         step = self.vocab.created_at[token_id]
-        return self._records[step - 1].pair if step else None
+        return self._records.pair(step - 1) if step else None
 
     @property
     def corpus_tokens(self) -> int:
@@ -1096,19 +1091,18 @@ class Trainer:
 
     def series(self) -> list[SeriesPoint]:
         """One point per step up to the current position, starting with the initial state."""
-        points = [self._initial]
-        points.extend(
-            SeriesPoint(r.step, r.top_count, r.ties, r.vocab_size, r.corpus_tokens)
-            for r in self._records[: self.position]
+        line, n = self._records, self.position
+        columns = (
+            line.column(name, n).tolist() for name in ("top_count", "ties", "vocab_size", "corpus_tokens")
         )
-        return points
+        return [self._initial, *map(SeriesPoint, range(1, n + 1), *columns)]
 
     @property
     def initial_point(self) -> SeriesPoint:
         return self._initial
 
 
-def _static_key(rule: TieBreakRule, tokens: list[str], pair: Pair) -> Any:
+def _static_key(rule: TieBreakRule, tokens: Sequence[str], pair: Pair) -> Any:
     return rule.static_key(tokens[pair[0]], tokens[pair[1]], *pair)
 
 

@@ -12,7 +12,9 @@ A merge whose key already exists reuses that id, as Hugging Face ``tokenizers`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Sequence
+from typing import overload
 
 from bpe_core.errors import ConfigError
 
@@ -37,6 +39,42 @@ def sorted_alphabet(keys: Iterable[str], marker: str | None) -> list[str]:
     return sorted(set(keys), key=lambda key: (display(key, marker), key.endswith(MARK)))
 
 
+class Displays(Sequence[str]):
+    """Each token's display string, made from its key when read: a marked key differs from its
+    display, and keeping both strings for every merged token that ends a word would cost a
+    string each."""
+
+    __slots__ = ("_keys", "_marker")
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so not hashable like them
+
+    def __init__(self, keys: list[str], marker: str | None) -> None:
+        self._keys = keys
+        self._marker = marker
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __repr__(self) -> str:
+        return f"Displays({self[:8]}{', ...' if len(self) > 8 else ''})"
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [display(key, self._marker) for key in self._keys[i]]
+        key = self._keys[i]
+        if self._marker is None or not key.endswith(MARK):
+            return key
+        return key[:-1] + self._marker
+
+
 class Vocabulary:
     """Attributes: ``tokens`` (id -> display string), ``keys`` (id -> key), ``ids`` (key -> id of
     a base or merged token; special tokens are apart in ``special_ids``, so that a merge that
@@ -51,15 +89,15 @@ class Vocabulary:
         if clash:
             raise ConfigError(f"The special token {sorted(clash)[0]!r} is also a base symbol.")
         self.keys: list[str] = [*specials, *alphabet]
-        self.tokens: list[str] = [display(key, marker) for key in self.keys]
+        self.tokens = Displays(self.keys, marker)
         self.special_ids: dict[str, int] = {key: i for i, key in enumerate(specials)}
         self.ids: dict[str, int] = {key: i for i, key in enumerate(self.keys) if i >= len(specials)}
-        self.created_at: list[int] = [0] * len(self.keys)
+        self.created_at = array("i", bytes(4 * len(self.keys)))
         self.n_special = len(specials)
         self.n_base = len(alphabet)
 
     def __len__(self) -> int:
-        return len(self.tokens)
+        return len(self.keys)
 
     def find(self, string: str) -> int | None:
         """The id of a token as displayed (a string ending in the marker is taken as marked), or
@@ -74,7 +112,6 @@ class Vocabulary:
         """Append a new token created at ``step``; returns its id."""
         token_id = len(self.keys)
         self.keys.append(key)
-        self.tokens.append(display(key, self.marker))
         self.ids[key] = token_id
         self.created_at.append(step)
         return token_id
@@ -82,5 +119,4 @@ class Vocabulary:
     def remove_last(self) -> None:
         """Forget the most recently added token (undo of the merge that created it)."""
         del self.ids[self.keys.pop()]
-        self.tokens.pop()
         self.created_at.pop()

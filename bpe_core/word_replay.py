@@ -19,22 +19,22 @@ them when it needs them (``bpe_core.pair_index``), as the words holding the merg
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from bpe_core.cold_index import joined
+from bpe_core.memory import spare_array
 
 NONE = np.iinfo(np.int32).max  # rank of a pair no merge names
 
 
 @dataclass(slots=True)
 class Replayed:
-    """The outcome of :func:`replay_words` (lists are per merge, in history order)."""
+    """The outcome of :func:`replay_words` (int64 arrays per merge, in history order)."""
 
-    counts: list[int]  # weighted adjacent occurrences of the pair when it was merged
-    replacements: list[int]  # weighted non-overlapping replacements
+    counts: np.ndarray  # weighted adjacent occurrences of the pair when it was merged
+    replacements: np.ndarray  # weighted non-overlapping replacements
     symbols: np.ndarray  # with ``keep``: every word's symbols after the merges, end to end
     starts: np.ndarray  # with ``keep``: where each word's symbols begin (and the last ends)
 
@@ -48,16 +48,16 @@ class _Ranks:
 
     _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the top bits are well mixed
 
-    def __init__(self, merges: Sequence[tuple[int, int, int]]) -> None:
-        bits = max(10, (4 * len(merges)).bit_length())
+    def __init__(self, left: np.ndarray, right: np.ndarray) -> None:
+        bits = max(10, (4 * len(left)).bit_length())
         self._mask = (1 << bits) - 1
         self._shift = np.uint64(64 - bits)
         self._codes = np.full(1 << bits, -1, dtype=np.int64)  # -1: an empty slot
         self._ranks = np.full(1 << bits, NONE, dtype=np.int32)
-        codes = [(left << 21) | right for left, right, _ in merges]
-        slots = self._slot(np.array(codes, dtype=np.int64)).tolist()
+        codes = (left.astype(np.int64) << 21) | right
+        slots = self._slot(codes).tolist()
         table = self._codes
-        for rank, (code, slot) in enumerate(zip(codes, slots, strict=True)):
+        for rank, (code, slot) in enumerate(zip(codes.tolist(), slots, strict=True)):
             while table[slot] != -1 and table[slot] != code:
                 slot = (slot + 1) & self._mask
             if table[slot] == -1:  # a pair merged again later keeps its first rank
@@ -100,55 +100,55 @@ class _Changes:
 
 
 Chunk = tuple[np.ndarray, np.ndarray]  # a run of words: their symbols end to end, each one's length
+Merges = tuple[np.ndarray, np.ndarray, np.ndarray]  # each merge's left, right and new token id
 
 
 def replay_words(
     chunks: Iterable[Chunk],
     weights: np.ndarray,
-    merges: Sequence[tuple[int, int, int]],
+    merges: Merges,
     n_symbols: int,
     progress: Callable[[float], None] | None = None,
     keep: bool = True,
+    capacity: int = 0,
 ) -> Replayed:
-    """Apply ``merges`` ((left, right, new token) ids, in order) to every word.
+    """Apply ``merges`` (arrays of their left, right and new token ids, in order) to every word.
 
     ``chunks`` gives the words in order, a run at a time (symbol ids as int32 and each word's
     length); ``weights`` are the words' counts. With ``keep`` the words' symbols after the merges
-    are returned, 2 bytes each while ids fit (the index's cold part, ``bpe_core.cold_index``).
+    are returned, 2 bytes each while ids fit (the index's cold part, ``bpe_core.cold_index``);
+    ``capacity`` is then the number of symbols before them.
 
     Preconditions (the caller checks them): every new token is an id above all ids in use
     before its merge, ids stay below ``n_symbols``, and the weighted symbol total is below 2^53
     (counts are summed in float64, exact below that). ``progress(fraction)`` reports how much is
     done; it may raise to stop.
     """
-    ranks = _Ranks(merges)
-    token_of = np.array([t for _, _, t in merges], dtype=np.int32)
-    changes = _Changes(len(merges), weights)
+    left, right, token = merges
+    ranks = _Ranks(left, right)
+    token_of = token.astype(np.int32)
+    changes = _Changes(len(token_of), weights)
     dtype = np.uint16 if n_symbols <= 1 << 16 else np.uint32
-    kept_symbols: list[np.ndarray] = []
-    kept_lengths: list[np.ndarray] = []
+    # The words' symbols after the merges, written in place: merges only shorten words, so
+    # there are at most ``capacity`` of them.
+    symbols_out = spare_array(capacity if keep else 0, dtype)
+    starts = np.zeros(len(weights) + 1 if keep else 1, dtype=np.int32 if capacity < 2**31 else np.int64)
     first = 0
     for symbols, lengths in chunks:
         if len(lengths):
             done, done_lengths = _replay_chunk(symbols, lengths, first, ranks, token_of, changes)
             if keep:
-                kept_symbols.append(done.astype(dtype))
-                kept_lengths.append(done_lengths.astype(np.int32))
+                at = int(starts[first])
+                symbols_out[at : at + len(done)] = done
+                np.cumsum(done_lengths, out=done_lengths)
+                starts[first + 1 : first + 1 + len(lengths)] = done_lengths + at
             first += len(lengths)
         if progress is not None:
             progress(first / max(1, len(weights)))
     del ranks
-    counts = changes.counts.astype(np.int64).tolist()
-    replacements = changes.replacements.astype(np.int64).tolist()
-    if not keep:
-        return Replayed(counts, replacements, np.zeros(0, dtype), np.zeros(1, np.int64))
-    lengths = joined(kept_lengths, np.int32)
-    starts = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    del lengths
-    if starts[-1] < 2**31:
-        starts = starts.astype(np.int32)
-    return Replayed(counts, replacements, joined(kept_symbols, dtype), starts)
+    counts = changes.counts.astype(np.int64)
+    replacements = changes.replacements.astype(np.int64)
+    return Replayed(counts, replacements, symbols_out[: starts[-1]], starts)
 
 
 def _replay_chunk(
@@ -209,7 +209,16 @@ def _replay_chunk(
         rank[before] = rank_at(before)
     if merged[0]:
         changes.add(*(np.concatenate(parts) for parts in merged))
-    sym = np.concatenate(done_sym) if done_sym else np.zeros(0, np.int32)
-    word = np.concatenate(done_word) if done_word else np.zeros(0, np.int32)
-    order = np.argsort(word, kind="stable")  # a word leaves in one piece, its order intact
-    return sym[order], np.bincount(word, minlength=n_words)
+    del merged
+    lengths = np.zeros(n_words, dtype=np.int64)
+    for word in done_word:
+        lengths += np.bincount(word, minlength=n_words)
+    # A word leaves in one piece, its symbols in order, and each piece lists its words in
+    # order: a symbol's place is its word's start plus its rank within that word.
+    out = np.empty(int(lengths.sum()), dtype=np.int32)
+    word_starts = np.cumsum(lengths) - lengths
+    for sym, word in zip(done_sym, done_word, strict=True):
+        heads = np.flatnonzero(np.concatenate(([True], word[1:] != word[:-1])))
+        rank_in_word = np.arange(len(word)) - np.repeat(heads, np.diff(np.append(heads, len(word))))
+        out[word_starts[word] + rank_in_word] = sym
+    return out, lengths

@@ -177,7 +177,7 @@ def test_a_choice_at_a_tie_that_the_line_ahead_made_too_is_recorded_as_chosen():
     events = []
     trainer.events.subscribe(events.append)
     replayed = trainer.step(first.pair, decided_by="hf")  # a replay (a run opened as a branch)
-    assert replayed is first and trainer.branch_history(0)[0] is first  # keeps the line's decider
+    assert replayed == first and trainer.branch_history(0)[0] == first  # keeps the line's decider
     trainer.undo()
     events.clear()
     chosen = trainer.step(first.pair, decided_by="user", chosen=True)
@@ -185,11 +185,11 @@ def test_a_choice_at_a_tie_that_the_line_ahead_made_too_is_recorded_as_chosen():
     assert trainer.history == (chosen, *before[1:]) and len(trainer.branches()) == 2
     for branch in trainer.branches():
         trainer.switch(branch.id)
-        assert trainer.history[0] is chosen  # the node both lines pass through
+        assert trainer.history[0] == chosen  # the node both lines pass through
     trainer.goto(1)
     second = trainer.history[1]
     revision = trainer.revision
-    assert trainer.step(second.pair, decided_by=second.decided_by, chosen=True) is second  # alike
+    assert trainer.step(second.pair, decided_by=second.decided_by, chosen=True) == second  # alike
     trainer.undo()
-    assert trainer.step() is second  # the rule's own pick follows the line as it is
+    assert trainer.step() == second  # the rule's own pick follows the line as it is
     assert trainer.revision == revision

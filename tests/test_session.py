@@ -1,6 +1,7 @@
 """Session files: exact round trips, atomic writes, and clear refusals of bad files."""
 
 import json
+import re
 import tracemalloc
 from itertools import pairwise
 from pathlib import Path
@@ -408,6 +409,42 @@ def test_a_count_that_is_not_an_integer_is_refused(tmp_path, value):
     for load in (load_session, load_encoder):
         with pytest.raises(SessionError, match=r"merge 1 has a missing or negative count\.$"):
             load(path)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("count", 2**62 + 1, r"merge 1 has a count beyond 4,611,686,018,427,387,904 \(2\^62\)\.$"),
+        ("top_count", 2**63, r"merge 1 has a count beyond 4,611,686,018,427,387,904 \(2\^62\)\.$"),
+        ("ties", 2**64, r"merge 1 has a malformed tie count\.$"),
+        ("pass", 2**31, r"merge 1 has a malformed pass number\.$"),
+    ],
+)
+def test_numbers_beyond_what_a_history_can_hold_are_refused_in_one_sentence(tmp_path, field, value, message):
+    """A history is held as machine integers (``bpe_core.merge_line``): counts up to 2^62, as
+    no corpus holds more symbol occurrences, and steps and passes of 31 bits."""
+    path = tmp_path / "s.json"
+    save_session(trained(), path)
+    text = re.sub(f'"{field}": \\d+', f'"{field}": {value}', path.read_text(encoding="utf-8"), count=1)
+    path.write_text(text, encoding="utf-8")
+    for load in (load_session, load_encoder):
+        with pytest.raises(SessionError, match=message):
+            load(path)
+
+
+def test_a_branch_that_replaces_more_tokens_than_there_are_is_refused(tmp_path):
+    trainer = trained()
+    trainer.goto(2)
+    trainer.step(trainer.top_pairs(3)[-1].pair)
+    path = tmp_path / "s.json"
+    save_session(trainer, path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    other = next(b for b in data["branches"] if b["id"] != data["branch"])
+    other["merges"][-1]["replacements"] = 2**62
+    other["merges"].extend([{**other["merges"][-1]}] * 3)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SessionError, match=r"replaces more tokens than there are\.$"):
+        load_session(path)
 
 
 def test_reading_a_session_stops_at_a_checkpoint_that_raises(tmp_path, monkeypatch):

@@ -54,6 +54,7 @@ from bpe_core.compare import (
 )
 from bpe_core.errors import BpeError
 from bpe_core.fileio import write_atomic
+from bpe_core.merge_line import field_values
 from bpe_core.tiebreak import RULE_NAMES
 
 CURVES = (("top_count", "Top pair count"), ("corpus_tokens", "Corpus tokens"), ("vocab_size", "Vocabulary"))
@@ -291,7 +292,7 @@ class CompareDialog(SideDialog):
         start = self._bridge.trainer.initial_point
         for key, (_plot, a, b, mark) in self.curve_plots.items():
             for curve, run in ((a, comparison.a), (b, comparison.b)):
-                values = [getattr(start, key), *(getattr(r, key) for r in run.records)]
+                values = [getattr(start, key), *field_values(run.records, key)]
                 curve.setData(list(range(len(values))), values)
             first = comparison.first_divergence
             mark.setVisible(first is not None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from PySide6.QtGui import QFont
 
@@ -19,6 +20,7 @@ from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
 from bpe_core.compare import tie_picks, tie_steps
+from bpe_core.merge_line import LineView, MergeLine
 
 STEP, MERGE, COUNT, TIES, DECIDED, OTHERS, PASS = range(7)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Other rules", "Pass")
@@ -45,7 +47,7 @@ class MergeModel(TableModel):
         super().__init__(parent)
         # Attributes
         self._bridge = bridge
-        self._history: tuple = ()
+        self._history = LineView(MergeLine())  # the trainer's history as last read
         self._tie_steps = 0  # steps of the history that met a tie, kept as rows come and go
         self._position = 0
         self._muted = muted()
@@ -117,9 +119,9 @@ class MergeModel(TableModel):
         trainer = self._bridge.trainer
         history, position = trainer.history, trainer.position
         old = self._history
-        # History only grows at the end, or is cut and regrown (a step after undo): compare the
-        # last common record by identity rather than the whole history.
-        same = len(history) >= len(old) and (not old or history[len(old) - 1] is old[-1])
+        # History only grows at the end, or is cut and regrown (a step after undo): the rows
+        # shown stay while the line read now starts with them.
+        same = not old or history.extends(old)
         if trainer is not getattr(self, "_trainer", None) or not same:
             self.beginResetModel()
             if trainer is not getattr(self, "_trainer", None):
@@ -132,11 +134,10 @@ class MergeModel(TableModel):
         elif len(history) > len(old):
             self.beginInsertRows(QModelIndex(), len(old), len(history) - 1)
             self._history = history
-            self._tie_steps += tie_steps(history[len(old) :])
+            self._tie_steps = tie_steps(history)
             self.endInsertRows()
         else:  # the same line: the merge just followed may have been decided anew (Trainer.step)
-            if position and history[position - 1] is not old[position - 1]:
-                self._differing.pop(position, None)  # not the whole cache, on every step
+            self._differing.pop(position, None)  # not the whole cache, on every step
             self._history = history
         old_position, self._position = self._position, position
         if history:
@@ -151,7 +152,7 @@ class MergeModel(TableModel):
         return self._position
 
     @property
-    def records(self) -> tuple:
+    def records(self) -> LineView:
         """The records shown, one per row."""
         return self._history
 
@@ -199,10 +200,11 @@ class MergeModel(TableModel):
         trainer = self._bridge.trainer
         if token_id < trainer.vocab_size:
             return trainer.token_string(token_id)
-        for record in self._history:
-            if record.token == token_id:
-                return self._token(record.pair[0]) + self._token(record.pair[1])
-        return "?"
+        made = np.flatnonzero(self._history.column("token") == token_id)
+        if not len(made):
+            return "?"
+        left, right = self._history[int(made[0])].pair
+        return self._token(left) + self._token(right)
 
     def set_tie_choices(self, choices: dict) -> None:
         """Every rule's pick at each tie step (``bpe_core.compare.tie_choices``): shown instead
@@ -217,7 +219,7 @@ class MergeModel(TableModel):
         if found is None:
             return None
         computed = found[0]  # the same merge, whoever decided it since
-        same = computed is record or replace(computed, decided_by=record.decided_by) == record
+        same = replace(computed, decided_by=record.decided_by) == record
         return found[1] if same else None
 
     def _others(self, record) -> str:

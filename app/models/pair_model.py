@@ -20,6 +20,7 @@ from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, RIGHT_ALIGNED
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import tie_background
+from bpe_core.merge_line import LineView, MergeLine
 
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
 HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replaces", "Words")
@@ -72,7 +73,7 @@ class PairModel(TableModel):
         self._tie_color = tie_background()
         self._words: dict[tuple[int, int], tuple[int, int]] = {}  # pair -> (count, words containing it)
         self._replacements: dict[tuple[int, int], tuple[int, int]] = {}
-        self._lineage: tuple = ()
+        self._lineage = LineView(MergeLine())  # the history as last read
         self._fetch_pending = False
         self._strings: dict[int, str] = {}  # token id -> shown string
         self._merged_strings: dict[tuple[int, int], str] = {}
@@ -196,7 +197,7 @@ class PairModel(TableModel):
             return
         trainer = self._bridge.trainer
         if trainer is not self._trainer:  # a new corpus or session
-            self._trainer, self._lineage = trainer, ()
+            self._trainer, self._lineage = trainer, LineView(MergeLine())
             self._forget()
         self.beginResetModel()
         self._total = trainer.pair_total
@@ -215,14 +216,14 @@ class PairModel(TableModel):
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _same_lineage(self, history: tuple) -> bool:
+    def _same_lineage(self, history: LineView) -> bool:
         """Whether cached (count, value) pairs are still sound: along one history a pair only
         loses occurrences, so an equal count means the same words. A new branch, or a merge
         that re-created an existing string (which can add occurrences), ends that."""
         old, self._lineage = self._lineage, history
-        if len(old) > len(history) or (old and history[len(old) - 1] is not old[-1]):
+        if old and not history.extends(old):
             return False
-        return all(record.new_token for record in history[len(old) :])
+        return bool(history.column("new_token")[len(old) :].all())
 
     def _ranked(self, n: int) -> list[PairRow]:
         return [PairRow(stat.pair, stat.count) for stat in self._bridge.trainer.top_pairs(n)]

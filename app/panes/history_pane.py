@@ -11,6 +11,7 @@ branches paint as fast as ten.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
@@ -28,6 +29,7 @@ from app.theme import is_dark, muted
 from app.widgets import status_label
 from bpe_core.branches import BranchInfo
 from bpe_core.compare import line_names
+from bpe_core.history import MergeRecord
 from bpe_core.vocab import display
 
 NAVIGATION = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_F2)
@@ -59,7 +61,7 @@ class HistoryGraph(QAbstractScrollArea):
         self._bridge = bridge
         self.lanes: list[BranchInfo] = []
         self._labels: dict[int, str] = {}  # branch -> the label of its fork
-        self._label_cache: dict[int, tuple[object, str]] = {}
+        self._label_cache: dict[tuple, str] = {}
         self._labelled: weakref.ref | None = None  # the trainer the cache is for
         metrics = QFontMetrics(self.font())
         self.step_width = max(12, metrics.horizontalAdvance("0") * 2)
@@ -92,11 +94,12 @@ class HistoryGraph(QAbstractScrollArea):
         for branch in self.lanes:
             if branch.parent is not None and branch.length > branch.fork:
                 line = trainer.branch_history(branch.id)[: branch.fork + 1]
-                # A fork's label never changes: cached by its record (kept, so its id stays its own).
-                cached = self._label_cache.get(id(line[-1]))
-                if cached is None or cached[0] is not line[-1]:
-                    cached = self._label_cache[id(line[-1])] = (line[-1], self._fork_label(line))
-                self._labels[branch.id] = cached[1]
+                # A fork's label changes only with its record (decided anew): cached by both.
+                key = (branch.id, line[-1])
+                label = self._label_cache.get(key)
+                if label is None:
+                    label = self._label_cache[key] = self._fork_label(line)
+                self._labels[branch.id] = label
         longest = max((b.length for b in self.lanes), default=0)
         bar = self.horizontalScrollBar()
         bar.setRange(0, max(0, self._x(longest) + self.step_width * 4 - self.viewport().width()))
@@ -106,7 +109,7 @@ class HistoryGraph(QAbstractScrollArea):
         vertical.setRange(0, max(0, len(self.lanes) * self.lane_height - self.viewport().height()))
         vertical.setPageStep(self.viewport().height())
 
-    def _fork_label(self, records: tuple) -> str:
+    def _fork_label(self, records: Sequence[MergeRecord]) -> str:
         """The merge that made a branch differ (the last of ``records``), who decided it, and
         the pairs it was tied with."""
         trainer = self._bridge.trainer

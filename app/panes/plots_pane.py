@@ -29,6 +29,7 @@ from app.guard import guard_overrides, guarded
 from app.theme import is_dark
 from bpe_core.errors import BpeError
 from bpe_core.fileio import write_atomic
+from bpe_core.merge_line import LineView, MergeLine, field_values
 
 COALESCE_MS = 50
 
@@ -320,7 +321,7 @@ class PlotsPane(QWidget):
         # Attributes
         self._bridge = bridge
         self._trainer = None
-        self._history: tuple = ()
+        self._history = LineView(MergeLine())  # the history as last read
         self._series: dict[str, list[float]] = {"top": [], "tokens": [], "vocab": []}
         self._tied: list[int] = []
         self._histogram_key: tuple = ()
@@ -408,7 +409,7 @@ class PlotsPane(QWidget):
         start = self._bridge.trainer.initial_point
         steps = np.arange(len(records) + 1)
         for curve, key in zip(self.other_curves, ("top_count", "corpus_tokens", "vocab_size"), strict=True):
-            values = [getattr(start, key), *(getattr(record, key) for record in records)]
+            values = [getattr(start, key), *field_values(records, key)]
             curve.setData(steps, np.asarray(values, dtype=float))
         for line in self.divergence:
             line.setVisible(first_divergence is not None)
@@ -481,16 +482,13 @@ class PlotsPane(QWidget):
             cursor.setValue(trainer.position)
         self._update_histogram(trainer)
 
-    def _update_series(self, trainer, history: tuple) -> bool:
+    def _update_series(self, trainer, history: LineView) -> bool:
         """Bring the series up to the history; False if nothing changed (an undo or redo)."""
         old = self._history
-        if trainer is self._trainer and len(history) == len(old) and (not old or history[-1] is old[-1]):
+        same_line = trainer is self._trainer and (not old or history.extends(old))
+        if same_line and len(history) == len(old):
             return False
-        grown = (
-            trainer is self._trainer
-            and len(history) > len(old)
-            and (not old or history[len(old) - 1] is old[-1])
-        )
+        grown = same_line and len(history) > len(old)
         if not grown:  # a new corpus, or a new branch after undo: start over
             initial = trainer.initial_point
             self._series = {
@@ -499,14 +497,10 @@ class PlotsPane(QWidget):
                 "vocab": [initial.vocab_size],
             }
             self._tied = []
-            old = ()
-        series = self._series
-        for record in history[len(old) :]:
-            series["top"].append(record.top_count)
-            series["tokens"].append(record.corpus_tokens)
-            series["vocab"].append(record.vocab_size)
-            if record.ties > 1:
-                self._tied.append(record.step)
+        series, new = self._series, len(old) if grown else 0
+        for name, column in (("top", "top_count"), ("tokens", "corpus_tokens"), ("vocab", "vocab_size")):
+            series[name].extend(history.column(column)[new:].tolist())
+        self._tied.extend((np.flatnonzero(history.column("ties")[new:] > 1) + new + 1).tolist())
         self._trainer, self._history = trainer, history
         return True
 

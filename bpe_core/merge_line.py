@@ -1,0 +1,359 @@
+"""A line of the merge history, stored as columns.
+
+A history of tens of thousands of merges held as :class:`MergeRecord` objects costs about
+350 bytes a merge (the record, its pair and candidate tuples, its integers), several times what
+the session file spends on it. Here a merge is a row of machine integers, about 70 bytes, and a
+record is made only when one is read.
+
+A line that forks from another shares that line's first ``fork`` rows instead of copying them:
+it reads them from its ``base``. Lines only grow at their end, so shared rows never move; a row
+changed in place (a step decided anew) is changed for every line that shares it, as it must
+be: they pass through the same node of the history tree (``bpe_core.branches``).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+import numpy as np
+
+from bpe_core.history import MergeRecord
+
+_NEW_TOKEN = 1
+_UNVERIFIED = 2  # read from a file and not yet checked against the corpus (see Trainer._verify)
+
+# Who decided each merge, by number: a rule's name or "user", a handful of strings in all.
+_DECIDERS: list[str] = []
+_DECIDER_CODES: dict[str, int] = {}
+
+
+def _decider_code(name: str) -> int:
+    code = _DECIDER_CODES.get(name)
+    if code is None:
+        code = _DECIDER_CODES[name] = len(_DECIDERS)
+        _DECIDERS.append(name)
+    return code
+
+
+# The integer columns and their types: ids, steps and sizes fit 32 bits; counts take 64.
+_COLUMNS = {
+    "left": "i",
+    "right": "i",
+    "token": "i",
+    "count": "q",
+    "top_count": "q",
+    "replacements": "q",
+    "ties": "q",
+    "decider": "I",
+    "vocab_size": "i",
+    "corpus_tokens": "q",
+    "pass_number": "i",
+}
+
+
+class MergeLine:
+    """The merges of one line from step 1, as a list of records that stores rows.
+
+    Reading ``line[i]`` makes the :class:`MergeRecord` of step ``i + 1``; the single-field
+    readers (:meth:`pair`, :meth:`pass_number`, ...) make none. Rows ``0`` to ``fork - 1`` are
+    ``base``'s.
+    """
+
+    __slots__ = ("_base", "_cand", "_cand_ends", "_cols", "_flags", "_fork")
+
+    def __init__(self, base: MergeLine | None = None, fork: int = 0) -> None:
+        if fork and (base is None or fork > len(base)):
+            raise ValueError("A line forks within its base.")
+        self._base = base if fork else None
+        self._fork = fork
+        self._cols = {name: array(kind) for name, kind in _COLUMNS.items()}
+        self._flags = bytearray()
+        self._cand_ends = array("i")  # per own row: where its candidates end in _cand (in pairs)
+        self._cand = array("i")  # candidate pairs, left and right ids side by side
+
+    @classmethod
+    def of(cls, records: Iterator[MergeRecord] | Sequence[MergeRecord]) -> MergeLine:
+        line = cls()
+        for record in records:
+            line.append(record)
+        return line
+
+    def fork(self, position: int) -> MergeLine:
+        """A new line sharing this one's first ``position`` merges."""
+        return MergeLine(self, position)
+
+    # -- size and rows ---------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return self._fork + len(self._flags)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def _owner(self, i: int) -> tuple[MergeLine, int]:
+        """The line that stores row ``i`` (0-based) of this one, and the row's index there."""
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("merge line index out of range")
+        line = self
+        while i < line._fork:
+            line = line._base  # type: ignore[assignment]
+        return line, i - line._fork
+
+    @overload
+    def __getitem__(self, i: int) -> MergeRecord: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[MergeRecord]: ...
+    def __getitem__(self, i: int | slice) -> MergeRecord | list[MergeRecord]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        line, j = self._owner(i)
+        return line._record(j)
+
+    def __iter__(self) -> Iterator[MergeRecord]:
+        return (self[i] for i in range(len(self)))
+
+    def _record(self, j: int) -> MergeRecord:
+        c = self._cols
+        low, high = (self._cand_ends[j - 1] if j else 0), self._cand_ends[j]
+        cand = self._cand
+        return MergeRecord(
+            self._fork + j + 1,
+            (c["left"][j], c["right"][j]),
+            c["token"][j],
+            c["count"][j],
+            c["top_count"][j],
+            c["replacements"][j],
+            c["ties"][j],
+            tuple((cand[2 * k], cand[2 * k + 1]) for k in range(low, high)),
+            _DECIDERS[c["decider"][j]],
+            bool(self._flags[j] & _NEW_TOKEN),
+            c["vocab_size"][j],
+            c["corpus_tokens"][j],
+            c["pass_number"][j],
+        )
+
+    def _field(self, name: str, i: int) -> int:
+        line, j = self._owner(i)
+        return line._cols[name][j]
+
+    def pair(self, i: int) -> tuple[int, int]:
+        line, j = self._owner(i)
+        return line._cols["left"][j], line._cols["right"][j]
+
+    def token(self, i: int) -> int:
+        return self._field("token", i)
+
+    def pass_number(self, i: int) -> int:
+        return self._field("pass_number", i)
+
+    def decided_by(self, i: int) -> str:
+        return _DECIDERS[self._field("decider", i)]
+
+    def new_token(self, i: int) -> bool:
+        line, j = self._owner(i)
+        return bool(line._flags[j] & _NEW_TOKEN)
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def append(self, record: MergeRecord, verified: bool = True) -> None:
+        """Add ``record`` as the next step (its ``step`` must be that step)."""
+        if record.step != len(self) + 1:
+            raise ValueError(f"Step {record.step} cannot follow step {len(self)}.")
+        c = self._cols
+        c["left"].append(record.pair[0])
+        c["right"].append(record.pair[1])
+        for name in ("token", "count", "top_count", "replacements", "ties", "vocab_size", "corpus_tokens"):
+            c[name].append(getattr(record, name))
+        c["decider"].append(_decider_code(record.decided_by))
+        c["pass_number"].append(record.pass_number)
+        self._flags.append((_NEW_TOKEN if record.new_token else 0) | (0 if verified else _UNVERIFIED))
+        for left, right in record.candidates:
+            self._cand.append(left)
+            self._cand.append(right)
+        self._cand_ends.append(len(self._cand) // 2)
+
+    def __setitem__(self, i: int, record: MergeRecord) -> None:
+        """Replace step ``i + 1`` (in every line that shares it)."""
+        line, j = self._owner(i)
+        if record.step != line._fork + j + 1:
+            raise ValueError(f"A record of step {record.step} cannot replace step {line._fork + j + 1}.")
+        c = line._cols
+        c["left"][j], c["right"][j] = record.pair
+        for name in ("token", "count", "top_count", "replacements", "ties", "vocab_size", "corpus_tokens"):
+            c[name][j] = getattr(record, name)
+        c["decider"][j] = _decider_code(record.decided_by)
+        c["pass_number"][j] = record.pass_number
+        line._flags[j] = (line._flags[j] & _UNVERIFIED) | (_NEW_TOKEN if record.new_token else 0)
+        low, high = (line._cand_ends[j - 1] if j else 0), line._cand_ends[j]
+        line._cand[2 * low : 2 * high] = array("i", [x for pair in record.candidates for x in pair])
+        shift = len(record.candidates) - (high - low)
+        if shift:  # later rows' candidates moved
+            for k in range(j, len(line._cand_ends)):
+                line._cand_ends[k] += shift
+
+    def unverified(self, i: int) -> bool:
+        line, j = self._owner(i)
+        return bool(line._flags[j] & _UNVERIFIED)
+
+    def mark_verified(self, i: int) -> None:
+        line, j = self._owner(i)
+        line._flags[j] &= ~_UNVERIFIED
+
+    # -- columns ---------------------------------------------------------------------------
+
+    def column(self, name: str, length: int | None = None) -> np.ndarray:
+        """The first ``length`` (default: all) values of a column as one array: ``left``,
+        ``right``, ``token``, ``count``, ``top_count``, ``replacements``, ``ties``,
+        ``vocab_size``, ``corpus_tokens``, ``pass_number`` or ``new_token``."""
+        length = len(self) if length is None else length
+        parts: list[np.ndarray] = []
+        line: MergeLine | None = self
+        while line is not None and length > 0:
+            start = min(line._fork, length)
+            own = (
+                np.frombuffer(line._flags, dtype=np.uint8) & _NEW_TOKEN
+                if name == "new_token"
+                else np.frombuffer(line._cols[name], dtype=_NUMPY[name])
+            )
+            parts.append(own[: length - start])
+            length, line = start, line._base
+        parts.reverse()
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+    def deciders(self, length: int | None = None) -> set[str]:
+        """Who decided any of the first ``length`` merges."""
+        return {_DECIDERS[code] for code in np.unique(self.column("decider", length)).tolist()}
+
+    def fill(self, columns: dict[str, np.ndarray], new_token: np.ndarray) -> None:
+        """Replace whole columns (each as long as the line, which forks from none) and every
+        row's ``new_token`` flag: how a restored history gets the values worked out for it."""
+        if self._fork:
+            raise ValueError("Only a line that forks from none is filled.")
+        for name, values in columns.items():
+            self._cols[name] = array(
+                _COLUMNS[name], np.ascontiguousarray(values, dtype=_NUMPY[name]).tobytes()
+            )
+        flags = np.frombuffer(self._flags, dtype=np.uint8) & _UNVERIFIED
+        self._flags = bytearray((flags | np.where(new_token, _NEW_TOKEN, 0).astype(np.uint8)).tobytes())
+
+
+_NUMPY = {name: {"i": np.int32, "q": np.int64, "I": np.uint32}[kind] for name, kind in _COLUMNS.items()}
+_NUMPY["decider"] = np.uint32
+
+
+def _shares(line: MergeLine) -> dict[int, tuple[MergeLine, int]]:
+    """Every line whose rows ``line`` reads, by ``id``, with how many of its first rows."""
+    out: dict[int, tuple[MergeLine, int]] = {}
+    length = len(line)
+    current: MergeLine | None = line
+    while current is not None:
+        out[id(current)] = (current, length)
+        length = min(length, current._fork)
+        current = current._base
+    return out
+
+
+def common_length(a: MergeLine, b: MergeLine, limit: int | None = None) -> int:
+    """How many first steps two lines share (at most ``limit``). Rows one line reads from the
+    other are shared; past them, records equal in every field at the same step are the same
+    merge even when stored twice (a branch read from a file)."""
+    n = min(len(a), len(b)) if limit is None else min(len(a), len(b), limit)
+    if a is b:
+        return n
+    mine = _shares(a)
+    shared = 0
+    for key, (_, length) in _shares(b).items():
+        if key in mine:
+            shared = max(shared, min(length, mine[key][1]))
+    shared = min(shared, n)
+    while shared < n and a[shared] == b[shared]:
+        shared += 1
+    return shared
+
+
+class LineView(Sequence[MergeRecord]):
+    """The first ``length`` merges of a line, as :attr:`Trainer.history` gives them: its length
+    is fixed; its records are made when first read, and kept (a few thousand at most) for a
+    view that is read again and again, such as a table's rows."""
+
+    __slots__ = ("_made", "length", "line")
+    __hash__ = None  # type: ignore[assignment]
+    KEPT = 4096
+
+    def __init__(self, line: MergeLine, length: int | None = None) -> None:
+        self.line = line
+        self.length = len(line) if length is None else length
+        self._made: dict[int, MergeRecord] = {}
+
+    def __len__(self) -> int:
+        return self.length
+
+    @overload
+    def __getitem__(self, i: int) -> MergeRecord: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[MergeRecord]: ...
+    def __getitem__(self, i: int | slice) -> MergeRecord | Sequence[MergeRecord]:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(self.length)
+            if start == 0 and step == 1:  # a prefix is a view too
+                return self.prefix(stop)
+            return tuple(self.line[k] for k in range(start, stop, step))
+        if i < 0:
+            i += self.length
+        if not 0 <= i < self.length:
+            raise IndexError("history index out of range")
+        record = self._made.get(i)
+        if record is None:
+            if len(self._made) >= self.KEPT:
+                self._made.clear()
+            record = self._made[i] = self.line[i]
+        return record
+
+    def __iter__(self) -> Iterator[MergeRecord]:
+        line = self.line
+        return (line[i] for i in range(self.length))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LineView):
+            return self.length == other.length and self.extends(other)
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return self.length == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def extends(self, older: LineView) -> bool:
+        """Whether ``older``'s merges are this view's first ones (the same line, grown, or one
+        that forked from it later)."""
+        return (
+            self.length >= older.length and common_length(self.line, older.line, older.length) == older.length
+        )
+
+    def prefix(self, length: int) -> LineView:
+        """The first ``length`` of these merges."""
+        return LineView(self.line, min(max(length, 0), self.length))
+
+    def column(self, name: str) -> np.ndarray:
+        """A column of these merges (see :meth:`MergeLine.column`)."""
+        return self.line.column(name, self.length)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """Each merge's (left, right) ids, made without a record each."""
+        return list(zip(self.column("left").tolist(), self.column("right").tolist(), strict=True))
+
+    def deciders(self) -> set[str]:
+        return self.line.deciders(self.length)
+
+    def __repr__(self) -> str:
+        return f"LineView({self.length} merges)"
+
+
+def field_values(records: Sequence[MergeRecord], name: str) -> list[int]:
+    """One integer field of every record (``count``, ``ties``, ...): read from the columns of a
+    :class:`LineView` without making its records."""
+    if isinstance(records, LineView):
+        return records.column(name).tolist()
+    return [getattr(record, name) for record in records]
