@@ -29,7 +29,7 @@ SHIFT = 21
 MASK = (1 << SHIFT) - 1
 # Work on the symbol array is done this many symbols at a time, so that temporary arrays stay
 # below a megabyte whatever the corpus (they would otherwise make the peak of memory at opening).
-SLICE = 1 << 14
+SLICE = 1 << 12
 # A scan for a pair's words starts with a window of this many symbols and doubles it: a nearby
 # word is found at once, a scan of the whole array takes a few windows.
 WINDOW = 1 << 20
@@ -66,8 +66,8 @@ class ColdIndex:
     symbols : every word's symbol ids end to end (2 bytes each while ids fit, else 4).
     starts : where each word's symbols begin, and where the last ends (``n_words + 1`` entries).
     warm : per word, whether the index now holds it as a string (then it is not read here).
-    codes, counts : the distinct pairs, ascending, and each one's weighted count (overlapping
-        occurrences included).
+    counts : the distinct pairs' weighted counts (overlapping occurrences included), in the
+        order of their codes (see :meth:`codes_at`).
     holders : per pair, how many words not yet warm hold it (a scan for them can stop there).
     shadowed : per pair, whether its count has moved to the index (then it is not read here).
     n_ids : ids below this existed when the arrays were built; no later id is in them.
@@ -77,9 +77,13 @@ class ColdIndex:
         self.symbols = symbols
         self.starts = starts
         self.n_ids = n_ids
-        self.warm = np.zeros(len(starts) - 1, dtype=bool)
-        self.codes, self.counts, self.holders = _pair_table(symbols, starts, weights)
-        self.shadowed = np.zeros(len(self.codes), dtype=bool)
+        # Flags are set a few at a time as words warm up: their pages take memory only then.
+        self.warm = spare_array(len(starts) - 1, np.bool_)
+        # Pairs are kept as ``left * n_ids + right`` in 4 bytes while that fits (ids below
+        # 2^16), else as their codes: in the same order either way.
+        self._radix = n_ids if n_ids <= 1 << 16 else None
+        self._codes, self.counts, self.holders = _pair_table(symbols, starts, weights, self._radix)
+        self.shadowed = spare_array(len(self._codes), np.bool_)
         self.n_shadowed = 0
         # The first cold word found to hold a pair, by row, for the pairs asked about: it only
         # moves forward as words warm up (an array for every pair would cost 4 bytes each).
@@ -90,22 +94,38 @@ class ColdIndex:
     @property
     def live(self) -> int:
         """Pairs whose count is still read here."""
-        return len(self.codes) - self.n_shadowed
+        return len(self._codes) - self.n_shadowed
+
+    def codes_at(self, rows: np.ndarray | slice) -> np.ndarray:
+        """The codes (``left << SHIFT | right``) of the pairs of these rows."""
+        stored = self._codes[rows]
+        if self._radix is None:
+            return stored
+        left, right = np.divmod(stored.astype(np.int64), self._radix)
+        return (left << SHIFT) | right
 
     def find(self, codes: np.ndarray) -> np.ndarray:
         """The row of each code in the pair table, or -1."""
-        rows = np.searchsorted(self.codes, codes)
-        rows[rows == len(self.codes)] = 0
-        if len(self.codes):
-            rows[self.codes[rows] != codes] = -1
+        if self._radix is not None:
+            left, right = codes >> SHIFT, codes & MASK
+            fits = (left < self._radix) & (right < self._radix)
+            codes = np.where(fits, left * self._radix + right, -1)
+        rows = np.searchsorted(self._codes, codes.astype(self._codes.dtype, copy=False))
+        rows[rows == len(self._codes)] = 0
+        if len(self._codes):
+            rows[self._codes[rows] != codes] = -1
         else:
             rows[:] = -1
         return rows
 
     def _row(self, key: str) -> int:
-        code = code_of(key)
-        row = int(np.searchsorted(self.codes, code))
-        return row if row < len(self.codes) and int(self.codes[row]) == code else -1
+        left, right, radix = ord(key[0]), ord(key[1]), self._radix
+        if radix is not None and (left >= radix or right >= radix):
+            return -1
+        code = (left << SHIFT) | right if radix is None else left * radix + right
+        # A needle of the table's own type: any other makes numpy convert the whole table.
+        row = int(np.searchsorted(self._codes, self._codes.dtype.type(code)))
+        return row if row < len(self._codes) and int(self._codes[row]) == code else -1
 
     def count(self, key: str) -> int:
         """The pair's count if it is still read here, else 0."""
@@ -126,7 +146,7 @@ class ColdIndex:
     def live_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         """Codes and counts of the pairs still read here."""
         live = ~self.shadowed
-        return self.codes[live], self.counts[live]
+        return self.codes_at(live), self.counts[live]
 
     def rows_below(self, ceiling: int | None, batch: int) -> tuple[np.ndarray, int]:
         """About ``batch`` rows of the highest counts below ``ceiling`` (``None``: any), with
@@ -303,10 +323,10 @@ def pair_holders(words: np.ndarray, symbols: np.ndarray, lengths: np.ndarray) ->
 
 
 def _pair_table(
-    symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray
+    symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray, radix: int | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct adjacent pairs (codes, ascending), their weighted counts and how many words
-    hold each.
+    """The distinct adjacent pairs (ascending, as ``left * radix + right`` in 4 bytes, or as
+    codes without a radix), their weighted counts and how many words hold each.
 
     Pairs are taken in groups of left ids holding about ``SLICE`` positions each, or a 64th of
     all (each group scans the whole array): their codes then come out ascending group after
@@ -326,7 +346,7 @@ def _pair_table(
     lengths = np.diff(starts)
     narrow = weighted_total(lengths, weights) < 2**31  # every count fits 4 bytes
     del lengths
-    codes_out = spare_array(capacity, np.int64)
+    codes_out = spare_array(capacity, np.int64 if radix is None else np.uint32)
     counts_out = spare_array(capacity, np.int32 if narrow else np.int64)
     holders_out = spare_array(capacity, np.int32)
     done = 0
@@ -354,7 +374,8 @@ def _pair_table(
         word_heads[1:] = (codes[1:] != codes[:-1]) | (words[1:] != words[:-1])
         holders_out[found] = np.add.reduceat(word_heads, heads, dtype=np.int32)
         del word_heads
-        codes_out[found] = codes[heads]
+        codes = codes[heads]
+        codes_out[found] = codes if radix is None else (codes >> SHIFT) * radix + (codes & MASK)
         counts_out[found] = np.add.reduceat(weights[words], heads)  # int32 counts sum as int64
         done += len(heads)
     return codes_out[:done], counts_out[:done], holders_out[:done]
@@ -376,9 +397,11 @@ def _group_cuts(cumulative: np.ndarray, size: int) -> list[int]:
 
 
 def _positions_between(symbols: np.ndarray, low: int, high: int) -> np.ndarray:
-    """Positions (but the last) whose symbol is in ``[low, high)``, slice by slice."""
+    """Positions (but the last) whose symbol is in ``[low, high)``, slice by slice (the masks
+    of a slice take a byte a symbol: slices longer than ``SLICE`` keep the calls few)."""
     parts = []
-    for start in range(0, len(symbols) - 1, SLICE):
-        part = symbols[start : min(start + SLICE, len(symbols) - 1)]
+    scan = 16 * SLICE
+    for start in range(0, len(symbols) - 1, scan):
+        part = symbols[start : min(start + scan, len(symbols) - 1)]
         parts.append(start + np.flatnonzero((part >= low) & (part < high)))
     return np.concatenate(parts)

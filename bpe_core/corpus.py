@@ -192,7 +192,8 @@ def _beyond_limit(words: Words, counts: Counts, config: PipelineConfig) -> bool:
     weights = counts.numpy()
     if int(weights.max()) > MAX_TOTAL:
         return True
-    lengths = unit_lengths(words, config.unit) + 1
+    lengths = unit_lengths(words, config.unit)
+    lengths += 1
     # float64 bounds the sum closely; only near the limit is it summed exactly (int64 could overflow).
     if weighted_total(lengths, weights) < MAX_TOTAL / 2:
         return False

@@ -34,7 +34,7 @@ def alphabet(corpus: Corpus) -> set[str]:
         symbols = set(BYTE_TO_CHAR)
     else:  # a slice at a time: the whole text as one string could take four bytes a character
         symbols = set()
-        for first, last in word_slices(words.byte_ends()):
+        for first, last in word_slices(words.byte_ends(), RUN_BYTES):
             low, high = words.byte_span(first, last)
             symbols.update(words.blob[low:high].decode("utf-8", "surrogatepass"))
     if config.end_of_word is not None and config.attach_marker:

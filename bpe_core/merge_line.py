@@ -141,6 +141,12 @@ class MergeLine:
         line, j = self._owner(i)
         return line._cols[name][j]
 
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        """Each merge's (left, right) ids, in order, one at a time."""
+        if self._base is not None:
+            yield from (self._base.pair(i) for i in range(self._fork))
+        yield from zip(self._cols["left"], self._cols["right"], strict=True)
+
     def pair(self, i: int) -> tuple[int, int]:
         line, j = self._owner(i)
         return line._cols["left"][j], line._cols["right"][j]

@@ -68,7 +68,7 @@ class PairQueue:
         while cold is not None and self._cold_next and not (heap and -heap[0][0] > self._cold_next):
             rows, floor = cold.rows_below(self._cold_floor, COLD_BATCH)
             counts, shadowed = cold.counts[rows].tolist(), cold.shadowed[rows].tolist()
-            for code, count, moved in zip(cold.codes[rows].tolist(), counts, shadowed, strict=True):
+            for code, count, moved in zip(cold.codes_at(rows).tolist(), counts, shadowed, strict=True):
                 k = key_of(code)
                 if moved:  # its count is the index's now: a dead pair (tokens perhaps undone) is left out
                     count = self._index.pair_count.get(k, 0)

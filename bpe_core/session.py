@@ -476,9 +476,9 @@ def _trainer_from(data: dict[str, Any], progress: Progress | None) -> Trainer:
     release_free_memory()  # what reading the file and checking the corpus freed
     trainer.restore(saved, data["position"], progress)
     del saved
-    if isinstance(merges, SavedMerges):
-        merges.names = trainer.line_keys()  # ids number the line's tokens as the file's did
     if "branches" in data:
+        if isinstance(merges, SavedMerges) and len(data["branches"]) > 1:  # compared with it by name
+            merges.names = trainer.line_keys()  # ids number the line's tokens as the file's did
         trainer.restore_branches(_branches(trainer, data), data["branch"], data.get("next_branch", 0))
     trainer.numbering = numbering
     return trainer

@@ -34,7 +34,7 @@ _END = re.compile(rb"\], \"special_counts\": \[((?:0|[1-9][0-9]{0,18})(?:, (?:0|
 # has at most 19 digits (2^62 has 19); one beyond 64 bits is left to json.
 _ITEM = re.compile(rb'\["((?:[^"\\\x00-\x1f]|\\.)+)", ([1-9][0-9]{0,18})\](?:, |\Z)')
 _SEPARATOR = b'], ["'
-_CHUNK = 1 << 17  # findall makes ~9 bytes of objects per byte read: keep chunks small
+_CHUNK = 1 << 15  # findall makes ~9 bytes of objects per byte read: keep chunks small
 
 
 def never_stop() -> None:
@@ -85,12 +85,13 @@ def read_corpus(
 
 
 class _Columns:
-    """The columns as they grow, a chunk of items at a time."""
+    """The columns as they grow, a chunk of items at a time: offsets and counts take 4 bytes
+    each until one does not fit, then 8."""
 
     def __init__(self) -> None:
         self.blob = bytearray()
-        self.ends = array("q")
-        self.counts = array("q")
+        self.ends = array("i")
+        self.counts = array("i")
         self.hashes = array("q")
 
     def add(self, chunk: bytes) -> bool:
@@ -102,14 +103,17 @@ class _Columns:
             return False  # a gap: something the pattern does not cover
         try:
             chunk.decode("utf-8")
-            self.counts.extend(map(int, raw_counts))
-        except (UnicodeDecodeError, OverflowError):
+        except UnicodeDecodeError:
             return False
+        counts = np.fromiter(map(int, raw_counts), dtype=np.uint64, count=len(raw_counts))
+        if len(counts) and counts.max() >= 2**63:
+            return False
+        self.counts = _appended(self.counts, counts)
         words = raw_words if b"\\" not in chunk else [_unescaped(w) if b"\\" in w else w for w in raw_words]
         if None in words:
             return False
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))  # type: ignore[arg-type]
-        self.ends.frombytes((np.cumsum(lengths) + len(self.blob)).tobytes())
+        self.ends = _appended(self.ends, np.cumsum(lengths) + len(self.blob))
         self.blob += b"".join(words)  # type: ignore[arg-type]
         self.hashes.extend(map(hash, words))
         return True
@@ -120,9 +124,20 @@ class _Columns:
             return None  # empty, or perhaps a word twice: JSON's reading merges duplicates
         del hashes
         self.hashes = array("q")
-        words = Words(self.blob, np.frombuffer(self.ends, dtype=np.int64))
-        self.ends = array("q")
+        ends = self.ends if self.ends.typecode == "i" else np.frombuffer(self.ends, np.int64)
+        words = Words(self.blob, ends)
+        del ends
+        self.ends = array("i")
         return CorpusColumns(words, Counts(self.counts), specials)
+
+
+def _appended(column: array, values: np.ndarray) -> array:
+    """``column`` with ``values`` (non-negative, below 2^63) at its end, widened to 8 bytes an
+    item if one needs it."""
+    if column.typecode == "i" and len(values) and int(values.max()) >= 2**31:
+        column = array("q", column)
+    column.frombytes(values.astype(np.int32 if column.typecode == "i" else np.int64).tobytes())
+    return column
 
 
 def _has_duplicates(hashes: np.ndarray) -> bool:

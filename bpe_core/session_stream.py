@@ -27,7 +27,7 @@ from bpe_core.merge_line import MergeLine
 from bpe_core.session_corpus import CORPUS_KEY, START, never_stop, read_corpus
 
 _LINE = 4096  # lines are read this much at a time: the corpus line is only ever streamed
-_BATCH = 256  # merge lines parsed together
+_BATCH = 64  # merge lines parsed together
 _MERGE_KEYS = frozenset(
     ("pair", "token", "count", "top_count", "ties", "candidates", "decided_by", "replacements", "pass")
 )

@@ -830,8 +830,7 @@ class Trainer:
         spells (and names only tokens made); otherwise add none and return False."""
         vocab = self.vocab
         keys, known, before = vocab.keys, vocab.ids, len(vocab)
-        pairs = zip(saved.column("left").tolist(), saved.column("right").tolist(), strict=True)
-        for step, (left, right) in enumerate(pairs, start=1):
+        for step, (left, right) in enumerate(saved.pairs(), start=1):
             key = keys[left] + keys[right] if 0 <= left < len(keys) and 0 <= right < len(keys) else None
             if key is None or key in known:
                 while len(vocab) > before:

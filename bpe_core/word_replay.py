@@ -40,46 +40,30 @@ class Replayed:
 
 
 class _Ranks:
-    """Pair -> rank of the first merge of that pair, looked up for a whole array at once.
-
-    An open-addressing hash table (a quarter full at most) in two numpy arrays: a lookup costs a
-    few vectorised passes, several times cheaper than a binary search of the sorted pairs.
-    """
-
-    _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the top bits are well mixed
+    """Pair -> rank of the first merge of that pair, looked up for a whole array at once by a
+    binary search of the merges' pairs: every array it makes is as long as the lookup (numpy
+    keeps freed arrays under a kilobyte for reuse, up to 3.6 MB of them)."""
 
     def __init__(self, left: np.ndarray, right: np.ndarray) -> None:
-        bits = max(10, (4 * len(left)).bit_length())
-        self._mask = (1 << bits) - 1
-        self._shift = np.uint64(64 - bits)
-        self._codes = np.full(1 << bits, -1, dtype=np.int64)  # -1: an empty slot
-        self._ranks = np.full(1 << bits, NONE, dtype=np.int32)
-        codes = (left.astype(np.int64) << 21) | right
-        slots = self._slot(codes).tolist()
-        table = self._codes
-        for rank, (code, slot) in enumerate(zip(codes.tolist(), slots, strict=True)):
-            while table[slot] != -1 and table[slot] != code:
-                slot = (slot + 1) & self._mask
-            if table[slot] == -1:  # a pair merged again later keeps its first rank
-                table[slot] = code
-                self._ranks[slot] = rank
-
-    def _slot(self, codes: np.ndarray) -> np.ndarray:
-        return ((codes.view(np.uint64) * self._MULTIPLIER) >> self._shift).astype(np.int64)
+        # Each pair's code (42 bits) and rank as one int64, sorted: by code, then rank, so that
+        # a pair merged again later keeps its first rank. Ranks, like ids (code points), are
+        # below 2^21.
+        packed = (((left.astype(np.int64) << 21) | right) << 21) | np.arange(len(left))
+        packed.sort()
+        codes = packed >> 21
+        first = np.ones(len(codes), dtype=bool)
+        first[1:] = codes[1:] != codes[:-1]
+        self._codes = codes[first]
+        self._ranks = (packed[first] & ((1 << 21) - 1)).astype(np.int32)
 
     def of(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
         """The rank of each pair (``left[i]``, ``right[i]``), or NONE."""
         codes = (left.astype(np.int64) << 21) | right
-        found = np.full(len(codes), NONE, dtype=np.int32)
-        slots = self._slot(codes)
-        pending = np.arange(len(codes))
-        while len(pending):
-            stored = self._codes[slots]
-            hit = stored == codes
-            found[pending[hit]] = self._ranks[slots[hit]]
-            probe = np.flatnonzero(~hit & (stored != -1))  # a collision: try the next slot
-            pending, codes, slots = pending[probe], codes[probe], (slots[probe] + 1) & self._mask
-        return found
+        if not len(self._codes):
+            return np.full(len(codes), NONE, dtype=np.int32)
+        rows = np.searchsorted(self._codes, codes)
+        np.minimum(rows, len(self._codes) - 1, out=rows)
+        return np.where(self._codes[rows] == codes, self._ranks[rows], NONE).astype(np.int32, copy=False)
 
 
 class _Changes:
@@ -119,6 +103,9 @@ def replay_words(
     are returned, 2 bytes each while ids fit (the index's cold part, ``bpe_core.cold_index``);
     ``capacity`` is then the number of symbols before them.
 
+    A run's words advance together until few are left; those go on with the next run's, so
+    that the arrays of a round stay long (short ones are what numpy keeps for reuse).
+
     Preconditions (the caller checks them): every new token is an id above all ids in use
     before its merge, ids stay below ``n_symbols``, and the weighted symbol total is below 2^53
     (counts are summed in float64, exact below that). ``progress(fraction)`` reports how much is
@@ -128,36 +115,99 @@ def replay_words(
     ranks = _Ranks(left, right)
     token_of = token.astype(np.int32)
     changes = _Changes(len(token_of), weights)
-    dtype = np.uint16 if n_symbols <= 1 << 16 else np.uint32
-    # The words' symbols after the merges, written in place: merges only shorten words, so
-    # there are at most ``capacity`` of them.
-    symbols_out = spare_array(capacity if keep else 0, dtype)
-    starts = np.zeros(len(weights) + 1 if keep else 1, dtype=np.int32 if capacity < 2**31 else np.int64)
+    placed = _Placement(len(weights), capacity, np.uint16 if n_symbols <= 1 << 16 else np.uint32, keep)
+    carried = _Words(np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, np.int64))
     first = 0
     for symbols, lengths in chunks:
         if len(lengths):
-            done, done_lengths = _replay_chunk(symbols, lengths, first, ranks, token_of, changes)
-            if keep:
-                at = int(starts[first])
-                symbols_out[at : at + len(done)] = done
-                np.cumsum(done_lengths, out=done_lengths)
-                starts[first + 1 : first + 1 + len(lengths)] = done_lengths + at
+            words = carried.then(symbols, lengths, np.arange(first, first + len(lengths)))
             first += len(lengths)
+            carried = _replay(words, ranks, token_of, changes, placed, final=False)
+            placed.place_below(int(carried.ids[0]) if len(carried.ids) else first)
         if progress is not None:
             progress(first / max(1, len(weights)))
+    _replay(carried, ranks, token_of, changes, placed, final=True)
+    placed.place_below(len(weights))
     del ranks
     counts = changes.counts.astype(np.int64)
     replacements = changes.replacements.astype(np.int64)
-    return Replayed(counts, replacements, symbols_out[: starts[-1]], starts)
+    return Replayed(counts, replacements, placed.symbols[: placed.starts[-1]], placed.starts)
 
 
-def _replay_chunk(
-    sym: np.ndarray, lengths: np.ndarray, first: int, ranks: _Ranks, token_of: np.ndarray, changes: _Changes
-) -> tuple[np.ndarray, np.ndarray]:
-    """Replay a run of words (the first is word ``first``); their changes go to ``changes``.
-    Returns their symbols afterwards, end to end, and each one's length."""
-    n_words = len(lengths)
-    word = np.repeat(np.arange(n_words, dtype=np.int32), lengths)  # word (in the chunk) of every symbol
+# A run's replay stops short of rounds with fewer words or symbols than these: their arrays
+# would be under a kilobyte. The words left go on with the next run's.
+FEW_WORDS = 256
+FEW_SYMBOLS = 1024
+
+
+@dataclass(slots=True)
+class _Words:
+    """Words being replayed: their symbols end to end (int32), each one's length and its index
+    in the corpus, ascending."""
+
+    symbols: np.ndarray
+    lengths: np.ndarray
+    ids: np.ndarray
+
+    def then(self, symbols: np.ndarray, lengths: np.ndarray, ids: np.ndarray) -> _Words:
+        """These words followed by others (which come after them in the corpus)."""
+        if not len(self.ids):
+            return _Words(symbols.astype(np.int32, copy=False), lengths, ids)
+        return _Words(
+            np.concatenate((self.symbols, symbols)).astype(np.int32, copy=False),
+            np.concatenate((self.lengths, lengths)),
+            np.concatenate((self.ids, ids)),
+        )
+
+
+class _Placement:
+    """Where the words' final symbols go: in corpus order, written as soon as every word before
+    them is final (words carried over finish later than the words after them)."""
+
+    def __init__(self, n_words: int, capacity: int, dtype: type, keep: bool) -> None:
+        self.keep = keep
+        # Merges only shorten words: there are at most ``capacity`` symbols.
+        self.symbols = spare_array(capacity if keep else 0, dtype)
+        # Until a word is placed, its entry after its start holds its length.
+        self.starts = np.zeros(n_words + 1 if keep else 1, dtype=np.int32 if capacity < 2**31 else np.int64)
+        self.placed = 0  # words before this one are written
+        self._pending: list[tuple[np.ndarray, np.ndarray]] = []  # final words not yet written
+
+    def add(self, symbols: np.ndarray, words: np.ndarray) -> None:
+        """Final words (corpus indices ascending, each word's symbols together and in order)."""
+        if not self.keep or not len(words):
+            return
+        heads = np.flatnonzero(np.concatenate(([True], words[1:] != words[:-1])))
+        self.starts[words[heads] + 1] = np.diff(np.append(heads, len(words)))
+        self._pending.append((symbols, words))
+
+    def place_below(self, limit: int) -> None:
+        """Write the words before ``limit`` (all final by now)."""
+        if not self.keep or limit <= self.placed:
+            return
+        span = self.starts[self.placed + 1 : limit + 1]
+        np.cumsum(span, out=span)
+        span += self.starts[self.placed]
+        self.placed = limit
+        pending, self._pending = self._pending, []
+        for symbols, words in pending:
+            ready = words < limit
+            if not ready.all():
+                self._pending.append((symbols[~ready], words[~ready]))
+                symbols, words = symbols[ready], words[ready]
+            if len(words):
+                heads = np.flatnonzero(np.concatenate(([True], words[1:] != words[:-1])))
+                rank_in_word = np.arange(len(words)) - np.repeat(heads, np.diff(np.append(heads, len(words))))
+                self.symbols[self.starts[words] + rank_in_word] = symbols
+
+
+def _replay(
+    words: _Words, ranks: _Ranks, token_of: np.ndarray, changes: _Changes, placed: _Placement, final: bool
+) -> _Words:
+    """Replay ``words`` round after round; their changes go to ``changes`` and their final
+    symbols to ``placed``. Unless ``final``, stops when few words are left, and returns them."""
+    sym, lengths, ids = words.symbols, words.lengths, words.ids
+    word = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)  # word (here) of every symbol
 
     def rank_at(at: np.ndarray) -> np.ndarray:
         """The rank of the pair starting at each of the positions ``at`` (NONE at a word's end)."""
@@ -167,19 +217,18 @@ def _replay_chunk(
         rank[~inside | (word[after] != word[at])] = NONE
         return rank
 
-    done_sym: list[np.ndarray] = []
-    done_word: list[np.ndarray] = []
     merged: list[list[np.ndarray]] = [[], [], [], []]  # see _Changes.add
-    rank = np.append(ranks.of(sym[:-1], sym[1:]), NONE)
+    rank = np.append(ranks.of(sym[:-1], sym[1:]), NONE) if len(sym) else np.zeros(0, np.int32)
     rank[:-1][word[1:] != word[:-1]] = NONE
     while len(sym):
         starts = np.flatnonzero(np.concatenate(([True], word[1:] != word[:-1])))
+        if not final and (len(starts) < FEW_WORDS or len(sym) < FEW_SYMBOLS):
+            break
         lowest = np.minimum.reduceat(rank, starts)
         lowest_at = np.repeat(lowest, np.diff(np.append(starts, len(sym))))
         finished = lowest_at == NONE
         if finished.any():  # these words are final: set them aside
-            done_sym.append(sym[finished])
-            done_word.append(word[finished])
+            placed.add(sym[finished], ids[word[finished]])
             live = ~finished
             sym, word, rank, lowest_at = sym[live], word[live], rank[live], lowest_at[live]
             if not len(sym):
@@ -194,7 +243,7 @@ def _replay_chunk(
         first_of_run = np.maximum.accumulate(np.where(run_start, index, 0))
         chosen = match & ((index - first_of_run) % 2 == 0)
         merged[0].append(lowest)
-        merged[1].append(word[starts] + first)
+        merged[1].append(ids[word[starts]])
         merged[2].append(np.add.reduceat(match, starts, dtype=np.int32))
         merged[3].append(np.add.reduceat(chosen, starts, dtype=np.int32))
         at = np.flatnonzero(chosen)
@@ -209,16 +258,5 @@ def _replay_chunk(
         rank[before] = rank_at(before)
     if merged[0]:
         changes.add(*(np.concatenate(parts) for parts in merged))
-    del merged
-    lengths = np.zeros(n_words, dtype=np.int64)
-    for word in done_word:
-        lengths += np.bincount(word, minlength=n_words)
-    # A word leaves in one piece, its symbols in order, and each piece lists its words in
-    # order: a symbol's place is its word's start plus its rank within that word.
-    out = np.empty(int(lengths.sum()), dtype=np.int32)
-    word_starts = np.cumsum(lengths) - lengths
-    for sym, word in zip(done_sym, done_word, strict=True):
-        heads = np.flatnonzero(np.concatenate(([True], word[1:] != word[:-1])))
-        rank_in_word = np.arange(len(word)) - np.repeat(heads, np.diff(np.append(heads, len(word))))
-        out[word_starts[word] + rank_in_word] = sym
-    return out, lengths
+    heads = np.flatnonzero(np.concatenate(([True], word[1:] != word[:-1]))) if len(word) else word
+    return _Words(sym, np.diff(np.append(heads, len(word))), ids[word[heads]])

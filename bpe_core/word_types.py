@@ -17,8 +17,12 @@ from typing import Any, overload
 import numpy as np
 
 
-def _offsets(ends: np.ndarray) -> array:
-    """Non-decreasing offsets as an ``array``: 4 bytes each while they fit, else 8."""
+def _offsets(ends: np.ndarray | array) -> array:
+    """Non-decreasing offsets as an ``array``: 4 bytes each while they fit, else 8 (an ``array``
+    of 4-byte offsets is taken as it is)."""
+    if isinstance(ends, array) and ends.typecode == "i":
+        return ends
+    ends = np.asarray(ends)
     small = not len(ends) or ends[-1] < 2**31
     offsets = array("i" if small else "q")
     offsets.frombytes(ends.astype(np.int32 if small else np.int64).tobytes())
@@ -42,7 +46,7 @@ class Words(Sequence[str]):
     __slots__ = ("_blob", "_ends")
     __hash__ = None  # type: ignore[assignment]  # equal to tuples, so not hashable like them
 
-    def __init__(self, blob: bytes | bytearray, ends: np.ndarray) -> None:
+    def __init__(self, blob: bytes | bytearray, ends: np.ndarray | array) -> None:
         """``ends``: where each word ends in ``blob``, ascending (a bytearray is never changed)."""
         self._blob = blob
         self._ends = _offsets(ends)

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from bpe_core.history import MergeRecord
 from bpe_core.merge_line import LineView, MergeLine, common_length, field_values
 from bpe_core.session import load_session, save_session
-
 from tests.helpers import trainer_for
 
 
@@ -19,6 +18,7 @@ def history_of(text: str, merges: int) -> list[MergeRecord]:
     trainer = trainer_for(text)
     trainer.run(merges=merges)
     return list(trainer.history)
+
 
 COUNT = st.integers(0, 2**62)
 ID = st.integers(0, 2**21 - 1)
@@ -58,9 +58,11 @@ def test_a_line_reads_back_every_record_and_every_column(given_records):
     assert line.column("new_token").astype(bool).tolist() == [r.new_token for r in given_records]
     assert [line.pair(i) for i in range(len(line))] == [r.pair for r in given_records]
     view = LineView(line)
-    assert view == given_records and view == tuple(given_records) and field_values(view, "ties") == [
-        r.ties for r in given_records
-    ]
+    assert (
+        view == given_records
+        and view == tuple(given_records)
+        and field_values(view, "ties") == [r.ties for r in given_records]
+    )
 
 
 @given(records(), st.data())
@@ -123,6 +125,7 @@ def test_a_view_is_a_fixed_length_sequence_whose_prefixes_are_views():
     assert view[-1] == history[-1] and len(view[:99]) == 6
     with pytest.raises(IndexError):
         view[6]
+
 
 def test_a_view_read_row_after_row_keeps_only_so_many_records(monkeypatch):
     history = history_of("low low lower lowest newest widest", 6)

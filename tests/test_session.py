@@ -191,12 +191,18 @@ def test_a_version_1_text_token_that_ends_like_the_marker_stays_text():
     assert load_encoder(path).encode("a</w>b ab").ids == expected.ids
 
 
-def test_a_real_session_opens_word_by_word_and_equals_the_trained_one(tmp_path, monkeypatch):
+@pytest.mark.parametrize("few", [(256, 1024), (40, 300)])
+def test_a_real_session_opens_word_by_word_and_equals_the_trained_one(tmp_path, monkeypatch, few):
     """The fast way to open (every merge made a new token, no long word) is the one real text
-    takes; the result is the trained trainer, at the saved position and at every other."""
+    takes; the result is the trained trainer, at the saved position and at every other. The
+    last words of a run go on with the next run's: as few as the defaults leave, or more."""
+    from bpe_core import initial_symbols, word_replay
     from bpe_core import trainer as trainer_module
     from tests.conftest import data_text
 
+    monkeypatch.setattr(initial_symbols, "RUN_BYTES", 1 << 12)
+    monkeypatch.setattr(word_replay, "FEW_WORDS", few[0])
+    monkeypatch.setattr(word_replay, "FEW_SYMBOLS", few[1])
     calls = []
     real = trainer_module.replay_words
     monkeypatch.setattr(trainer_module, "replay_words", lambda *a, **k: calls.append(1) or real(*a, **k))

@@ -25,6 +25,7 @@ from bpe_core import (
     cold_index,
     initial_symbols,
     pair_index,
+    word_replay,
 )
 from bpe_core import trainer as trainer_module
 from bpe_core.encoder import Encoder
@@ -60,13 +61,17 @@ def merge_path(path: tuple[int, int]):
 @contextmanager
 def tiny_slices():
     """Opening works a slice, a run or a window of symbols at a time (``cold_index``,
-    ``initial_symbols``); a few symbols each makes tiny corpora cross every boundary."""
+    ``initial_symbols``), and carries a run's last few words over to the next
+    (``word_replay``); a few symbols each makes tiny corpora cross every boundary."""
     saved = cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK
+    few = word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS
     cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = 3, 2, 5, 4
+    word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS = 2, 3
     try:
         yield
     finally:
         cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = saved
+        word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS = few
 
 
 def rebuilt(trainer: Trainer) -> Trainer:
