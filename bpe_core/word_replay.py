@@ -187,7 +187,7 @@ class _Placement:
             return
         span = self.starts[self.placed + 1 : limit + 1]
         np.cumsum(span, out=span)
-        span += self.starts[self.placed]
+        np.add(span, self.starts[self.placed], out=span)
         self.placed = limit
         pending, self._pending = self._pending, []
         for symbols, words in pending:
