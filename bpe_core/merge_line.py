@@ -221,11 +221,12 @@ class MergeLine:
         line: MergeLine | None = self
         while line is not None and length > 0:
             start = min(line._fork, length)
-            own = (
-                np.frombuffer(line._flags, dtype=np.uint8) & _NEW_TOKEN
-                if name == "new_token"
-                else np.frombuffer(line._cols[name], dtype=_NUMPY[name])
-            )
+            # Copied in one call (not viewed): an array viewed by numpy cannot grow, and the
+            # trainer may be appending to it on another thread.
+            if name == "new_token":
+                own = np.frombuffer(bytes(line._flags), dtype=np.uint8) & _NEW_TOKEN
+            else:
+                own = np.frombuffer(line._cols[name].tobytes(), dtype=_NUMPY[name])
             parts.append(own[: length - start])
             length, line = start, line._base
         parts.reverse()

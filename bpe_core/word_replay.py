@@ -8,10 +8,10 @@ present in it, as an encoder does. That is exactly what the sequential run did t
 pair of rank j still present after merge k > j would have to contain a token made after j,
 which pair j cannot name.
 
-All words advance together, one merge each per round, as numpy operations over one array of
-symbols; words with nothing left to merge leave the array. A round therefore costs time
-proportional to the symbols still in play, and there are as many rounds as the most merges
-any one word takes. Along the way each merge's weighted count (adjacent occurrences,
+The words of a run of the corpus advance together, one merge each per round, as numpy
+operations over one array of symbols; words with nothing left to merge leave the array, and the
+few a run leaves go on with the next run's. A round therefore costs time proportional to the
+symbols still in play. Along the way each merge's weighted count (adjacent occurrences,
 overlapping included, as the trainer counts them) and its replacements are summed, so the caller
 can check the history against the corpus. Which words a merge changed is not kept: undo finds
 them when it needs them (``bpe_core.pair_index``), as the words holding the merged token.

@@ -147,3 +147,14 @@ def test_the_history_of_a_trainer_is_a_view_of_columns_and_survives_a_session(tm
     assert lines == {b.id: trainer.branch_history(b.id) for b in trainer.branches()}
     assert all(isinstance(line, LineView) for line in lines.values())
     assert np.array_equal(loaded.history.column("count"), [r.count for r in trainer.history])
+
+
+def test_a_line_grows_while_its_columns_are_held():
+    """Columns are copies: the trainer may append to a line (on a worker thread) while a view
+    of the window holds a column it read."""
+    history = history_of("low low lower lowest newest widest", 6)
+    line = MergeLine.of(history[:3])
+    counts = line.column("count")
+    for record in history[3:]:
+        line.append(record)
+    assert counts.tolist() == [r.count for r in history[:3]] and len(line.column("count")) == 6

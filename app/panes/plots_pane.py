@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections.abc import Sequence
 from functools import partial
 from xml.etree import ElementTree
@@ -322,8 +323,10 @@ class PlotsPane(QWidget):
         self._bridge = bridge
         self._trainer = None
         self._history = LineView(MergeLine())  # the history as last read
-        self._series: dict[str, list[float]] = {"top": [], "tokens": [], "vocab": []}
-        self._tied: list[int] = []
+        # Machine integers, 8 bytes a step (a list of ints costs 40): a session of tens of
+        # thousands of merges draws from these.
+        self._series: dict[str, array] = {name: array("q") for name in ("top", "tokens", "vocab")}
+        self._tied = array("q")
         self._histogram_key: tuple = ()
         self._lengths: list[int] = []  # token id -> length in units (0: the marker on its own)
         self._lengths_of = None
@@ -492,41 +495,44 @@ class PlotsPane(QWidget):
         if not grown:  # a new corpus, or a new branch after undo: start over
             initial = trainer.initial_point
             self._series = {
-                "top": [initial.top_count],
-                "tokens": [initial.corpus_tokens],
-                "vocab": [initial.vocab_size],
+                "top": array("q", [initial.top_count]),
+                "tokens": array("q", [initial.corpus_tokens]),
+                "vocab": array("q", [initial.vocab_size]),
             }
-            self._tied = []
+            self._tied = array("q")
         series, new = self._series, len(old) if grown else 0
         for name, column in (("top", "top_count"), ("tokens", "corpus_tokens"), ("vocab", "vocab_size")):
-            series[name].extend(history.column(column)[new:].tolist())
-        self._tied.extend((np.flatnonzero(history.column("ties")[new:] > 1) + new + 1).tolist())
+            series[name].frombytes(history.column(column)[new:].astype(np.int64).tobytes())
+        self._tied.frombytes(
+            (np.flatnonzero(history.column("ties")[new:] > 1) + new + 1).astype(np.int64).tobytes()
+        )
         self._trainer, self._history = trainer, history
         return True
 
     def _draw_series(self, length: int) -> None:
         steps = np.arange(length + 1)
-        top = np.asarray(self._series["top"], dtype=float)
+        # Copies, never views: an array viewed by numpy cannot grow.
+        top = np.array(self._series["top"], dtype=float)
         self.top_curve.setData(steps, top)
-        tied = np.asarray(self._tied, dtype=int)
+        tied = np.array(self._tied, dtype=np.int64)
         tick_x = np.repeat(tied, 2).astype(float)
         tick_y = np.repeat(top[tied], 2) if len(tied) else np.zeros(0)
         tick_y[0::2] *= 0.8  # equal heights on the log scale
         tick_y[1::2] *= 1.25
         self.tie_marks.setData(tick_x, tick_y, connect="pairs")
-        tokens = self._series["tokens"]
-        self.tokens_curve.setData(steps, np.asarray(tokens, dtype=float))
-        vocab = self._series["vocab"]
-        self.vocab_curve.setData(steps, np.asarray(vocab, dtype=float))
+        tokens = np.array(self._series["tokens"], dtype=float)
+        self.tokens_curve.setData(steps, tokens)
+        vocab = np.array(self._series["vocab"], dtype=float)
+        self.vocab_curve.setData(steps, vocab)
         x_max = _stride(max(1.0, length * 1.05))
-        low = max(1.0, float(min(top)))
+        low = max(1.0, float(top.min()))
         self._set_range(
             self.top_plot,
             (0.0, x_max),
-            (math.log10(_stride_down(low)) - 0.05, math.log10(_stride(max(top) * 1.3))),
+            (math.log10(_stride_down(low)) - 0.05, math.log10(_stride(float(top.max()) * 1.3))),
         )
-        self._set_range(self.tokens_plot, (0.0, x_max), (0.0, _stride(max(tokens) * 1.05)))
-        self._set_range(self.vocab_plot, (0.0, x_max), (0.0, _stride(max(vocab) * 1.05)))
+        self._set_range(self.tokens_plot, (0.0, x_max), (0.0, _stride(float(tokens.max()) * 1.05)))
+        self._set_range(self.vocab_plot, (0.0, x_max), (0.0, _stride(float(vocab.max()) * 1.05)))
 
     @staticmethod
     def _set_range(plot, x_range: tuple[float, float], y_range: tuple[float, float]) -> None:
