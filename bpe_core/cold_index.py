@@ -82,11 +82,16 @@ class ColdIndex:
         # Pairs are kept as ``left * n_ids + right`` in 4 bytes while that fits (ids below
         # 2^16), else as their codes: in the same order either way.
         self._radix = n_ids if n_ids <= 1 << 16 else None
-        self._codes, self.counts, self.holders = _pair_table(symbols, starts, weights, self._radix)
+        # Where each pair's first word is, to 2 bytes: the first word's block of 2^shift words
+        # (each word itself while there are at most 2^16), where a scan for it starts.
+        self._shift = max(0, (len(starts) - 2).bit_length() - 16)
+        self._codes, self.counts, self.holders, self._first_block = _pair_table(
+            symbols, starts, weights, self._radix, self._shift
+        )
         self.shadowed = spare_array(len(self._codes), np.bool_)
         self.n_shadowed = 0
         # The first cold word found to hold a pair, by row, for the pairs asked about: it only
-        # moves forward as words warm up (an array for every pair would cost 4 bytes each).
+        # moves forward as words warm up.
         self._first: dict[int, int] = {}
 
     # -- pairs -----------------------------------------------------------------------------
@@ -175,9 +180,11 @@ class ColdIndex:
         if row < 0 or not self.holders[row]:
             return None
         word = self._first.get(row)
-        if word is None or self.warm[word]:
-            start = 0 if word is None else int(self.starts[word + 1])
-            word = self._first[row] = int(self._holding(row, key, start, 1)[0])
+        if word is None:  # from the first word of its block: a short scan
+            start = int(self.starts[int(self._first_block[row]) << self._shift])
+            word = self._first[row] = int(self._holding(row, key, start, 1, SLICE)[0])
+        elif self.warm[word]:
+            word = self._first[row] = int(self._holding(row, key, int(self.starts[word + 1]), 1)[0])
         return word
 
     def holder_count(self, key: str) -> int:
@@ -185,14 +192,14 @@ class ColdIndex:
         row = self._row(key)
         return 0 if row < 0 else int(self.holders[row])
 
-    def _holding(self, row: int, key: str, start: int, wanted: int) -> np.ndarray:
+    def _holding(self, row: int, key: str, start: int, wanted: int, window: int = WINDOW) -> np.ndarray:
         """The first ``wanted`` words not yet warm that hold pair ``row`` from symbol ``start``
         on (there are at least that many), ascending. Scanned in windows that double, so that
         a nearby word is found at once and a full scan takes a few of them."""
         symbols, starts, warm = self.symbols, self.starts, self.warm
         left, right = ord(key[0]), ord(key[1])
         found: list[np.ndarray] = []
-        last, size = -1, WINDOW
+        last, size = -1, window
         while wanted > 0:
             stop = min(start + size, len(symbols) - 1)
             at = start + np.flatnonzero(symbols[start:stop] == left)
@@ -261,7 +268,7 @@ class ColdIndex:
         self.warm[words] = True
         holders = pair_holders(words, symbols, lengths)
         rows = self.find(np.array(holders.keys, dtype=np.int64))  # the words were cold: so are their pairs
-        self.holders[rows] -= np.diff(holders.bounds).astype(np.int32) // 4
+        self.holders[rows] -= (np.diff(holders.bounds) // 4).astype(self.holders.dtype)
         return symbols, lengths, holders
 
     def gather(self, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -323,10 +330,11 @@ def pair_holders(words: np.ndarray, symbols: np.ndarray, lengths: np.ndarray) ->
 
 
 def _pair_table(
-    symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray, radix: int | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    symbols: np.ndarray, starts: np.ndarray, weights: np.ndarray, radix: int | None, shift: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The distinct adjacent pairs (ascending, as ``left * radix + right`` in 4 bytes, or as
-    codes without a radix), their weighted counts and how many words hold each.
+    codes without a radix), their weighted counts, how many words hold each and the block
+    (``word >> shift``) of the first of them.
 
     Pairs are taken in groups of left ids holding about ``SLICE`` positions each, or a 64th of
     all (each group scans the whole array): their codes then come out ascending group after
@@ -334,7 +342,7 @@ def _pair_table(
     """
     n_words = len(starts) - 1
     if len(symbols) < 2 or not n_words:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.uint16)
     lefts = np.zeros(int(symbols.max()) + 1, dtype=np.int64)
     for start in range(0, len(symbols) - 1, SLICE):  # bincount makes 8 bytes a symbol of its input
         part = symbols[start : min(start + SLICE, len(symbols) - 1)]
@@ -349,6 +357,7 @@ def _pair_table(
     codes_out = spare_array(capacity, np.int64 if radix is None else np.uint32)
     counts_out = spare_array(capacity, np.int32 if narrow else np.int64)
     holders_out = spare_array(capacity, np.int32)
+    first_out = spare_array(capacity, np.uint16)
     done = 0
     for low, high in itertools.pairwise(cuts):
         at = _positions_between(symbols, low, high)
@@ -377,8 +386,20 @@ def _pair_table(
         codes = codes[heads]
         codes_out[found] = codes if radix is None else (codes >> SHIFT) * radix + (codes & MASK)
         counts_out[found] = np.add.reduceat(weights[words], heads)  # int32 counts sum as int64
+        first_out[found] = words[heads] >> shift  # a pair's words come out ascending
         done += len(heads)
-    return codes_out[:done], counts_out[:done], holders_out[:done]
+    # Late in a history every pair is rare: counts and holders then fit a byte or two.
+    return codes_out[:done], _narrowest(counts_out[:done]), _narrowest(holders_out[:done]), first_out[:done]
+
+
+def _narrowest(values: np.ndarray) -> np.ndarray:
+    """Non-negative ``values`` in the narrowest unsigned type that holds them (a copy, if that
+    is narrower)."""
+    top = int(values.max(initial=0))
+    for kind in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(kind).max:
+            return values.astype(kind) if np.dtype(kind).itemsize < values.itemsize else values
+    return values
 
 
 def _group_cuts(cumulative: np.ndarray, size: int) -> list[int]:
