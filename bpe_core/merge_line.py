@@ -2,8 +2,9 @@
 
 A history of tens of thousands of merges held as :class:`MergeRecord` objects costs about
 350 bytes a merge (the record, its pair and candidate tuples, its integers), several times what
-the session file spends on it. Here a merge is a row of machine integers, about 70 bytes, and a
-record is made only when one is read.
+the session file spends on it. Here a merge is a row of machine integers, each column 2 bytes
+a value until one needs 4, then 8 (about 40 bytes a merge on real text), and a record is made
+only when one is read.
 
 A line that forks from another shares that line's first ``fork`` rows instead of copying them:
 it reads them from its ``base``. Lines only grow at their end, so shared rows never move; a row
@@ -37,20 +38,48 @@ def _decider_code(name: str) -> int:
     return code
 
 
-# The integer columns and their types: ids, steps and sizes fit 32 bits; counts take 64.
-_COLUMNS = {
-    "left": "i",
-    "right": "i",
-    "token": "i",
-    "count": "q",
-    "top_count": "q",
-    "replacements": "q",
-    "ties": "q",
-    "decider": "I",
-    "vocab_size": "i",
-    "corpus_tokens": "q",
-    "pass_number": "i",
-}
+# The integer columns (all non-negative), each widened from 2 to 4 to 8 bytes a value as its
+# values need.
+_COLUMNS = (
+    "left",
+    "right",
+    "token",
+    "count",
+    "top_count",
+    "replacements",
+    "ties",
+    "decider",
+    "vocab_size",
+    "corpus_tokens",
+    "pass_number",
+)
+_WIDER = {"H": "I", "I": "Q"}
+_DTYPES = {"H": np.uint16, "I": np.uint32, "Q": np.uint64}
+
+
+def _fitting(column: array, *values: int) -> array:
+    """``column``, or a wider copy of it if one of ``values`` does not fit its type."""
+    top = max(values, default=0)
+    while column.typecode in _WIDER and top >= 1 << (8 * column.itemsize):
+        column = array(_WIDER[column.typecode], column)
+    return column
+
+
+def _appended(column: array, value: int) -> array:
+    """``column`` with ``value`` at its end (widened first if it needs that)."""
+    try:
+        column.append(value)
+    except OverflowError:  # rare: once a column, at most twice
+        column = _fitting(column, value)
+        column.append(value)
+    return column
+
+
+def _narrowest(values: np.ndarray) -> array:
+    """Non-negative values as an ``array`` of the narrowest of the columns' types."""
+    top = int(values.max(initial=0))
+    code = "H" if top < 1 << 16 else "I" if top < 1 << 32 else "Q"
+    return array(code, np.ascontiguousarray(values, dtype=_DTYPES[code]).tobytes())
 
 
 class MergeLine:
@@ -68,10 +97,10 @@ class MergeLine:
             raise ValueError("A line forks within its base.")
         self._base = base if fork else None
         self._fork = fork
-        self._cols = {name: array(kind) for name, kind in _COLUMNS.items()}
+        self._cols = {name: array("H") for name in _COLUMNS}
         self._flags = bytearray()
-        self._cand_ends = array("i")  # per own row: where its candidates end in _cand (in pairs)
-        self._cand = array("i")  # candidate pairs, left and right ids side by side
+        self._cand_ends = array("H")  # per own row: where its candidates end in _cand (in pairs)
+        self._cand = array("H")  # candidate pairs, left and right ids side by side
 
     @classmethod
     def of(cls, records: Iterator[MergeRecord] | Sequence[MergeRecord]) -> MergeLine:
@@ -171,17 +200,12 @@ class MergeLine:
         if record.step != len(self) + 1:
             raise ValueError(f"Step {record.step} cannot follow step {len(self)}.")
         c = self._cols
-        c["left"].append(record.pair[0])
-        c["right"].append(record.pair[1])
-        for name in ("token", "count", "top_count", "replacements", "ties", "vocab_size", "corpus_tokens"):
-            c[name].append(getattr(record, name))
-        c["decider"].append(_decider_code(record.decided_by))
-        c["pass_number"].append(record.pass_number)
+        for name, value in zip(_COLUMNS, _values(record), strict=True):
+            c[name] = _appended(c[name], value)
         self._flags.append((_NEW_TOKEN if record.new_token else 0) | (0 if verified else _UNVERIFIED))
         for left, right in record.candidates:
-            self._cand.append(left)
-            self._cand.append(right)
-        self._cand_ends.append(len(self._cand) // 2)
+            self._cand = _appended(_appended(self._cand, left), right)
+        self._cand_ends = _appended(self._cand_ends, len(self._cand) // 2)
 
     def __setitem__(self, i: int, record: MergeRecord) -> None:
         """Replace step ``i + 1`` (in every line that shares it)."""
@@ -189,16 +213,17 @@ class MergeLine:
         if record.step != line._fork + j + 1:
             raise ValueError(f"A record of step {record.step} cannot replace step {line._fork + j + 1}.")
         c = line._cols
-        c["left"][j], c["right"][j] = record.pair
-        for name in ("token", "count", "top_count", "replacements", "ties", "vocab_size", "corpus_tokens"):
-            c[name][j] = getattr(record, name)
-        c["decider"][j] = _decider_code(record.decided_by)
-        c["pass_number"][j] = record.pass_number
+        for name, value in zip(_COLUMNS, _values(record), strict=True):
+            c[name] = _fitting(c[name], value)
+            c[name][j] = value
         line._flags[j] = (line._flags[j] & _UNVERIFIED) | (_NEW_TOKEN if record.new_token else 0)
         low, high = (line._cand_ends[j - 1] if j else 0), line._cand_ends[j]
-        line._cand[2 * low : 2 * high] = array("i", [x for pair in record.candidates for x in pair])
+        listed = [x for pair in record.candidates for x in pair]
+        line._cand = _fitting(line._cand, *listed)
+        line._cand[2 * low : 2 * high] = array(line._cand.typecode, listed)
         shift = len(record.candidates) - (high - low)
         if shift:  # later rows' candidates moved
+            line._cand_ends = _fitting(line._cand_ends, len(line._cand) // 2)
             for k in range(j, len(line._cand_ends)):
                 line._cand_ends[k] += shift
 
@@ -213,9 +238,9 @@ class MergeLine:
     # -- columns ---------------------------------------------------------------------------
 
     def column(self, name: str, length: int | None = None) -> np.ndarray:
-        """The first ``length`` (default: all) values of a column as one array: ``left``,
+        """The first ``length`` (default: all) values of a column as one int64 array: ``left``,
         ``right``, ``token``, ``count``, ``top_count``, ``replacements``, ``ties``,
-        ``vocab_size``, ``corpus_tokens``, ``pass_number`` or ``new_token``."""
+        ``vocab_size``, ``corpus_tokens``, ``pass_number`` or ``new_token`` (0 or 1)."""
         length = len(self) if length is None else length
         parts: list[np.ndarray] = []
         line: MergeLine | None = self
@@ -226,11 +251,12 @@ class MergeLine:
             if name == "new_token":
                 own = np.frombuffer(bytes(line._flags), dtype=np.uint8) & _NEW_TOKEN
             else:
-                own = np.frombuffer(line._cols[name].tobytes(), dtype=_NUMPY[name])
+                column = line._cols[name]
+                own = np.frombuffer(column.tobytes(), dtype=_DTYPES[column.typecode]).astype(np.int64)
             parts.append(own[: length - start])
             length, line = start, line._base
         parts.reverse()
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)  # int64 (flags uint8)
 
     def deciders(self, length: int | None = None) -> set[str]:
         """Who decided any of the first ``length`` merges."""
@@ -242,15 +268,25 @@ class MergeLine:
         if self._fork:
             raise ValueError("Only a line that forks from none is filled.")
         for name, values in columns.items():
-            self._cols[name] = array(
-                _COLUMNS[name], np.ascontiguousarray(values, dtype=_NUMPY[name]).tobytes()
-            )
+            self._cols[name] = _narrowest(values)
         flags = np.frombuffer(self._flags, dtype=np.uint8) & _UNVERIFIED
         self._flags = bytearray((flags | np.where(new_token, _NEW_TOKEN, 0).astype(np.uint8)).tobytes())
 
 
-_NUMPY = {name: {"i": np.int32, "q": np.int64, "I": np.uint32}[kind] for name, kind in _COLUMNS.items()}
-_NUMPY["decider"] = np.uint32
+def _values(record: MergeRecord) -> tuple[int, ...]:
+    """A record's values in the order of ``_COLUMNS``."""
+    return (
+        *record.pair,
+        record.token,
+        record.count,
+        record.top_count,
+        record.replacements,
+        record.ties,
+        _decider_code(record.decided_by),
+        record.vocab_size,
+        record.corpus_tokens,
+        record.pass_number,
+    )
 
 
 def _shares(line: MergeLine) -> dict[int, tuple[MergeLine, int]]:

@@ -41,7 +41,7 @@ def records(draw, n_max: int = 12) -> list[MergeRecord]:
             draw(st.sampled_from(["first-seen", "hf", "user", "random:7", "é rule"])),
             draw(st.booleans()),
             draw(st.integers(0, 2**31 - 1)),
-            draw(st.integers(-(2**62), 2**62)),
+            draw(COUNT),
             draw(st.integers(0, 2**31 - 1)),
         )
         for step in range(1, draw(st.integers(0, n_max)) + 1)
@@ -147,6 +147,16 @@ def test_the_history_of_a_trainer_is_a_view_of_columns_and_survives_a_session(tm
     assert lines == {b.id: trainer.branch_history(b.id) for b in trainer.branches()}
     assert all(isinstance(line, LineView) for line in lines.values())
     assert np.array_equal(loaded.history.column("count"), [r.count for r in trainer.history])
+
+
+def test_columns_widen_as_their_values_need_and_a_replaced_row_may_widen_them():
+    small = MergeRecord(1, (1, 2), 3, 4, 4, 4, 1, ((1, 2),), "hf", True, 5, 6, 1)
+    line = MergeLine.of([small, replace(small, step=2)])
+    line.append(replace(small, step=3, count=2**40, corpus_tokens=2**62, candidates=((70_000, 1),)))
+    line[0] = replace(small, pair=(2**20, 5), candidates=((1, 2), (3, 4), (2**20, 9)))
+    assert line[0].pair == (2**20, 5) and line[0].candidates == ((1, 2), (3, 4), (2**20, 9))
+    assert line[1] == replace(small, step=2) and line[2].count == 2**40 and line[2].corpus_tokens == 2**62
+    assert line[2].candidates == ((70_000, 1),) and line.column("count").tolist() == [4, 4, 2**40]
 
 
 def test_a_line_grows_while_its_columns_are_held():
