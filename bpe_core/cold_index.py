@@ -154,14 +154,19 @@ class ColdIndex:
         return self.codes_at(live), self.counts[live]
 
     def rows_below(self, ceiling: int | None, batch: int) -> tuple[np.ndarray, int]:
-        """About ``batch`` rows of the highest counts below ``ceiling`` (``None``: any), with
-        every row of the lowest count taken, and that count (0 when no row is below)."""
+        """The rows of the highest counts below ``ceiling`` (``None``: any), every row of a
+        count or none, and the lowest of those counts (0 when no row is below): about
+        ``batch`` rows, unless the highest count alone has more (late in a history thousands of
+        pairs share a count, and only the highest ones are needed now)."""
         counts = self.counts
         below = counts if ceiling is None else counts[counts < ceiling]
         if not len(below):
             return np.zeros(0, dtype=np.int64), 0
         cut = max(len(below) - batch, 0)
-        floor = int(np.partition(below, cut)[cut])
+        below = np.partition(below, cut)
+        floor = int(below[cut])
+        if int((below >= floor).sum()) > 2 * batch and floor < int(below.max()):
+            floor = int(below[below > floor].min())  # leave the large group of the lowest count
         del below
         within = counts >= floor
         if ceiling is not None:

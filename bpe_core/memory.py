@@ -40,5 +40,9 @@ def spare_array(capacity: int, dtype: type | np.dtype) -> np.ndarray:
     anonymous mapping, never handed to the C library's heap): for a result whose length is
     only bounded in advance, filled from the start and then cut to what was written, so that
     it is built in place instead of from parts joined at the end."""
-    itemsize = np.dtype(dtype).itemsize
-    return np.frombuffer(mmap.mmap(-1, max(capacity, 1) * itemsize), dtype=dtype)[:capacity]
+    size = max(capacity, 1) * np.dtype(dtype).itemsize
+    try:  # private, as the C library's own large blocks are
+        mapped = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (OSError, ValueError, TypeError, AttributeError):  # refused, or no such flags here
+        return np.zeros(capacity, dtype=dtype)
+    return np.frombuffer(mapped, dtype=dtype)[:capacity]

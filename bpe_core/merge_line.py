@@ -14,6 +14,7 @@ be: they pass through the same node of the history tree (``bpe_core.branches``).
 
 from __future__ import annotations
 
+import threading
 from array import array
 from collections.abc import Iterator, Sequence
 from typing import overload
@@ -28,13 +29,17 @@ _UNVERIFIED = 2  # read from a file and not yet checked against the corpus (see 
 # Who decided each merge, by number: a rule's name or "user", a handful of strings in all.
 _DECIDERS: list[str] = []
 _DECIDER_CODES: dict[str, int] = {}
+_DECIDERS_LOCK = threading.Lock()  # a job's thread may name a decider while the window reads
 
 
 def _decider_code(name: str) -> int:
     code = _DECIDER_CODES.get(name)
     if code is None:
-        code = _DECIDER_CODES[name] = len(_DECIDERS)
-        _DECIDERS.append(name)
+        with _DECIDERS_LOCK:
+            code = _DECIDER_CODES.get(name)
+            if code is None:
+                _DECIDERS.append(name)
+                code = _DECIDER_CODES[name] = len(_DECIDERS) - 1
     return code
 
 
@@ -196,24 +201,28 @@ class MergeLine:
     # -- changes ---------------------------------------------------------------------------
 
     def append(self, record: MergeRecord, verified: bool = True) -> None:
-        """Add ``record`` as the next step (its ``step`` must be that step)."""
+        """Add ``record`` as the next step (its ``step`` must be that step). The row counts in
+        the line's length only once all of it is written: a view made meanwhile (on another
+        thread) ends before it."""
         if record.step != len(self) + 1:
             raise ValueError(f"Step {record.step} cannot follow step {len(self)}.")
+        values = _values(record)
         c = self._cols
-        for name, value in zip(_COLUMNS, _values(record), strict=True):
+        for name, value in zip(_COLUMNS, values, strict=True):
             c[name] = _appended(c[name], value)
-        self._flags.append((_NEW_TOKEN if record.new_token else 0) | (0 if verified else _UNVERIFIED))
         for left, right in record.candidates:
             self._cand = _appended(_appended(self._cand, left), right)
         self._cand_ends = _appended(self._cand_ends, len(self._cand) // 2)
+        self._flags.append((_NEW_TOKEN if record.new_token else 0) | (0 if verified else _UNVERIFIED))
 
     def __setitem__(self, i: int, record: MergeRecord) -> None:
         """Replace step ``i + 1`` (in every line that shares it)."""
         line, j = self._owner(i)
         if record.step != line._fork + j + 1:
             raise ValueError(f"A record of step {record.step} cannot replace step {line._fork + j + 1}.")
+        values = _values(record)
         c = line._cols
-        for name, value in zip(_COLUMNS, _values(record), strict=True):
+        for name, value in zip(_COLUMNS, values, strict=True):
             c[name] = _fitting(c[name], value)
             c[name][j] = value
         line._flags[j] = (line._flags[j] & _UNVERIFIED) | (_NEW_TOKEN if record.new_token else 0)
@@ -274,8 +283,9 @@ class MergeLine:
 
 
 def _values(record: MergeRecord) -> tuple[int, ...]:
-    """A record's values in the order of ``_COLUMNS``."""
-    return (
+    """A record's values in the order of ``_COLUMNS``, checked before any is stored (a row is
+    never left half written)."""
+    values = (
         *record.pair,
         record.token,
         record.count,
@@ -287,6 +297,10 @@ def _values(record: MergeRecord) -> tuple[int, ...]:
         record.corpus_tokens,
         record.pass_number,
     )
+    ids = [x for pair in record.candidates for x in pair]
+    if min(*values, *ids) < 0 or max(*values, *ids) >= 1 << 64:
+        raise ValueError(f"Merge {record.step} holds a number outside 0 to 2^64.")
+    return values
 
 
 def _shares(line: MergeLine) -> dict[int, tuple[MergeLine, int]]:

@@ -844,10 +844,13 @@ class Trainer:
         it the way the current one does (they share the node)."""
         new = replace(record, decided_by=decided_by)
         step, line = record.step, self._records
-        for branch in self._tree.branches.values():
-            records = branch.records
-            if len(records) >= step and common_length(records, line, step) == step:
-                records[step - 1] = new  # a row shared with another line changes for both
+        sharing = [  # found before any is changed: a line's own copy of the row is compared as it was
+            branch.records
+            for branch in self._tree.branches.values()
+            if len(branch.records) >= step and common_length(branch.records, line, step) == step
+        ]
+        for records in sharing:
+            records[step - 1] = new  # a row read by several lines changes for them all
         self.revision = next(_REVISIONS)
         return new
 

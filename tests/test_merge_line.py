@@ -168,3 +168,42 @@ def test_a_line_grows_while_its_columns_are_held():
     for record in history[3:]:
         line.append(record)
     assert counts.tolist() == [r.count for r in history[:3]] and len(line.column("count")) == 6
+
+
+def test_a_record_that_does_not_fit_is_refused_and_leaves_the_line_as_it_was():
+    history = history_of("low low lower lowest newest widest", 4)
+    line = MergeLine.of(history[:2])
+    for bad in (replace(history[2], ties=-1), replace(history[2], candidates=((1, -2),))):
+        with pytest.raises(ValueError):
+            line.append(bad)
+        with pytest.raises(ValueError):
+            line[1] = replace(bad, step=2)
+    line.append(history[2])
+    assert list(line) == history[:3]
+
+
+def test_views_made_while_a_line_grows_on_another_thread_read_whole_rows():
+    """The window reads the history while a job appends to it: a row counts in the line's
+    length only once all of it is written."""
+    import threading
+
+    history = history_of("low low lower lowest newest widest " * 4, 12)
+    line, errors, done = MergeLine(), [], threading.Event()
+
+    def grow():
+        for _ in range(300):
+            for record in history:
+                line.append(replace(record, step=len(line) + 1))
+        done.set()
+
+    writer = threading.Thread(target=grow)
+    writer.start()
+    while not done.is_set():
+        view = LineView(line)
+        if len(view):
+            record = view[-1]
+            expected = history[(len(view) - 1) % len(history)]
+            if replace(record, step=expected.step) != expected:
+                errors.append(record)
+    writer.join()
+    assert not errors

@@ -121,8 +121,8 @@ class MergeModel(TableModel):
         old = self._history
         # History only grows at the end, or is cut and regrown (a step after undo): the rows
         # shown stay while the line read now starts with them.
-        same = not old or history.extends(old)
-        if trainer is not getattr(self, "_trainer", None) or not same:
+        same = trainer is getattr(self, "_trainer", None) and (not old or history.extends(old))
+        if not same:
             self.beginResetModel()
             if trainer is not getattr(self, "_trainer", None):
                 self._choices = {}  # another session: its records are not these
