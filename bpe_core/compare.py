@@ -19,7 +19,7 @@ from bpe_core.corpus import Corpus
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import Cancelled
 from bpe_core.history import MergeRecord
-from bpe_core.merge_line import LineView
+from bpe_core.merge_line import LineView, field_values
 from bpe_core.tiebreak import TieBreakRule
 from bpe_core.trainer import Trainer
 from bpe_core.walkthrough import markdown_text
@@ -158,12 +158,15 @@ def pairwise_comparisons(runs: Sequence[Run]) -> list[Comparison]:
 
 
 def encoder_of(run: Run, config: PipelineConfig, n_special: int) -> Encoder:
-    """An encoder with a run's merges (its records' ids hold along its own line)."""
+    """An encoder with a run's merges (its records' ids hold along its own line), read from
+    its columns: no record is made."""
     keys = list(run.base)
-    for record, (left, right) in zip(run.records, run.merges, strict=True):
-        if record.new_token:
+    for made, (left, right) in zip(field_values(run.records, "new_token"), run.merges, strict=True):
+        if made:
             keys.append(left + right)
-    merges = [Merge(k, r.pair[0], r.pair[1], r.token, r.count) for k, r in enumerate(run.records)]
+    lefts, rights = zip(*_pairs(run.records), strict=True) if run.records else ((), ())
+    tokens, counts = (field_values(run.records, name) for name in ("token", "count"))
+    merges = list(map(Merge, range(len(run.records)), lefts, rights, tokens, counts))
     return Encoder(config, keys, merges, range(n_special))
 
 

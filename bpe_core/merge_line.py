@@ -409,8 +409,8 @@ class LineView(Sequence[MergeRecord]):
 
 
 def field_values(records: Sequence[MergeRecord], name: str) -> list[int]:
-    """One integer field of every record (``count``, ``ties``, ...): read from the columns of a
-    :class:`LineView` without making its records."""
+    """One integer field of every record (``count``, ``ties``, ``new_token`` as 0 or 1, ...):
+    read from the columns of a :class:`LineView` without making its records."""
     if isinstance(records, LineView):
         return records.column(name).tolist()
-    return [getattr(record, name) for record in records]
+    return [int(getattr(record, name)) for record in records]

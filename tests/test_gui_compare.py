@@ -90,6 +90,17 @@ def test_two_branches_side_by_side_with_the_first_divergence_marked(
     assert (
         not any(line.isVisible() for line in plots.divergence) and plots.other_curves[0].getData()[0] is None
     )
+    # A closed view compares nothing as the session changes (nor draws on the Plots pane) ...
+    shown = dialog.comparison
+    press("Space")
+    press("Space")
+    wait_idle(qtbot, window)
+    qtbot.wait(120)  # past the view's 50 ms pause after a change
+    assert dialog.comparison is shown and plots.other_curves[0].getData()[0] is None
+    # ... until it is shown again.
+    press("Ctrl+Shift+C")
+    qtbot.waitUntil(lambda: dialog.comparison is not shown)
+    assert dialog.comparison.b.records == trainer.branch_history(dialog.b_box.currentData())
 
 
 def test_what_another_rule_would_have_done_from_here_and_the_sweep(qtbot, make_window):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QHideEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -208,8 +208,9 @@ class CompareDialog(SideDialog):
     # -- the two runs ------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Re-list the branches (keeping the choices) and compare again."""
-        if self._bridge.busy:
+        """Re-list the branches (keeping the choices) and compare again; a closed view waits
+        until it is shown (it was comparing on every step, and drawing on the Plots pane)."""
+        if self._bridge.busy or not self.isVisible():
             return
         trainer = self._bridge.trainer
         branches = trainer.branches()
@@ -280,6 +281,11 @@ class CompareDialog(SideDialog):
         current = trainer.branch_history(trainer.current_branch)
         other = comparison.b if comparison.a.records == current else comparison.a
         plots.show_other(other.records, comparison.first_divergence)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._shown = ()  # what changed while it was closed is compared now
+        self._timer.start()
 
     def hideEvent(self, event: QHideEvent) -> None:
         plots = getattr(self.parent(), "plots_pane", None)

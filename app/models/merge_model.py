@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from PySide6.QtGui import QFont
 
@@ -21,6 +20,7 @@ from app.models.table_model import TableModel
 from app.theme import muted
 from bpe_core.compare import tie_picks, tie_steps
 from bpe_core.merge_line import LineView, MergeLine
+from bpe_core.vocab import display
 
 STEP, MERGE, COUNT, TIES, DECIDED, OTHERS, PASS = range(7)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Other rules", "Pass")
@@ -54,6 +54,8 @@ class MergeModel(TableModel):
         self._shown: dict[int, str] = {}  # step -> "left + right → token"
         self._differing: dict[int, str] = {}  # step -> the rules that would have picked another pair
         self._choices: dict = {}  # step -> (record, rule -> pair): see set_tie_choices
+        self._line_keys: list[str] = []  # every token of the line by id (see _token)
+        self._keys_revision = 0
         self._bold = QFont()
         self._bold.setBold(True)
         # Signals
@@ -82,7 +84,7 @@ class MergeModel(TableModel):
             if column == STEP:
                 return f"▶ {record.step:,}" if record.step == self._position else f"{record.step:,}"
             if column == MERGE:
-                return self._merge_text(record)
+                return self._merge_text(record.step, record.pair)
             if column == COUNT:
                 return f"{record.count:,}"
             if column == TIES:
@@ -97,7 +99,7 @@ class MergeModel(TableModel):
         if role == SORT_ROLE:
             return (
                 record.step,
-                self._merge_text(record),
+                self._merge_text(record.step, record.pair),
                 record.count,
                 record.ties,
                 record.decided_by,
@@ -175,22 +177,22 @@ class MergeModel(TableModel):
         rows = len(self._history)
         if not needle or not rows or self._bridge.busy:
             return None
+        pairs = self._history.pairs()  # read from the columns: no record made per row
         for offset in range(1, rows + 1):
             row = (after + offset) % rows
-            if needle in self._merge_text(self._history[row]).casefold():
+            if needle in self._merge_text(row + 1, pairs[row]).casefold():
                 return row
         return None
 
-    def _merge_text(self, record) -> str:
+    def _merge_text(self, step: int, pair: tuple[int, int]) -> str:
         """``left + right → token`` as shown; a placeholder if not cached while a job runs."""
-        text = self._shown.get(record.step)
+        text = self._shown.get(step)
         if text is None:
             if self._bridge.busy:
                 return PLACEHOLDER
-            trainer = self._bridge.trainer
-            config = trainer.corpus.config
-            left, right = (self._token(t) for t in record.pair)
-            text = self._shown[record.step] = (
+            config = self._bridge.trainer.corpus.config
+            left, right = (self._token(t) for t in pair)
+            text = self._shown[step] = (
                 f"{visible(left, config)} + {visible(right, config)} → {visible(left + right, config)}"
             )
         return text
@@ -200,11 +202,10 @@ class MergeModel(TableModel):
         trainer = self._bridge.trainer
         if token_id < trainer.vocab_size:
             return trainer.token_string(token_id)
-        made = np.flatnonzero(self._history.column("token") == token_id)
-        if not len(made):
-            return "?"
-        left, right = self._history[int(made[0])].pair
-        return self._token(left) + self._token(right)
+        if self._keys_revision != trainer.revision:  # the tokens of this line, redo part included
+            self._line_keys, self._keys_revision = trainer.line_keys(), trainer.revision
+        keys = self._line_keys
+        return display(keys[token_id], trainer.corpus.config.end_of_word) if token_id < len(keys) else "?"
 
     def set_tie_choices(self, choices: dict) -> None:
         """Every rule's pick at each tie step (``bpe_core.compare.tie_choices``): shown instead
@@ -242,7 +243,7 @@ class MergeModel(TableModel):
         trainer = self._bridge.trainer
         config = trainer.corpus.config
         lines = [
-            f"Step {record.step}: {self._merge_text(record)}, count {record.count:,}, "
+            f"Step {record.step}: {self._merge_text(record.step, record.pair)}, count {record.count:,}, "
             f"{record.replacements:,} replacements."
         ]
         if record.count != record.top_count:

@@ -107,9 +107,9 @@ class MergesPane(QWidget):
         only = self.ties_only.isChecked()
         if not only and not self.view.verticalHeader().hiddenSectionCount():
             return  # nothing hidden: new rows come shown
-        model = self.model
-        for row in range(first, model.rowCount() if stop is None else stop):
-            self.view.setRowHidden(row, only and model.record_at(row).ties <= 1)
+        ties = self.model.records.column("ties")  # a column: no record made per row
+        for row in range(first, self.model.rowCount() if stop is None else stop):
+            self.view.setRowHidden(row, only and bool(ties[row] <= 1))
 
     def _show_passes(self) -> None:
         """The Pass column only when a pass made several merges."""
