@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
 import numpy as np
 
 from bpe_core.history import MergeRecord
+from bpe_core.word_types import equal_items
 
 _NEW_TOKEN = 1
 _UNVERIFIED = 2  # read from a file and not yet checked against the corpus (see Trainer._verify)
@@ -108,7 +109,7 @@ class MergeLine:
         self._cand = array("H")  # candidate pairs, left and right ids side by side
 
     @classmethod
-    def of(cls, records: Iterator[MergeRecord] | Sequence[MergeRecord]) -> MergeLine:
+    def of(cls, records: Iterable[MergeRecord]) -> MergeLine:
         line = cls()
         for record in records:
             line.append(record)
@@ -122,9 +123,6 @@ class MergeLine:
 
     def __len__(self) -> int:
         return self._fork + len(self._flags)
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
 
     def _owner(self, i: int) -> tuple[MergeLine, int]:
         """The line that stores row ``i`` (0-based) of this one, and the row's index there."""
@@ -185,9 +183,6 @@ class MergeLine:
         line, j = self._owner(i)
         return line._cols["left"][j], line._cols["right"][j]
 
-    def token(self, i: int) -> int:
-        return self._field("token", i)
-
     def pass_number(self, i: int) -> int:
         return self._field("pass_number", i)
 
@@ -246,24 +241,27 @@ class MergeLine:
 
     # -- columns ---------------------------------------------------------------------------
 
-    def column(self, name: str, length: int | None = None) -> np.ndarray:
-        """The first ``length`` (default: all) values of a column as one int64 array: ``left``,
-        ``right``, ``token``, ``count``, ``top_count``, ``replacements``, ``ties``,
-        ``vocab_size``, ``corpus_tokens``, ``pass_number`` or ``new_token`` (0 or 1)."""
+    def column(self, name: str, length: int | None = None, start: int = 0) -> np.ndarray:
+        """The values of rows ``start`` to ``length`` (default: all) of a column as one int64
+        array: ``left``, ``right``, ``token``, ``count``, ``top_count``, ``replacements``,
+        ``ties``, ``vocab_size``, ``corpus_tokens``, ``pass_number`` or ``new_token`` (0 or 1)."""
         length = len(self) if length is None else length
         parts: list[np.ndarray] = []
         line: MergeLine | None = self
-        while line is not None and length > 0:
-            start = min(line._fork, length)
-            # Copied in one call (not viewed): an array viewed by numpy cannot grow, and the
-            # trainer may be appending to it on another thread.
-            if name == "new_token":
-                own = np.frombuffer(bytes(line._flags), dtype=np.uint8) & _NEW_TOKEN
-            else:
-                column = line._cols[name]
-                own = np.frombuffer(column.tobytes(), dtype=_DTYPES[column.typecode]).astype(np.int64)
-            parts.append(own[: length - start])
-            length, line = start, line._base
+        while line is not None and length > start:
+            low = max(line._fork, start)  # rows low to length, if any, are this line's own
+            if low < length:
+                # Copied in one call (not viewed): an array viewed by numpy cannot grow, and the
+                # trainer may be appending to it on another thread.
+                rows = slice(low - line._fork, length - line._fork)
+                if name == "new_token":
+                    parts.append(np.frombuffer(line._flags[rows], dtype=np.uint8) & _NEW_TOKEN)
+                else:
+                    column = line._cols[name][rows]
+                    parts.append(
+                        np.frombuffer(column.tobytes(), dtype=_DTYPES[column.typecode]).astype(np.int64)
+                    )
+            length, line = min(line._fork, length), line._base
         parts.reverse()
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)  # int64 (flags uint8)
 
@@ -378,9 +376,7 @@ class LineView(Sequence[MergeRecord]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LineView):
             return self.length == other.length and self.extends(other)
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return self.length == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return equal_items(self, other)
 
     def extends(self, older: LineView) -> bool:
         """Whether ``older``'s merges are this view's first ones (the same line, grown, or one
@@ -393,9 +389,9 @@ class LineView(Sequence[MergeRecord]):
         """The first ``length`` of these merges."""
         return LineView(self.line, min(max(length, 0), self.length))
 
-    def column(self, name: str) -> np.ndarray:
-        """A column of these merges (see :meth:`MergeLine.column`)."""
-        return self.line.column(name, self.length)
+    def column(self, name: str, start: int = 0) -> np.ndarray:
+        """A column of these merges, from merge ``start`` on (see :meth:`MergeLine.column`)."""
+        return self.line.column(name, self.length, start)
 
     def pairs(self) -> list[tuple[int, int]]:
         """Each merge's (left, right) ids, made without a record each."""

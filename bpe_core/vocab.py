@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import overload
 
 from bpe_core.errors import ConfigError
+from bpe_core.word_types import equal_items
 
 MARK = "\x00"  # the end-of-word marker in a key; only ever a key's last character
 
@@ -52,9 +53,7 @@ class Displays(Sequence[str]):
         self._marker = marker
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return equal_items(self, other)
 
     def __repr__(self) -> str:
         return f"Displays({self[:8]}{', ...' if len(self) > 8 else ''})"

@@ -29,7 +29,9 @@ def _offsets(ends: np.ndarray | array) -> array:
     return offsets
 
 
-def _equal(items: Sequence[Any], other: object) -> bool:
+def equal_items(items: Sequence[Any], other: object) -> bool:
+    """Whether ``other`` is a sequence of the same items (``NotImplemented`` for a non-sequence
+    or a string): how the compact sequences compare with lists and tuples."""
     if not isinstance(other, Sequence) or isinstance(other, str | bytes):
         return NotImplemented
     return len(items) == len(other) and all(a == b for a, b in zip(items, other, strict=True))
@@ -93,7 +95,7 @@ class Words(Sequence[str]):
             start = end
 
     def __eq__(self, other: object) -> bool:
-        return _equal(self, other)
+        return equal_items(self, other)
 
     def __repr__(self) -> str:
         more = ", ..." if len(self) > 8 else ""
@@ -143,7 +145,7 @@ class Counts(Sequence[int]):
         return iter(self.values)
 
     def __eq__(self, other: object) -> bool:
-        return _equal(self, other)
+        return equal_items(self, other)
 
     def __repr__(self) -> str:
         more = ", ..." if len(self) > 8 else ""

@@ -207,3 +207,26 @@ def test_views_made_while_a_line_grows_on_another_thread_read_whole_rows():
                 errors.append(record)
     writer.join()
     assert not errors
+
+
+@given(records(), st.data())
+def test_a_column_read_from_a_row_on_spans_the_lines_it_reads(base_records, data):
+    base = MergeLine.of(base_records)
+    at = data.draw(st.integers(0, len(base)))
+    fork = base.fork(at)
+    for k, record in enumerate(data.draw(records())):
+        fork.append(replace(record, step=at + k + 1))
+    start = data.draw(st.integers(0, len(fork)))
+    length = data.draw(st.integers(start, len(fork)))
+    for name in ("count", "new_token"):
+        assert fork.column(name, length, start).tolist() == fork.column(name)[start:length].tolist()
+
+
+def test_a_column_ending_before_a_fork_reads_only_the_base():
+    history = history_of("low low lower lowest newest widest", 6)
+    fork = MergeLine.of(history).fork(4)
+    for record in history_of("low low lower lowest newest widest " * 2, 6)[4:]:
+        fork.append(record)
+    counts = [r.count for r in fork]
+    for start, length in ((0, 3), (1, 4), (2, 6), (4, 5), (0, 0)):
+        assert fork.column("count", length, start).tolist() == counts[start:length]

@@ -136,7 +136,7 @@ class MergeModel(TableModel):
         elif len(history) > len(old):
             self.beginInsertRows(QModelIndex(), len(old), len(history) - 1)
             self._history = history
-            self._tie_steps = tie_steps(history)
+            self._tie_steps += int((history.column("ties", start=len(old)) > 1).sum())  # the new rows
             self.endInsertRows()
         else:  # the same line: the merge just followed may have been decided anew (Trainer.step)
             self._differing.pop(position, None)  # not the whole cache, on every step

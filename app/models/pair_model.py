@@ -223,7 +223,7 @@ class PairModel(TableModel):
         old, self._lineage = self._lineage, history
         if old and not history.extends(old):
             return False
-        return bool(history.column("new_token")[len(old) :].all())
+        return bool(history.column("new_token", start=len(old)).all())
 
     def _ranked(self, n: int) -> list[PairRow]:
         return [PairRow(stat.pair, stat.count) for stat in self._bridge.trainer.top_pairs(n)]

@@ -502,10 +502,8 @@ class PlotsPane(QWidget):
             self._tied = array("q")
         series, new = self._series, len(old) if grown else 0
         for name, column in (("top", "top_count"), ("tokens", "corpus_tokens"), ("vocab", "vocab_size")):
-            series[name].frombytes(history.column(column)[new:].astype(np.int64).tobytes())
-        self._tied.frombytes(
-            (np.flatnonzero(history.column("ties")[new:] > 1) + new + 1).astype(np.int64).tobytes()
-        )
+            series[name].frombytes(history.column(column, start=new).tobytes())
+        self._tied.frombytes((np.flatnonzero(history.column("ties", start=new) > 1) + new + 1).tobytes())
         self._trainer, self._history = trainer, history
         return True
 
