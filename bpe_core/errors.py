@@ -23,3 +23,14 @@ class MergeError(BpeError):
 
 class Cancelled(Exception):
     """Long work (loading, encoding a long text) stopped because its caller asked it to."""
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to about ``limit`` characters: a file can hold a token
+    of a megabyte, and a message names it, it does not echo it.
+
+    Example: ``quoted("a" * 100, 5)`` is ``"'aaaaa…' (100 characters)"``.
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit] + '…'!r} ({len(text):,} characters)"
