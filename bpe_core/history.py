@@ -34,7 +34,8 @@ class MergeRecord:
         picked a lower pair).
     replacements : occurrences actually replaced (non-overlapping, weighted by word count).
     ties : how many pairs shared ``top_count`` (1 means no tie).
-    candidates : up to ``CANDIDATE_CAP`` of those tied pairs, in the rule's order.
+    candidates : up to ``CANDIDATE_CAP`` of the pairs at ``top_count``, in the rule's order: at a
+        tie, and whenever the pair merged was picked below them (tie or not); otherwise empty.
     decided_by : the tie-break rule's name, or ``"user"``.
     new_token : False when the merged string already existed in the vocabulary.
     vocab_size : vocabulary size after the merge.

@@ -638,7 +638,10 @@ class Trainer:
             return key or "", saved.top_count, saved.ties, [_key(p) for p in saved.candidates]
         top = queue.top_count()
         ties = self._ties(top)
-        candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 else []
+        # At a tie the pairs tied at the top; a pair picked below the top names the pairs it was
+        # chosen over too, tie or not.
+        below = key is not None and self._index.count(key) < top
+        candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 or below else []
         if key is None:
             key = candidates[0] if candidates else queue.best()
         if key is None:

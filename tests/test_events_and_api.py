@@ -113,6 +113,19 @@ def test_tied_candidates_and_what_each_rule_would_pick():
     }
 
 
+def test_a_pair_picked_below_the_top_records_the_pairs_it_was_chosen_over_tie_or_not():
+    trainer = trainer_for("low low low lot", min_frequency=1)
+    top = trainer.top_pairs(1)[0]
+    assert trainer.ties_at_top() == 1
+    below = next(p for p in trainer.pair_counts() if trainer.pair_count(p) < top.count)
+    record = trainer.step(below)
+    assert record.ties == 1 and record.top_count == top.count
+    assert record.candidates == (top.pair,)
+    trainer.undo()
+    # The top pair itself, picked by hand without a tie, was chosen over nothing.
+    assert trainer.step(top.pair).candidates == ()
+
+
 def test_ids_specials_then_alphabet_by_code_point_then_merges():
     trainer = trainer_for("b a  c", unit="byte", end_of_word=None, special_tokens=("<s>",))
     assert trainer.vocab.tokens[0] == "<s>"
