@@ -1,10 +1,11 @@
 """Branching history in the window: nothing is discarded, and the History pane walks the tree
 with clicks and keys."""
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QInputDialog
 
-from app.panes.history_pane import lane_order
+from app.panes.history_pane import fork_label, lane_order
 from bpe_core.branches import BranchInfo
 from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, wait_idle
 
@@ -41,7 +42,7 @@ def test_a_step_after_undo_keeps_the_redo_line_as_a_branch_without_asking(qtbot,
     label = window.history_pane.graph._labels[1]
     assert label.startswith(f"{merged} · user")
     if fork.count < fork.top_count:  # picked below the top: not "tied with" the top pairs
-        assert f"· count {fork.count:,}, below " in label and label.endswith(f"({fork.top_count:,})")
+        assert f"· count {fork.count:,}, chosen over " in label and f"({fork.top_count:,}" in label
         assert "tied with" not in label
     else:
         assert ("tied with" in label) == (fork.ties > 1)
@@ -203,4 +204,118 @@ def test_a_fork_picked_below_the_top_count_is_not_labelled_as_tied(qtbot, make_w
     qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
     label = window.history_pane.graph._labels[trainer.current_branch]
     assert "tied with" not in label
-    assert f"· count {low.count:,}, below " in label and label.endswith(f"({trainer.record(1).top_count:,})")
+    top = trainer.record(1).top_count
+    assert f"· count {low.count:,}, chosen over " in label and label.endswith(f"({top:,} each)")
+
+
+def pair_text(trainer, pair) -> str:
+    return " + ".join(trainer.token_string(t) for t in pair)
+
+
+def test_a_pair_picked_below_the_top_names_the_pairs_it_was_chosen_over(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """Found by a new user: a hand-picked pair below the top read "l + o · user · count 7,
+    below  and 1 more (9)", naming nothing. Picked with the keys (Tab to the Pairs pane, Ctrl+End,
+    Enter), its fork names the three pairs tied at the top; a session saved before such picks
+    recorded them still reads well-formed."""
+    import json
+
+    window = make_window()  # low · lower: e + s, s + t and t + </w> tie at 9
+    trainer = window.bridge.trainer
+    fresh_focus(qtbot, window)
+    for key in ("Space", "Space", "Left", "Left"):
+        press(key)
+    while not window.pairs_pane.isAncestorOf(QApplication.focusWidget()):
+        press("Tab")
+    press("Ctrl+End")  # the lowest pair
+    press("Return")
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    fork = trainer.record(1)
+    assert fork.count < fork.top_count == 9 and fork.ties == 3
+    tops = [pair_text(trainer, p) for p in fork.candidates]
+    assert window.history_pane.graph._labels[trainer.current_branch] == (
+        f"{pair_text(trainer, fork.pair)} · user · count {fork.count:,}, "
+        f"chosen over {tops[0]}, {tops[1]} and {tops[2]} (9 each)"
+    )
+    # Saved by a version that recorded no candidates for a pick without a tie.
+    path = tmp_path / "old.json"
+    dialogs.save_path = str(path)
+    press("Ctrl+Shift+S")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for merge in data["merges"]:  # the current line's
+        merge["candidates"] = []
+    path.write_text(json.dumps(data), encoding="utf-8")
+    dialogs.open_path = str(path)
+    press("Ctrl+Shift+O")
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    opened = window.bridge.trainer
+    label = window.history_pane.graph._labels[opened.current_branch]
+    picked = pair_text(opened, fork.pair)
+    assert label == f"{picked} · user · count {fork.count:,}, chosen over the 3 top pairs (9 each)"
+
+
+def record(pair, count=7, top=9, ties=1, candidates=()):
+    from bpe_core.history import MergeRecord
+
+    return MergeRecord(1, pair, 99, count, top, count, ties, tuple(candidates), "user", True, 30, 100)
+
+
+@pytest.mark.parametrize(
+    ("made", "expected"),
+    [
+        (record((1, 2)), "1+2 · user · count 7, chosen over the top pair (9)"),
+        (record((1, 2), ties=4), "1+2 · user · count 7, chosen over the 4 top pairs (9 each)"),
+        (record((1, 2), candidates=[(3, 4)]), "1+2 · user · count 7, chosen over 3+4 (9)"),
+        (
+            record((1, 2), ties=2, candidates=[(3, 4), (5, 6)]),
+            "1+2 · user · count 7, chosen over 3+4 and 5+6 (9 each)",
+        ),
+        (
+            record((1, 2), ties=9, candidates=[(3, 4), (5, 6), (7, 8), (9, 10), (11, 12)]),
+            "1+2 · user · count 7, chosen over 3+4, 5+6, 7+8 and 6 more (9 each)",
+        ),
+        (record((1, 2), count=9), "1+2 · user"),
+        (record((1, 2), count=9, ties=2, candidates=[(1, 2), (3, 4)]), "1+2 · user · tied with 3+4"),
+        (record((1, 2), count=9, ties=2), "1+2 · user · tied with another pair"),
+        (record((1, 2), count=9, ties=6), "1+2 · user · tied with 5 others"),
+        (
+            record((1, 2), count=9, ties=3, candidates=[(3, 4), (1, 2), (5, 6)]),
+            "1+2 · user · tied with 3+4 and 5+6",
+        ),
+        (
+            record((1, 2), count=9, ties=40, candidates=[(3, 4), (5, 6), (7, 8), (9, 10), (11, 12)]),
+            "1+2 · user · tied with 3+4, 5+6, 7+8 and 36 more",
+        ),
+    ],
+)
+def test_a_fork_label_is_well_formed_whatever_was_recorded(made, expected):
+    assert fork_label(made, lambda pair: f"{pair[0]}+{pair[1]}") == expected
+
+
+def test_a_fork_label_stays_in_view_when_the_graph_is_scrolled(qtbot, make_window, tmp_path):
+    """Scrolled along a long branch, its fork's label went off the left edge under the names;
+    a long one ran off the right edge. It now stays right of the names, elided at the edge,
+    and its full text is in the lane's tooltip."""
+    window = make_window("Shakespeare")
+    bridge = window.bridge
+    bridge.run(merges=20)
+    wait_idle(qtbot, window)
+    bridge.goto(2)
+    bridge.step_pair(bridge.trainer.top_pairs(3)[2].pair)
+    bridge.run(merges=300)
+    wait_idle(qtbot, window)
+    window.show_history()
+    window.docks["history"].resize(500, 200)
+    graph = window.history_pane.graph
+    qtbot.waitUntil(lambda: not window.history_pane._timer.isActive())
+    lane = next(i for i, b in enumerate(graph.lanes) if b.current)
+    for scroll in (0, graph.horizontalScrollBar().maximum()):
+        graph.horizontalScrollBar().setValue(scroll)
+        point, text = graph.label_place(lane)
+        metrics = graph.fontMetrics()
+        assert point.x() >= graph.name_width
+        assert point.x() + metrics.horizontalAdvance(text) <= graph.viewport().width()
+        assert text.startswith(graph._labels[graph.lanes[lane].id][:5])
+    graph.viewport().grab().save(str(tmp_path / "history.png"))

@@ -11,7 +11,7 @@ branches paint as fast as ten.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
@@ -32,6 +32,7 @@ from bpe_core.compare import line_names
 from bpe_core.history import MergeRecord
 from bpe_core.vocab import display
 
+LABEL_PAIRS = 3  # pairs a fork's label names; the rest are counted
 NAVIGATION = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_F2)
 
 
@@ -50,6 +51,39 @@ def lane_order(branches: list[BranchInfo]) -> list[BranchInfo]:
         ordered.append(branch)
         stack.extend(sorted(children.get(branch.id, []), key=lambda b: (b.fork, b.id), reverse=True))
     return ordered
+
+
+def fork_label(record: MergeRecord, pair_text: Callable[[tuple[int, int]], str]) -> str:
+    """A fork's label: the merge, who decided it, and what it was chosen over.
+
+    Example: ``l + o · user · count 7, chosen over e + s (9)``. A pair picked below the top
+    names the top pairs (``record.candidates``; a file saved before they were recorded for a
+    pick without a tie has none: then only how many); a pair merged at a tie names the others.
+    """
+    text = f"{pair_text(record.pair)} · {record.decided_by}"
+    named = [pair_text(p) for p in record.candidates if p != record.pair][:LABEL_PAIRS]
+    if record.count < record.top_count:
+        top = max(1, record.ties)
+        over = (
+            _pairs_phrase(named, top) if named else "the top pair" if top == 1 else f"the {top:,} top pairs"
+        )
+        each = " each" if top > 1 else ""
+        return f"{text} · count {record.count:,}, chosen over {over} ({record.top_count:,}{each})"
+    if record.ties > 1:
+        others = record.ties - 1
+        tied = (
+            _pairs_phrase(named, others) if named else "another pair" if others == 1 else f"{others:,} others"
+        )
+        return f"{text} · tied with {tied}"
+    return text
+
+
+def _pairs_phrase(named: list[str], total: int) -> str:
+    """``a + b``, ``a + b and c + d``, or ``a + b, c + d and 3 more`` (``total`` in all)."""
+    more = total - len(named)
+    if more > 0:
+        return f"{', '.join(named)} and {more:,} more"
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
 
 
 @guard_overrides
@@ -110,26 +144,15 @@ class HistoryGraph(QAbstractScrollArea):
         vertical.setPageStep(self.viewport().height())
 
     def _fork_label(self, records: Sequence[MergeRecord]) -> str:
-        """The merge that made a branch differ (the last of ``records``), who decided it, and
-        the pairs it was tied with."""
+        """The merge that made a branch differ (the last of ``records``), with what it was
+        chosen over (see :func:`fork_label`)."""
         trainer = self._bridge.trainer
         names = line_names(trainer, records)
         marker = trainer.corpus.config.end_of_word
-
-        def pair(left: int, right: int) -> str:
-            return f"{display(names[left], marker)} + {display(names[right], marker)}"
-
-        record = records[-1]
-        text = f"{pair(*record.pair)} · {record.decided_by}"
-        others = [pair(*p) for p in record.candidates if p != record.pair][:3]
-        if record.count < record.top_count:  # picked below the top: its candidates are the top's
-            more = record.ties - len(others)
-            tops = ", ".join(others) + (f" and {more:,} more" if more > 0 else "")
-            text += f" · count {record.count:,}, below {tops} ({record.top_count:,})"
-        elif record.ties > 1:
-            more = record.ties - 1 - len(others)
-            text += " · tied with " + ", ".join(others) + (f" and {more:,} more" if more > 0 else "")
-        return text
+        return fork_label(
+            records[-1],
+            lambda pair: f"{display(names[pair[0]], marker)} + {display(names[pair[1]], marker)}",
+        )
 
     def current_lane(self) -> int:
         return next((i for i, b in enumerate(self.lanes) if b.current), 0)
@@ -160,6 +183,29 @@ class HistoryGraph(QAbstractScrollArea):
             self._x(step) - self.horizontalScrollBar().value(),
             self._y(lane) - self.verticalScrollBar().value(),
         )
+
+    def label_place(self, lane: int) -> tuple[QPointF, str] | None:
+        """Where a lane's fork label is drawn in the viewport, and its text as drawn: beside the
+        fork, or at the left edge (right of the names) while the fork is scrolled out of view
+        and the lane still shows; elided at the right edge. ``None`` when it has no room."""
+        branch = self.lanes[lane]
+        label = self._labels.get(branch.id)
+        if label is None:
+            return None
+        dx = self.horizontalScrollBar().value()
+        radius = max(3, self.step_width // 4)
+        left = self.name_width + 2
+        if self._x(branch.length) - dx < left:  # the whole lane is scrolled out on the left
+            return None
+        start = branch.fork if any(b.id == branch.parent for b in self.lanes) else 0
+        x = max(self._x(start + 1) - dx + radius + 2, left)
+        metrics = QFontMetrics(self.font())
+        room = self.viewport().width() - x - 4
+        if room < metrics.horizontalAdvance("M") * 4:
+            return None
+        text = metrics.elidedText(label, Qt.TextElideMode.ElideRight, room)
+        y = self._y(lane) - self.verticalScrollBar().value() - radius - 3
+        return QPointF(x, y), text
 
     def ensure_visible(self, lane: int, step: int) -> None:
         x = self._x(step)
@@ -205,10 +251,10 @@ class HistoryGraph(QAbstractScrollArea):
             if self.step_width >= 8:
                 for step in range(max(start + 1, first), min(branch.length, last) + 1):
                     painter.drawEllipse(QPointF(self._x(step) - dx, y), radius - 1, radius - 1)
-            label = self._labels.get(branch.id)
-            if label is not None:
+            placed = self.label_place(lane)
+            if placed is not None:
                 painter.setPen(faint)
-                painter.drawText(QPointF(self._x(start + 1) - dx + radius + 2, y - radius - 3), label)
+                painter.drawText(placed[0], placed[1])
         current = self.current_lane()
         if self.lanes:
             point = QPointF(self._x(position) - dx, self._y(current) - dy)
@@ -256,9 +302,10 @@ class HistoryGraph(QAbstractScrollArea):
             self.setToolTip("")
         else:
             branch = self.lanes[node[0]]
+            fork = self._labels.get(branch.id)  # in full: the one drawn may be elided
             self.setToolTip(
                 f"{branch.name}: step {node[1]:,} of {branch.length:,}. Click to go there; "
-                "double-click to rename the branch"
+                "double-click to rename the branch" + (f"\nForked by {fork}" if fork else "")
             )
         super().mouseMoveEvent(event)
 
