@@ -35,6 +35,7 @@ class Run:
     records: Sequence[MergeRecord]
     corpus_tokens: int  # after the last merge
     display: Callable[[str], str]  # a key as shown
+    start_tokens: int = 0  # the corpus tokens before the first merge
 
     @property
     def tokens(self) -> list[str]:
@@ -45,9 +46,18 @@ class Run:
         """The vocabulary after the first ``length`` merges."""
         return {*self.base, *itertools.islice(self.tokens, length)}
 
+    def tokens_after(self, length: int) -> int:
+        """The corpus tokens after the first ``length`` merges."""
+        if length >= len(self.records):
+            return self.corpus_tokens
+        return self.records[length - 1].corpus_tokens if length > 0 else self.start_tokens
+
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
+    """Two runs compared at their common length (the shorter one's): a longer run's further
+    merges are told apart, never weighed against merges the other did not make."""
+
     a: Run
     b: Run
     first_divergence: int | None  # 1-based step of the first different merge; None if none differ
@@ -56,29 +66,84 @@ class Comparison:
 
     @property
     def tokens_a(self) -> int:
-        return self.a.corpus_tokens
+        """A's corpus tokens at the common length."""
+        return self.a.tokens_after(self.common_length)
 
     @property
     def tokens_b(self) -> int:
-        return self.b.corpus_tokens
+        return self.b.tokens_after(self.common_length)
 
     @property
     def compression_difference(self) -> float:
-        """How many more corpus tokens B leaves than A, in % of A's (negative: B compresses more)."""
+        """How many more corpus tokens B leaves than A at the common length, in % of A's
+        (negative: B compresses more)."""
         return 100.0 * (self.tokens_b - self.tokens_a) / max(1, self.tokens_a)
+
+    @property
+    def longer(self) -> str | None:
+        """ "A" or "B", whichever made more merges; None if they made as many."""
+        a, b = len(self.a.merges), len(self.b.merges)
+        return None if a == b else "A" if a > b else "B"
+
+    @property
+    def continuation(self) -> str | None:
+        """ "A" or "B" when that run makes all the other's merges and then more (it continues the
+        other); None otherwise."""
+        return self.longer if self.first_divergence is None else None
+
+    def further_tokens(self) -> list[str]:
+        """The tokens the longer run made after the common length, by key, in order."""
+        run = self.a if self.longer == "A" else self.b
+        return run.tokens[self.common_length :]
 
     def summary(self) -> str:
         """The one-line summary the Compare view and the CLI show."""
+        a, b, common = self.a, self.b, self.common_length
+        longer = self.longer
+        more = abs(len(a.merges) - len(b.merges))
+        if self.continuation is not None:
+            short, long = (b, a) if longer == "A" else (a, b)
+            change = 100.0 * (long.corpus_tokens - short.corpus_tokens) / max(1, short.corpus_tokens)
+            other = "B" if longer == "A" else "A"
+            return (
+                f"{a.label} vs {b.label}: {longer} continues {other} after step {common:,}; the same "
+                f"{count(common)} merges leave {count(short.corpus_tokens)} corpus tokens, {longer}'s "
+                f"{count(more)} further {plural(more, 'merge')} leave {count(long.corpus_tokens)} "
+                f"({signed_percent(change)})"
+            )
         parted = (
             f"first divergence at step {self.first_divergence:,}"
             if self.first_divergence is not None
-            else f"no divergence in {self.common_length:,} steps"
+            else f"no divergence in {common:,} steps"
         )
+        tail = f"; {longer} goes on for {count(more)} more {plural(more, 'merge')}" if longer else ""
         return (
-            f"{self.a.label} vs {self.b.label}: {parted}; vocabulary overlap {self.vocab_overlap:.1%} "
-            f"at {self.common_length:,} merges; corpus tokens {self.tokens_a:,} vs {self.tokens_b:,} "
-            f"({self.compression_difference:+.2f}%)"
+            f"{a.label} vs {b.label}: {parted}; vocabulary overlap {percent(self.vocab_overlap)} "
+            f"at {common:,} merges; corpus tokens {count(self.tokens_a)} vs {count(self.tokens_b)} "
+            f"({signed_percent(self.compression_difference)}){tail}"
         )
+
+
+# -- one number format for the summary, the tables and the exports ----------------------------
+
+
+def count(value: int) -> str:
+    """A whole number with thousands separators: 12,345."""
+    return f"{value:,}"
+
+
+def percent(fraction: float) -> str:
+    """A fraction as a percentage: 0.935 -> 93.5%."""
+    return f"{fraction:.1%}"
+
+
+def signed_percent(value: float) -> str:
+    """A difference in % with its sign, never "-0.00%": -0.001 -> +0.00%, -1.5 -> -1.50%."""
+    return f"{round(value, 2) + 0.0:+.2f}%"  # + 0.0 turns a rounded -0.0 into 0.0
+
+
+def plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
 
 
 def run_of(trainer: Trainer, label: str, records: Sequence[MergeRecord] | None = None) -> Run:
@@ -89,8 +154,9 @@ def run_of(trainer: Trainer, label: str, records: Sequence[MergeRecord] | None =
     line = records if records is not None else trainer.history[: trainer.position]
     names = line_names(trainer, line)
     merges = tuple((names[left], names[right]) for left, right in _pairs(line))
-    tokens = line[-1].corpus_tokens if line else trainer.initial_point.corpus_tokens
-    return Run(label, base, merges, line, tokens, _displayer(trainer))
+    start = trainer.initial_point.corpus_tokens
+    tokens = line[-1].corpus_tokens if line else start
+    return Run(label, base, merges, line, tokens, _displayer(trainer), start)
 
 
 def _pairs(records: Sequence[MergeRecord]) -> list[tuple[int, int]]:
@@ -117,8 +183,6 @@ def _displayer(trainer: Trainer) -> Callable[[str], str]:
 def compare(a: Run, b: Run) -> Comparison:
     common = min(len(a.merges), len(b.merges))
     first = next((i + 1 for i in range(common) if a.merges[i] != b.merges[i]), None)
-    if first is None and len(a.merges) != len(b.merges):
-        first = common + 1  # one goes on where the other stopped
     va, vb = a.vocabulary(common), b.vocabulary(common)
     overlap = len(va & vb) / max(1, len(va | vb))
     return Comparison(a, b, first, overlap, common)
@@ -179,16 +243,19 @@ def comparison_header(comparison: Comparison) -> list[str]:
 
 def comparison_rows(comparison: Comparison) -> list[list[str]]:
     """Step by step: the merge of A, the merge of B, and whether they differ (the first
-    divergence marked as such)."""
+    divergence marked as such; past the common length, whose merge it is)."""
     a, b = comparison.a, comparison.b
     rows = []
     for step in range(1, max(len(a.merges), len(b.merges)) + 1):
         left = _merge_text(a, step)
         right = _merge_text(b, step)
-        mark = (
-            "" if left == right else "first divergence" if step == comparison.first_divergence else "differs"
-        )
-        rows.append([str(step), left, right, mark])
+        if step > comparison.common_length:
+            mark = f"{comparison.longer} only"
+        elif left == right:
+            mark = ""
+        else:
+            mark = "first divergence" if step == comparison.first_divergence else "differs"
+        rows.append([count(step), left, right, mark])
     return rows
 
 
@@ -200,21 +267,30 @@ def _merge_text(run: Run, step: int) -> str:
 
 
 def sweep_rows(comparisons: Sequence[Comparison]) -> list[list[str]]:
+    """Each pair of runs, in the summary's number format."""
     return [
         [
             c.a.label,
             c.b.label,
-            "" if c.first_divergence is None else str(c.first_divergence),
-            f"{c.vocab_overlap:.4f}",
-            str(c.tokens_a),
-            str(c.tokens_b),
-            f"{c.compression_difference:+.2f}",
+            _parting(c),
+            percent(c.vocab_overlap),
+            count(c.tokens_a),
+            count(c.tokens_b),
+            signed_percent(c.compression_difference),
         ]
         for c in comparisons
     ]
 
 
-SWEEP_HEADER = ["a", "b", "first divergence", "vocabulary overlap", "tokens a", "tokens b", "difference %"]
+def _parting(c: Comparison) -> str:
+    if c.first_divergence is not None:
+        return count(c.first_divergence)
+    if c.continuation is not None:
+        return f"none ({c.continuation} goes on after {count(c.common_length)})"
+    return "none"
+
+
+SWEEP_HEADER = ["a", "b", "first divergence", "vocabulary overlap", "tokens a", "tokens b", "difference"]
 
 
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -73,8 +73,21 @@ def test_comparing_two_branches_of_one_trainer():
     assert result.vocab_overlap == len(shared) / len(main.vocabulary(60) | other.vocabulary(60)) < 1
     assert result.tokens_a == trainer.branch_history(0)[-1].corpus_tokens
     assert "first divergence at step 21" in result.summary()
-    # A run that stops where the other goes on differs at the next step.
-    assert compare(run_of(trainer, "short", trainer.branch_history(0)[:30]), main).first_divergence == 31
+    # A run that stops where the other goes on does not differ from it: the other continues it,
+    # and their corpus tokens are compared at the same length.
+    short = run_of(trainer, "short", trainer.branch_history(0)[:30])
+    continued = compare(short, main)
+    assert continued.first_divergence is None and continued.continuation == "B"
+    assert continued.tokens_a == continued.tokens_b == trainer.branch_history(0)[29].corpus_tokens
+    assert continued.further_tokens() == main.tokens[30:]
+    assert continued.summary().startswith("short vs main: B continues A after step 30; the same 30 merges")
+    assert compare(main, short).continuation == "A"
+
+
+def test_numbers_read_alike_everywhere_and_no_difference_reads_minus_zero():
+    from bpe_core.compare import signed_percent
+
+    assert [signed_percent(v) for v in (-0.001, 0.0, -1.5, 2.345)] == ["+0.00%", "+0.00%", "-1.50%", "+2.35%"]
 
 
 def test_a_sweep_trains_each_rule_to_the_same_target_from_one_corpus():
@@ -126,7 +139,7 @@ def test_the_comparison_exports_carry_the_names_and_marks_and_show_tokens_as_the
     result = compare(a, b)
     header, rows = comparison_header(result), comparison_rows(result)
     assert header[1:3] == ["A: main", "B: <i>mine</i> *x*"]
-    assert rows[3][3] == "first divergence" and {row[3] for row in rows[4:]} <= {"differs", ""}
+    assert rows[3][3] == "first divergence" and {row[3] for row in rows[4:]} <= {"differs", "", "A only"}
     markdown = to_markdown(header, rows, result.summary())
     assert "\\</w\\>" in markdown and "</w>" not in markdown.replace("\\</w\\>", "")
     assert "\\<i\\>mine\\</i\\> \\*x\\*" in markdown

@@ -1,7 +1,8 @@
 """The Compare view: two branches side by side, another rule from here, the sweep, exports."""
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QSpinBox
 
 from bpe_core import Trainer
 from bpe_core.compare import compare, run_of, tie_picks
@@ -155,7 +156,7 @@ def test_another_rule_from_the_end_of_a_line_makes_a_branch_and_leaves_the_line(
     assert trainer.branch_history(0) == main and len(trainer.branches()) == 2
     made = trainer.branch_history(trainer.current_branch)
     assert made[:6] == main and [r.decided_by for r in made[6:]] == ["hf"] * 3
-    assert dialog.a_box.currentData() == 0 and dialog.comparison.first_divergence == 7
+    assert dialog.a_box.currentData() == 0 and dialog.comparison.continuation == "B"
     bridge.switch_branch(0)
     wait_idle(qtbot, window)
     bridge.set_min_frequency(10**6)  # no pair qualifies: the rule makes no merge
@@ -339,3 +340,147 @@ def test_opening_a_sweep_run_as_a_branch_keeps_who_decided_the_lines_it_follows(
     qtbot.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, window)
     assert bridge.trainer.branch_history(0)[0].decided_by == "user" and bridge.has_unsaved_work()
+
+
+def _focus_dialog(qtbot, dialog, widget) -> None:
+    """As a user clicking into a field of the Compare view (tabbing to a combo box: a click would
+    open its list)."""
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow)
+    if isinstance(widget, QComboBox):
+        widget.setFocus(Qt.FocusReason.TabFocusReason)
+    else:
+        clicked = widget.lineEdit() if isinstance(widget, QSpinBox) else widget  # where a click lands
+        QTest.mouseClick(clicked, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is widget)
+
+
+def _settled(qtbot, window) -> None:
+    """Past the Compare view's pause after a change, the comparison made again."""
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: not window.compare_dialog._timer.isActive())
+
+
+def test_a_number_typed_for_the_rule_run_stays_when_the_window_steps(qtbot, make_window):
+    """30 typed in "for N merges" became 87 when the window stepped, and 100 became 88 (the run
+    then made 88): every step re-filled the box."""
+    window = make_window("Shakespeare")
+    bridge = window.bridge
+    bridge.run(merges=12)
+    wait_idle(qtbot, window)
+    bridge.goto(4)  # merges to redo: the box's default is how many
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    press("Ctrl+Shift+C")
+    dialog = window.compare_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    _settled(qtbot, window)
+    assert dialog.rule_merges.value() == 8
+    _focus_dialog(qtbot, dialog, dialog.rule_merges)
+    press("Ctrl+A")
+    press("3")
+    press("0")
+    window.activateWindow()
+    fresh_focus(qtbot, window)
+    press("Space")
+    press("Space")
+    _settled(qtbot, window)
+    assert bridge.trainer.position == 6 and dialog.rule_merges.value() == 30
+    dialog.rule_box.setCurrentText("lexicographic")
+    qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    assert bridge.trainer.position == 36 and dialog.rule_merges.value() == 30
+
+
+def test_a_branch_that_continues_another_is_told_as_such_and_compared_at_equal_length(qtbot, make_window):
+    """B = A's 6 merges and 3 more was reported as a "first divergence at step 7", its corpus
+    tokens after 9 merges weighed against A's after 6."""
+    window = make_window()
+    bridge = window.bridge
+    bridge.run(merges=6)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    press("Ctrl+Shift+C")
+    dialog = window.compare_dialog
+    dialog.rule_box.setCurrentText("hf")
+    _focus_dialog(qtbot, dialog, dialog.rule_merges)
+    press("Ctrl+A")
+    press("3")
+    qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: dialog.comparison is not None and len(dialog.comparison.b.merges) == 9)
+    trainer = bridge.trainer
+    comparison = dialog.comparison
+    main = trainer.branch_history(0)
+    assert comparison.first_divergence is None and comparison.continuation == "B"
+    text = dialog.summary.text()
+    assert "B continues A after step 6" in text and "divergence" not in text
+    assert f"the same 6 merges leave {main[-1].corpus_tokens:,} corpus tokens" in text
+    assert comparison.tokens_a == comparison.tokens_b == main[-1].corpus_tokens  # at equal length
+    # B's further tokens are listed; the merges table says whose they are, marking no divergence.
+    made = trainer.branch_history(dialog.b_box.currentData())[6:]
+    further = [dialog.further.item(i).text() for i in range(dialog.further.count())]
+    assert further == [trainer.token_string(r.token) for r in made] and not dialog.further.isHidden()
+    assert dialog.further_title.text() == "B's 3 further merges made"
+    model = dialog.merges.model()
+    assert [model.index(row, 3).data() for row in range(9)] == [""] * 6 + ["B only"] * 3
+    assert model.marked is None
+
+
+def test_a_and_b_are_never_the_same_branch(qtbot, make_window):
+    window = make_window()
+    bridge = window.bridge
+    bridge.run(merges=6)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    press("Ctrl+Shift+C")
+    dialog = window.compare_dialog
+    _settled(qtbot, window)
+    # One branch: nothing to compare, and the view says so rather than "no divergence".
+    assert "only one branch" in dialog.summary.text() and dialog.merges.model().rowCount() == 0
+    window.activateWindow()
+    fresh_focus(qtbot, window)
+    press("Left")
+    press("Left")
+    bridge.step_pair(bridge.trainer.top_pairs(3)[-1].pair)  # another line from step 4
+    _settled(qtbot, window)
+    ids = [dialog.a_box.currentData(), dialog.b_box.currentData()]
+    assert ids[0] != ids[1] and dialog.comparison.first_divergence == 5
+    # Each box offers every branch but the one the other shows: keys cannot make them one.
+    for box, other in ((dialog.a_box, dialog.b_box), (dialog.b_box, dialog.a_box)):
+        row = box.findData(other.currentData())
+        assert not box.model().item(row).isEnabled()
+        _focus_dialog(qtbot, dialog, box)
+        for key in ("Down", "Up", "Down", "Home", "End"):
+            press(key)
+            assert dialog.a_box.currentData() != dialog.b_box.currentData()
+
+
+def test_one_number_format_across_the_summary_the_runs_and_the_sweep(qtbot, make_window):
+    import re
+
+    window = branched_window(qtbot, make_window)
+    window.show_compare()
+    dialog = window.compare_dialog
+    _settled(qtbot, window)
+    assert re.search(
+        r"overlap \d+\.\d% at \d+ merges; corpus tokens \d{1,3}(,\d{3})+ vs \d{1,3}(,\d{3})+ "
+        r"\([+-]\d+\.\d\d%\)",
+        dialog.summary.text(),
+    )
+    qtbot.mouseClick(dialog.sweep_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    sweep = dialog.sweep_table.model()
+    for row in range(sweep.rowCount()):
+        _a, _b, parted, overlap, tokens_a, tokens_b, difference = sweep.rows[row]
+        assert re.fullmatch(r"\d{1,3}(,\d{3})*|none.*", parted)
+        assert re.fullmatch(r"\d+\.\d%", overlap)
+        assert all(re.fullmatch(r"\d{1,3}(,\d{3})+", t) for t in (tokens_a, tokens_b))
+        assert re.fullmatch(r"[+-]\d+\.\d\d%", difference) and difference != "-0.00%"
+    runs = dialog.runs_table.model()
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})+", runs.rows[r][2]) for r in range(runs.rowCount()))
+    # The curves' axes are labelled as on the Plots pane (60k, 1.2M), not 60000 or 1.2e+06.
+    plot = dialog.curve_plots["corpus_tokens"][0]
+    pane_axis = window.plots_pane.tokens_plot.getAxis("left")
+    for values in ([60000.0, 1200000.0], [500.0, 20000.0]):
+        assert plot.getAxis("left").tickStrings(values, 1, 1) == pane_axis.tickStrings(values, 1, 1)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QSpinBox,
+    QStyledItemDelegate,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.guard import guard_overrides
 from app.models.rows_model import RowsModel
+from app.panes.plots_pane import TickRoom, _compact_ticks, _log_tick_strings, _log_ticks, _set_ticks
 from app.theme import is_dark
 from app.widgets import SideDialog
 from bpe_core.compare import (
@@ -45,8 +47,10 @@ from bpe_core.compare import (
     compare,
     comparison_header,
     comparison_rows,
+    count,
     encoder_of,
     pairwise_comparisons,
+    plural,
     run_of,
     sweep_rows,
     to_csv,
@@ -61,14 +65,33 @@ CURVES = (("top_count", "Top pair count"), ("corpus_tokens", "Corpus tokens"), (
 SWEEP_RULES = [name for name in RULE_NAMES if name != "random"] + ["random:1", "random:2", "random:3"]
 
 
-def _table(columns: list[str]) -> QTableView:
+class _NumbersRight(QStyledItemDelegate):
+    """Right-aligns a table's number columns, as the window's panes do."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.displayAlignment = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
+def _table(columns: list[str], numbers: tuple[int, ...] = (), texts: tuple[int, ...] = ()) -> QTableView:
+    """A table of rows of text; ``numbers``: its right-aligned columns, as wide as their contents
+    and header, like every column but the ``texts`` ones, which share what is left (all of them
+    share it if none is named)."""
     table = QTableView()
     table.setModel(RowsModel(columns, table))
     table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
     table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    if texts:
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        for column in texts:
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+    delegate = _NumbersRight(table)
+    for column in numbers:
+        table.setItemDelegateForColumn(column, delegate)
     return table
 
 
@@ -92,6 +115,7 @@ class CompareDialog(SideDialog):
         self._sweep_corpus: object = None  # the corpus the sweep ran on
         self._timer = QTimer(self, singleShot=True, interval=50)
         self._shown: tuple = ()  # (revision, A, B) of the comparison on show
+        self._merges_typed = False  # the user chose how many merges: a step no longer re-fills it
         # Widgets
         self.a_box, self.b_box = QComboBox(), QComboBox()
         self.rule_box = QComboBox()
@@ -101,12 +125,13 @@ class CompareDialog(SideDialog):
         self.summary = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)  # names as typed
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tabs = QTabWidget()
-        self.merges = _table(["Step", "A", "B", ""])
+        self.merges = _table(["Step", "A", "B", ""], numbers=(0,))
         self.search = QLineEdit(placeholderText="Find a token…", clearButtonEnabled=True)
         self.token_order = QComboBox()
         self.token_order.addItems(["Sort A–Z", "Sort by the step that made them"])
         self.only_a, self.only_b, self.shared = QListWidget(), QListWidget(), QListWidget()
         self.token_titles = [QLabel(), QLabel(), QLabel()]
+        self.further, self.further_title = QListWidget(), QLabel()  # the longer run's further merges
         self.curves = pg.GraphicsLayoutWidget()
         self.curve_plots = {}
         dark = is_dark()
@@ -118,9 +143,14 @@ class CompareDialog(SideDialog):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setPen(ink)
                 plot.getAxis(axis).setTextPen(ink)
-            # Room for "500000": pyqtgraph sizes an axis from its first labels and hides wider ones.
-            plot.getAxis("left").setWidth(self.fontMetrics().horizontalAdvance("5000000") + 8)
-            plot.addLegend(offset=(-10, 10))
+            # Labelled as on the Plots pane (60k, 1.2M): room for "00.5k" is room for any label.
+            plot.getAxis("left").setWidth(self.fontMetrics().horizontalAdvance("00.5k") + 12)
+            if key == "top_count":
+                _set_ticks(plot.getAxis("left"), _log_ticks, _log_tick_strings, TickRoom())
+            else:
+                plot.getAxis("left").tickStrings = _compact_ticks
+            plot.getAxis("bottom").tickStrings = _compact_ticks
+            plot.addLegend(offset=(-10, -10) if key == "vocab_size" else (-10, 10))  # off the curves
             plot.showGrid(x=True, y=True, alpha=0.2)
             a = plot.plot(pen=pg.mkPen("#1f77b4", width=2), name="A")
             b = plot.plot(pen=pg.mkPen("#ff7f0e", width=2, style=Qt.PenStyle.DashLine), name="B")
@@ -131,8 +161,9 @@ class CompareDialog(SideDialog):
         self.encoded = QLabel(wordWrap=True)
         self.encoded.setTextFormat(Qt.TextFormat.RichText)
         self.sweep_button = QPushButton("Sweep every rule to the length of A")
-        self.sweep_table = _table(SWEEP_HEADER)
-        self.runs_table = _table(["run", "merges", "corpus tokens"])
+        # Small tables (a row per rule, a row per pair of rules): sized to their contents.
+        self.sweep_table = _table(SWEEP_HEADER, numbers=(2, 3, 4, 5, 6), texts=(0, 1))
+        self.runs_table = _table(["run", "merges", "corpus tokens"], numbers=(1, 2), texts=(0,))
         self.open_button = QPushButton("Open the selected run as a branch")
         self.export_button = QPushButton("Export…")
         # Setup
@@ -143,6 +174,8 @@ class CompareDialog(SideDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(widest) + 24)
         self.rule_merges.setToolTip("How many merges the rule makes from the current step")
+        self.further_title.setVisible(False)
+        self.further.setVisible(False)
         # Layout
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -170,6 +203,8 @@ class CompareDialog(SideDialog):
         ):
             grid.addWidget(title, 1, column)
             grid.addWidget(widget, 2, column)
+        grid.addWidget(self.further_title, 1, 3)
+        grid.addWidget(self.further, 2, 3)
         sweep = self.sweep_tab = QWidget()
         sweep_layout = QVBoxLayout(sweep)
         sweep_layout.addWidget(self.sweep_button)
@@ -197,6 +232,7 @@ class CompareDialog(SideDialog):
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self._timer.start())
         self.a_box.activated.connect(lambda _: self.compare_selected())
         self.b_box.activated.connect(lambda _: self.compare_selected())
+        self.rule_merges.valueChanged.connect(self._on_merges_typed)
         self.search.textChanged.connect(self._filter_tokens)
         self.token_order.activated.connect(lambda _: self.comparison and self._show_tokens(self.comparison))
         self.rule_button.clicked.connect(self.run_rule)
@@ -225,14 +261,29 @@ class CompareDialog(SideDialog):
         current = trainer.current_branch
         a = chosen[0] if chosen[0] in ids else (ids[0] if ids[0] != current or len(ids) == 1 else ids[-1])
         b = chosen[1] if chosen[1] in ids and chosen[1] != a else (current if current != a else ids[-1])
+        if a == b and len(ids) > 1:  # each box offers every branch but the other's
+            b = next(i for i in ids if i != a)
         self.a_box.setCurrentIndex(ids.index(a))
         self.b_box.setCurrentIndex(ids.index(b))
-        self.rule_merges.setValue(
-            max(1, trainer.history_length - trainer.position)
-            if trainer.history_length > trainer.position
-            else 100
-        )
+        if not self._merges_typed:  # by default, as many merges as the line has ahead
+            ahead = trainer.history_length - trainer.position
+            self.rule_merges.blockSignals(True)
+            self.rule_merges.setValue(ahead if ahead > 0 else 100)
+            self.rule_merges.blockSignals(False)
         self.compare_selected()
+
+    def _on_merges_typed(self) -> None:
+        self._merges_typed = True
+
+    def _offer_other_branches(self) -> None:
+        """A box cannot pick the branch the other shows (a run compared with itself says nothing)."""
+        for box, other in ((self.a_box, self.b_box), (self.b_box, self.a_box)):
+            model = box.model()
+            assert isinstance(model, QStandardItemModel)  # a combo box's own model
+            for row in range(box.count()):
+                item = model.item(row)
+                if item is not None:
+                    item.setEnabled(box.count() < 2 or box.itemData(row) != other.currentData())
 
     def select(self, a: int, b: int) -> None:
         """Compare branch ``a`` with branch ``b``."""
@@ -248,13 +299,40 @@ class CompareDialog(SideDialog):
         a_id, b_id = self.a_box.currentData(), self.b_box.currentData()
         if a_id not in names or b_id not in names:
             return
+        self._offer_other_branches()
         key = (trainer.revision, a_id, b_id)  # undo, redo and jumps leave both lines as they are
         if key == self._shown:
             return
         self._shown = key
+        if a_id == b_id:
+            self._show_nothing(names[a_id])
+            return
         a = run_of(trainer, names[a_id], trainer.branch_history(a_id))
         b = run_of(trainer, names[b_id], trainer.branch_history(b_id))
         self.show_comparison(compare(a, b))
+
+    def _show_nothing(self, name: str) -> None:
+        """The session has one branch: say so, rather than compare it with itself."""
+        self.comparison = None
+        self.summary.setText(
+            f"The session has only one branch ({name}): there is nothing to compare yet. Make another "
+            "by merging another pair after an undo or a jump, or with “Run this rule from here”."
+        )
+        _model(self.merges).set_rows([])
+        for widget in (self.only_a, self.only_b, self.shared, self.further):
+            widget.clear()
+        for label in self.token_titles:
+            label.setText("")
+        self.further.setVisible(False)
+        self.further_title.setVisible(False)
+        self.encoded.setText("")
+        for _plot, a, b, mark in self.curve_plots.values():
+            a.setData([], [])
+            b.setData([], [])
+            mark.setVisible(False)
+        plots = getattr(self.parent(), "plots_pane", None)
+        if plots is not None:
+            plots.show_other(None)
 
     def show_comparison(self, comparison: Comparison) -> None:
         self.comparison = comparison
@@ -324,11 +402,19 @@ class CompareDialog(SideDialog):
             label.setText(f"{title} ({len(keys):,}), at {length:,} merges")
             widget.clear()
             widget.addItems([shown(key) for key in ordered])
+        further = comparison.further_tokens()  # in the order they were made
+        self.further.clear()
+        self.further.addItems([shown(key) for key in further])
+        self.further_title.setText(
+            f"{comparison.longer}'s {count(len(further))} further {plural(len(further), 'merge')} made"
+        )
+        self.further.setVisible(bool(further))
+        self.further_title.setVisible(bool(further))
         self._filter_tokens(self.search.text())
 
     def _filter_tokens(self, text: str) -> None:
         needle = text.casefold()
-        for widget in (self.only_a, self.only_b, self.shared):
+        for widget in (self.only_a, self.only_b, self.shared, self.further):
             for row in range(widget.count()):
                 item = widget.item(row)
                 item.setHidden(bool(needle) and needle not in item.text().casefold())
@@ -383,7 +469,7 @@ class CompareDialog(SideDialog):
     def show_sweep(self, runs: list[Run]) -> None:
         self.sweep_runs = runs
         _model(self.runs_table).set_rows(
-            [[r.label, f"{len(r.merges):,}", f"{r.corpus_tokens:,}"] for r in runs]
+            [[r.label, count(len(r.merges)), count(r.corpus_tokens)] for r in runs]
         )
         _model(self.sweep_table).set_rows(sweep_rows(pairwise_comparisons(runs)))  # pairs 1-2, 1-3, …
         self.tabs.setCurrentIndex(self.tabs.indexOf(self.sweep_tab))
