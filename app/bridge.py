@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -550,7 +550,7 @@ class Bridge(QObject):
             self.open_tokenizer(path, on_opened=on_opened)
             return
         config = config or PipelineConfig()
-        training = self._trainer.training
+        training = self._next_training()
 
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
@@ -581,7 +581,7 @@ class Bridge(QObject):
         path = Path(path)
         if self.refused_pipe(path) or (corpus is not None and self.refused_pipe(corpus)):
             return
-        training = self._trainer.training
+        training = self._next_training()
 
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
@@ -639,7 +639,13 @@ class Bridge(QObject):
     ) -> None:
         """A new session on ``text``: pasted text, or a built-in sample (text or counts)."""
         source = Source(name, text=text, input_kind=input_kind, sample=sample)
-        self._open_source(source, config, training or self._trainer.training, on_opened=on_opened)
+        self._open_source(source, config, training or self._next_training(), on_opened=on_opened)
+
+    def _next_training(self) -> TrainingConfig:
+        """The training settings of a new corpus: the tie rule and minimum count carry over
+        (the toolbar and status bar show them); merges per pass goes back to classic BPE, as
+        the pipeline settings do (kept, it made a large corpus train in passes unannounced)."""
+        return replace(self._trainer.training, merges_per_pass=1)
 
     def rebuild(self, config: PipelineConfig, training: TrainingConfig) -> None:
         """A new session on the same source with new settings (from the settings dialog). It

@@ -11,18 +11,21 @@ from PySide6.QtWidgets import QProgressBar, QPushButton, QSizePolicy, QStatusBar
 from app.bridge import ASK, Bridge
 from app.guard import guard_overrides
 from app.widgets import StatusText
+from bpe_core import TrainingConfig
 
 # The longest text each field shows in practice: its width is measured in the current font.
 WIDEST = {
     "step": "Step 99,999 of 99,999",
     "vocab": "Vocabulary 99,999",
     "tokens": "99,999,999 tokens (9.99×)",
+    "mode": "",  # as wide as what it shows, and hidden when training is classic
     "rule": "ties: lexicographic",
 }
 TIPS = {
     "step": "Merges applied now, of those recorded (the rest can be redone)",
     "vocab": "Special tokens, base symbols and merged tokens",
     "tokens": "Tokens in the corpus as segmented now (compression: tokens at step 0 / tokens now)",
+    "mode": "Training differs from classic BPE here: see Settings (Ctrl+,)",
     "rule": "How a tie at the top count is decided",
 }
 MESSAGE_MS = 5000  # outcomes ("Opened … in 0.4 s", "Cancelled") clear after this
@@ -67,7 +70,7 @@ class StatusFields(QObject):
     def fit(self, metrics: QFontMetrics) -> None:
         """Widths for the current font (start-up and every zoom)."""
         for name, label in self.labels.items():
-            label.setFixedWidth(metrics.horizontalAdvance(WIDEST[name]) + 20)
+            label.setFixedWidth(metrics.horizontalAdvance(WIDEST[name] or label.text()) + 20)
         self.progress.setFixedWidth(metrics.horizontalAdvance("100%") * 4)
         self._fit_width()
 
@@ -82,7 +85,9 @@ class StatusFields(QObject):
         room = self._bar.width() - MESSAGE_ROOM
         if not self.progress.isHidden():
             room -= self.progress.width() + self.cancel_button.sizeHint().width()
-        needed = sum(label.width() for label in self.labels.values())
+        mode = self.labels["mode"]
+        mode.setVisible(bool(mode.text()))
+        needed = sum(label.width() for label in self.labels.values() if label is not mode or mode.text())
         for name in DROP_ORDER:
             label = self.labels[name]
             fits = needed <= room
@@ -130,3 +135,19 @@ class StatusFields(QObject):
         labels["tokens"].setText(f"{trainer.corpus_tokens:,} tokens ({ratio:.2f}×)")
         spec = bridge.tie_rule_spec()
         labels["rule"].setText(f"ties: {'ask me' if spec == ASK else spec}")
+        mode = training_mode(trainer.training)
+        if mode != labels["mode"].text():
+            labels["mode"].setText(mode)
+            self.fit(labels["mode"].fontMetrics())
+
+
+def training_mode(training: TrainingConfig) -> str:
+    """What is not classic BPE in ``training`` ("" if nothing): several merges per pass or a
+    minimum count other than the default, which a new corpus may have kept from the last."""
+    parts = []
+    if training.merges_per_pass != 1:
+        per_pass = training.merges_per_pass
+        parts.append(f"merges per pass: {f'{per_pass:,}' if per_pass else 'all'}")
+    if training.min_frequency != TrainingConfig().min_frequency:
+        parts.append(f"min count: {training.min_frequency:,}")
+    return " · ".join(parts)

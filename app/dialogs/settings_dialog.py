@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +31,7 @@ from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS
 from bpe_core.tiebreak import DESCRIPTIONS, RULE_NAMES, parse_rule
 
 ASK_ME = "Ask me"
+ALL = "all"  # merges per pass: every pair of the ranking that does not conflict
 TARGETS = ("none", "merges", "vocab_size")
 TARGET_LABELS = ("No target (until no pair qualifies)", "Number of merges", "Vocabulary size")
 
@@ -40,6 +42,26 @@ class Target:
 
     kind: str = "none"
     value: int = 1000
+
+
+@guard_overrides
+class PerPassBox(QSpinBox):
+    """Merges per pass: a number, or "all" (0: every non-conflicting pair of the ranking), shown
+    and typed as "all" (a plain spin box refused the letters as they were typed)."""
+
+    def __init__(self) -> None:
+        super().__init__(minimum=0, maximum=10**6)
+        self.setSpecialValueText(ALL)
+
+    def validate(self, text: str, position: int) -> tuple[QValidator.State, str, int]:
+        word = text.strip().lower()
+        if word and ALL.startswith(word):
+            state = QValidator.State.Acceptable if word == ALL else QValidator.State.Intermediate
+            return state, text, position
+        return super().validate(text, position)
+
+    def valueFromText(self, text: str) -> int:
+        return 0 if text.strip().lower() == ALL else super().valueFromText(text)
 
 
 @guard_overrides
@@ -75,11 +97,11 @@ class SettingsDialog(QDialog):
             self.rule.setItemData(self.rule.count() - 1, DESCRIPTIONS[name], Qt.ItemDataRole.ToolTipRole)
         self.rule.addItem(ASK_ME)  # as in the toolbar: stop at a tie and let the user choose
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1)
-        self.per_pass = QSpinBox(minimum=0, maximum=10**6)
-        self.per_pass.setSpecialValueText("all")  # 0: every non-conflicting pair of the ranking
+        self.per_pass = PerPassBox()
         self.per_pass.setToolTip(
             "1 is classic BPE. More: each step merges up to this many pairs of the ranking at once, "
-            "skipping a pair whose left symbol is a taken pair's right one (or the reverse)."
+            "skipping a pair whose left symbol is a taken pair's right one (or the reverse). "
+            "Type all (or 0) for every pair that does not conflict."
         )
         self.target_kind = QComboBox()
         self.target_kind.addItems(TARGET_LABELS)

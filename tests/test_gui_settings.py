@@ -1,0 +1,90 @@
+"""Training settings as a new user meets them: typed in Settings, shown in the status bar when
+they are not classic BPE, and what a new corpus keeps of them."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from app.dialogs.settings_dialog import SettingsDialog
+from tests.gui_helpers import ModalAnswerer, fresh_focus, press, wait_idle
+
+
+def type_into(dialog: SettingsDialog, field, text: str) -> None:
+    """Click into a field of the dialog, select what it holds and type, as a user does."""
+    field.setFocus(Qt.FocusReason.MouseFocusReason)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(QApplication.focusWidget(), text)
+
+
+def settings(qtbot, window, **typed: str) -> None:
+    """Ctrl+, then type each field's text and press Enter."""
+
+    def answer(dialog: SettingsDialog) -> None:
+        for name, text in typed.items():
+            type_into(dialog, getattr(dialog, name), text)
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+
+    answerer = ModalAnswerer(SettingsDialog, answer)
+    press("Ctrl+,")
+    answerer.stop()
+    wait_idle(qtbot, window)
+
+
+def test_merges_per_pass_takes_all_typed_shows_in_the_status_bar_and_resets_with_a_new_corpus(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """A user typed "all" in Merges per pass (refused letter by letter), then opened a new
+    corpus: the pipeline settings reset, merges per pass did not, and the new corpus trained in
+    passes with nothing on screen saying so."""
+    window = make_window()
+    mode = window.status.labels["mode"]
+    fresh_focus(qtbot, window)
+    assert mode.isHidden()  # classic BPE: nothing to say
+    settings(qtbot, window, per_pass="all")
+    trainer = window.bridge.trainer
+    assert trainer.training.merges_per_pass == 0
+    assert mode.text() == "merges per pass: all" and mode.isVisible()
+    settings(qtbot, window, per_pass="3", min_frequency="4")
+    assert (trainer.training.merges_per_pass, trainer.training.min_frequency) == (3, 4)
+    assert mode.text() == "merges per pass: 3 · min count: 4" and mode.isVisible()
+    assert window.fontMetrics().horizontalAdvance(mode.text()) < mode.width()
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest newer newest wider widest " * 20, encoding="utf-8")
+    dialogs.open_path = str(corpus)
+    press("Ctrl+O")
+    wait_idle(qtbot, window)
+    opened = window.bridge.trainer
+    assert opened is not trainer and opened.corpus.config == type(opened.corpus.config)()
+    assert opened.training.merges_per_pass == 1  # reset, as the pipeline was
+    assert opened.training.min_frequency == 4 and mode.text() == "min count: 4"  # kept, and said
+    press("Space")
+    assert opened.position == 1 and opened.record(1).pass_number == 1
+    settings(qtbot, window, min_frequency="2")
+    assert mode.isHidden()
+
+
+def test_the_settings_dialog_shows_all_for_every_pair_a_pass(qtbot, make_window):
+    window = make_window()
+    shown = []
+
+    def look(dialog: SettingsDialog) -> None:
+        dialog.per_pass.setValue(0)
+        shown.append(dialog.per_pass.text())
+        type_into(dialog, dialog.per_pass, "0")
+        shown.append(dialog.per_pass.text())
+        dialog.per_pass.setValue(2)
+        type_into(dialog, dialog.per_pass, "ALL")
+        dialog.per_pass.interpretText()
+        shown.append((dialog.per_pass.value(), dialog.per_pass.text()))
+        dialog.per_pass.setValue(5)
+        type_into(dialog, dialog.per_pass, "x")  # refused: the field keeps what it had
+        dialog.per_pass.interpretText()
+        shown.append(dialog.per_pass.value())
+        dialog.reject()
+
+    fresh_focus(qtbot, window)
+    answerer = ModalAnswerer(SettingsDialog, look)
+    press("Ctrl+,")
+    answerer.stop()
+    assert shown == ["all", "0", (0, "all"), 5]
