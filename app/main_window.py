@@ -35,6 +35,7 @@ from app.dialogs.settings_dialog import SettingsDialog, Target
 from app.dialogs.tie_dialog import TieDialog
 from app.files import FileActions
 from app.guard import guard_overrides, reporter
+from app.help_texts import about_html, shortcuts_html
 from app.panes.corpus_pane import CorpusPane
 from app.panes.encode_pane import EncodePane
 from app.panes.history_pane import HistoryPane
@@ -269,6 +270,7 @@ class MainWindow(QMainWindow):
         self._action("zoom_reset", "Actual size", lambda: self.zoom(0), ("Ctrl+0",))
         self._action("fullscreen", "Full screen", self.toggle_fullscreen, ("F11",), checkable=True)
         self._action("shortcuts", "Keyboard shortcuts", self.show_shortcuts, ("F1",))
+        self._action("about", "About BPE Studio", self.show_about, tip="Version, licences and the manual")
         self._action(
             "history",
             "History of branches",
@@ -369,6 +371,7 @@ class MainWindow(QMainWindow):
         view.addAction(self.commands["compression"])
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.commands["shortcuts"])
+        help_menu.addAction(self.commands["about"])
 
     def _screen_room(self) -> QSize:
         """The room the screen leaves a window (a title bar kept free): the window opens at
@@ -623,6 +626,7 @@ class MainWindow(QMainWindow):
         self.commands["fullscreen"].setChecked(self.isFullScreen())
 
     def show_shortcuts(self) -> None:
+        """The menu commands' keys, then the keys of the panes (History's among them)."""
         lines = [
             f"{a.text().replace('&', '').rstrip('.…')}: "
             + ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in a.shortcuts())
@@ -630,7 +634,17 @@ class MainWindow(QMainWindow):
             if a.shortcuts()
         ]
         with keeping_focus(self):
-            QMessageBox.information(self, "Keyboard shortcuts", "\n".join(lines))
+            QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html(lines))
+
+    def show_about(self) -> None:
+        box = QMessageBox(
+            QMessageBox.Icon.NoIcon, "About BPE Studio", about_html(), QMessageBox.StandardButton.Ok, self
+        )
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)  # links open
+        with keeping_focus(self):
+            box.exec()
+        box.deleteLater()
 
     def on_escape(self) -> None:
         """Esc cancels the running job, and in a text field hands the keys back to the tables."""

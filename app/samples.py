@@ -1,4 +1,5 @@
-"""The built-in samples: the source documents' worked examples, each with its natural settings."""
+"""The built-in samples: the classic worked examples of BPE, each named after where it comes from
+and opened with its natural settings."""
 
 from __future__ import annotations
 
@@ -40,51 +41,56 @@ NO_MARKER = PipelineConfig(end_of_word=None)
 
 SAMPLES = (
     Sample(
-        "low · lower · newest · widest (seed 003)",
+        "low · lower · newest · widest (Sennrich, Haddow and Birch 2016)",
         "low_lower_newest_widest.tsv",
-        "Word counts with </w> as its own symbol; ten merges give es, est, est</w>, lo, low, …",
+        'Sennrich, Haddow and Birch\'s example, as the "Byte Pair Encoding" note by Jexus walks it '
+        "through: word counts with </w> as its own symbol; ten merges give es, est, est</w>, lo, low, …",
         input_kind="counts",
         test_text="the lowest newer widest",
     ),
     Sample(
-        "old · older · finest · lowest (seed 002)",
+        "old · older · finest · lowest (a subword tokenization primer)",
         "old_older_finest_lowest.tsv",
-        "Word counts with </w>: e s (13), es t (13), est </w> (13), o l (10), ol d (10).",
+        "The NLP example of a subword tokenization primer: word counts with </w>; e s (13), es t (13), "
+        "est </w> (13), o l (10), ol d (10).",
         input_kind="counts",
         test_text="the oldest finest holder",
     ),
     Sample(
-        "FRED FED TED BREAD (seed 000)",
+        "FRED FED TED BREAD (Pharo's BytePairEncoder)",
         "fred.txt",
-        "_ ends each word; D _ (9) then E D_ (6); ten merges until no pair occurs twice.",
+        'The Pharo BytePairEncoder walk-through ("Understanding Byte Pair Encoding"): _ ends each word; '
+        "D _ (9) then E D_ (6); ten merges until no pair occurs twice.",
         PipelineConfig(end_of_word="_"),
         test_text="FRED EATS BREAD",
     ),
     Sample(
-        "aaabdaaabac as one sequence (seed 002)",
+        "aaabdaaabac as one sequence (Gage 1994)",
         "aaabdaaabac.txt",
-        "The classic compression example: aa, then a tie between aa·a and a·b (try the tie rules).",
+        "The classic data-compression example (Gage 1994; Wikipedia's table): aa, then a tie between "
+        "aa·a and a·b (try the tie rules).",
         PipelineConfig(pretokenize="none", end_of_word=None),
         test_text="aaabdaaabac",
     ),
     Sample(
-        "hug pug pun bun hugs (seed 004)",
+        "hug pug pun bun hugs (Hugging Face LLM course)",
         "hug_pug_pun_bun_hugs.txt",
-        "Base vocabulary b g h n p s u.",
+        "The Hugging Face LLM course's BPE chapter: base vocabulary b g h n p s u.",
         NO_MARKER,
         test_text="hugs bun pugs",
     ),
     Sample(
-        "FloydHub sentence (seed 001)",
+        "FloydHub sentence (FloydHub BPE notebook)",
         "floydhub.txt",
-        "Lowercased words, no end-of-word marker.",
+        "The FloydHub BPE notebook's sentence: lowercased words, no end-of-word marker.",
         PipelineConfig(lowercase=True, end_of_word=None),
         test_text="Train deep learning models in the cloud",
     ),
     Sample(
-        "Five sentences with <|endoftext|> (seed 004)",
+        "Five sentences with <|endoftext|> (Hugging Face LLM course)",
         "hf_course.txt",
-        "Lowercased, no marker, one special token; train to a vocabulary of 50.",
+        "The Hugging Face LLM course's BPE chapter: lowercased, no marker, one special token; train to a "
+        "vocabulary of 50.",
         PipelineConfig(lowercase=True, end_of_word=None, special_tokens=("<|endoftext|>",)),
         target_vocab=50,
         test_text="Hi my name is Jino<|endoftext|>I am trained",

@@ -1,0 +1,77 @@
+"""The Help menu and the Samples menu as a new user reads them: every key (History's and Tab
+among them), About (version, licences, the manual), and samples named after their sources."""
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+import bpe_core
+from app.samples import SAMPLES
+from tests.gui_helpers import ModalAnswerer, fresh_focus, press
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_f1_lists_the_keys_of_the_panes_history_and_tab_among_them(qtbot, make_window, dialogs):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    press("F1")
+    _, title, text = dialogs.shown[-1]
+    assert title == "Keyboard shortcuts"
+    for keys in ("History of branches: Ctrl+H", "Tab / Shift+Tab", "↑ ↓", "Home / End", "F2", "Step: Space"):
+        assert keys in text, keys
+    press("Space")  # the dialog closed: the next key works
+    assert window.bridge.trainer.position == 1
+
+
+def test_about_gives_the_version_the_licences_and_a_link_to_the_manual(qtbot, make_window):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    shown = []
+
+    def read_and_close(box: QMessageBox) -> None:
+        shown.append(box.text())
+        QTest.keyClick(QApplication.focusWidget() or box, Qt.Key.Key_Escape)
+
+    about = next(a for a in window.menuBar().actions() if a.text() == "&Help").menu().actions()
+    answerer = ModalAnswerer(QMessageBox, read_and_close)
+    next(a for a in about if a.text() == "About BPE Studio").trigger()
+    answerer.stop()
+    text = shown[0]
+    assert f"BPE Studio {bpe_core.__version__}" in text and "Licence: MIT" in text
+    for library, licence in (
+        ("Qt", "LGPLv3"),
+        ("PySide6", "LGPLv3"),
+        ("pyqtgraph", "MIT"),
+        ("numpy", "BSD"),
+        ("regex", "Apache-2.0"),
+    ):
+        assert f">{library}</a>" in text and licence in text.split(f">{library}</a>", 1)[1].split("</li>")[0]
+    assert "GPT-2's ranks" in text and "MIT" in text
+    assert f'href="file://{README}"' in text  # the manual, beside the program
+    fresh_focus(qtbot, window)  # the box closed: the window has the keys again
+    press("Space")
+    assert window.bridge.trainer.position == 1
+
+
+def test_samples_are_named_after_their_sources(qtbot, make_window):
+    window = make_window()
+    shown = [a.text() for a in window.samples_menu.actions() if a.text()]
+    sources = {
+        "low · lower": "Sennrich, Haddow and Birch 2016",
+        "old · older": "subword tokenization primer",
+        "FRED": "Pharo",
+        "aaabdaaabac": "Gage 1994",
+        "hug pug": "Hugging Face LLM course",
+        "FloydHub": "FloydHub BPE notebook",
+        "<|endoftext|>": "Hugging Face LLM course",
+        "Shakespeare": "public domain",
+    }
+    for sample in SAMPLES:
+        source = next(v for k, v in sources.items() if k in sample.name)
+        assert f"({source}" in sample.name or source in sample.name, sample.name
+        assert sample.name in shown
+        assert "seed" not in (sample.name + sample.description).lower()
+        assert Path(sample.name).stem == sample.name  # Save as suggests the whole name
