@@ -74,15 +74,20 @@ class HistoryTree:
         parent = self.current
         return self.add(f"branch {self._next_id}", parent.records.fork(position), parent.id, position)
 
-    def line_with(self, position: int, pair: tuple[int, int]) -> Branch | None:
-        """A branch that shares the current line's first ``position`` steps and merges ``pair``
-        next (the current branch first)."""
+    def line_with(self, position: int, pairs: list[tuple[int, int]]) -> Branch | None:
+        """A branch that shares the current line's first ``position`` steps and makes exactly
+        ``pairs`` as its next pass (the current branch first). A line whose next pass holds
+        more merges, or other ones, is another node of the tree: following it would stand
+        inside its pass."""
         line = self.current.records
+        end = position + len(pairs)
         for branch in (self.current, *self.branches.values()):
             records = branch.records
             if (
-                len(records) > position
-                and records.pair(position) == pair
+                len(records) >= end
+                and all(records.pair(position + i) == pair for i, pair in enumerate(pairs))
+                and records.pass_end(position + 1) == end
+                and (position == 0 or records.pass_number(position) != records.pass_number(position - 1))
                 and (branch is self.current or common_length(records, line, position) >= position)
             ):
                 return branch

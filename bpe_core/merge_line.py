@@ -186,6 +186,19 @@ class MergeLine:
     def pass_number(self, i: int) -> int:
         return self._field("pass_number", i)
 
+    def pass_end(self, position: int) -> int:
+        """``position`` if it is a node of this line (a pass ends there), else the end of the
+        pass it falls in: a pass is one node of the history, never stood inside."""
+        while 0 < position < len(self) and self.pass_number(position) == self.pass_number(position - 1):
+            position += 1
+        return position
+
+    def pass_start(self, position: int) -> int:
+        """The node at or before ``position``: where the pass it falls in begins."""
+        while 0 < position < len(self) and self.pass_number(position) == self.pass_number(position - 1):
+            position -= 1
+        return position
+
     def decided_by(self, i: int) -> str:
         return _DECIDERS[self._field("decider", i)]
 

@@ -27,7 +27,7 @@ from bpe_core.branches import Branch, BranchInfo, HistoryTree
 from bpe_core.cold_index import ColdIndex
 from bpe_core.config import TrainingConfig
 from bpe_core.corpus import Corpus, weighted_total
-from bpe_core.errors import MergeError
+from bpe_core.errors import MergeError, quoted
 from bpe_core.events import (
     BranchCreated,
     BranchDeleted,
@@ -287,13 +287,17 @@ class Trainer:
         progress: Progress | None = None,
         cancel: Callable[[], bool] | None = None,
     ) -> None:
-        """Go to ``branch`` after its merge ``step`` (default: its last): undo to where the two
-        lines part, then redo along the other, exactly and without a recount. A cancelled switch
-        stops on whichever line it was walking."""
+        """Go to ``branch`` after its merge ``step`` (default: its last; a step inside a pass
+        goes to the pass's end): undo to where the two lines part, then redo along the other,
+        exactly and without a recount. A cancelled switch stops on whichever line it was
+        walking, at the last node it passed."""
         target = self._tree.get(branch)
         step = len(target.records) if step is None else step
         if not 0 <= step <= len(target.records):
-            raise MergeError(f"Step {step} is outside branch {target.name!r} (0 to {len(target.records)}).")
+            raise MergeError(
+                f"Step {step} is outside branch {quoted(target.name)} (0 to {len(target.records)})."
+            )
+        step = target.records.pass_end(step)
         old, start = self._tree.current.id, self.position
         meet = min(common_length(self._records, target.records), step)
         self._last_change = None
@@ -305,13 +309,16 @@ class Trainer:
             done += 1
             if progress is not None:
                 progress(done, total)
+        forward = False
         if self.position <= meet:
             self._set_current(target)
+            forward = True
             while self.position < step and not (cancel is not None and cancel()):
                 self._remerge()
                 done += 1
                 if progress is not None:
                     progress(done, total)
+        self._to_node(forward)
         if self._tree.current.id != old:
             self.events.emit(BranchSwitched(old, self._tree.current.id, start, self.position))
         elif self.position != start:
@@ -365,9 +372,6 @@ class Trainer:
         branch = self._tree.fork(self.position)
         self._set_current(branch)
         self.events.emit(BranchCreated(branch.id, branch.parent or 0, branch.fork))
-
-    def _line_with(self, key: str) -> Branch | None:
-        return self._tree.line_with(self.position, _pair(key))
 
     def _enter(self, branch: Branch) -> None:
         """Follow another line that makes the same merge from here."""
@@ -453,9 +457,7 @@ class Trainer:
         """Jump to just after merge ``step`` (0 = no merges), undoing or redoing as needed."""
         if not 0 <= step <= len(self._records):
             raise MergeError(f"Step {step} is outside the history (0 to {len(self._records)}).")
-        records = self._records
-        while 0 < step < len(records) and records.pass_number(step) == records.pass_number(step - 1):
-            step += 1  # to the end of the pass: a pass is one node of the history
+        step = self._records.pass_end(step)  # a pass is one node of the history
         start = self.position
         self._last_change = None
         total = abs(step - start)
@@ -469,8 +471,20 @@ class Trainer:
                 self._unmerge()
             if progress is not None:
                 progress(abs(self.position - start), total)
+        self._to_node(forward=step > start)
         if self.position != start:
             self.events.emit(Jumped(start, self.position))
+
+    def _to_node(self, forward: bool) -> None:
+        """After a cancelled walk, back to the last node it passed: a walk that stopped inside a
+        pass undoes the part of it that a walk forward made, or redoes what one backward undid."""
+        records = self._records
+        if forward:
+            while self.position > records.pass_start(self.position):
+                self._unmerge()
+        else:
+            while self.position < records.pass_end(self.position):
+                self._remerge()
 
     def reset(self) -> None:
         """Back to the initial segmentation, forgetting the whole history."""
@@ -595,52 +609,72 @@ class Trainer:
             if len(chosen) == wanted or listed >= self.pair_total or count(ranked[-1]) < floor:
                 break
             listed = min(self.pair_total, 2 * listed)
-        number = self._next_pass()
-        return [self._advance(key, self._rule.spec, pass_number=number)[0] for key in chosen]
+        return self._take_pass(chosen, self._rule.spec)[0]
 
     def _advance(
         self,
         key: str | None,
         decided_by: str,
         saved: MergeRecord | None = None,
-        pass_number: int = 0,
         chosen: bool = False,
     ) -> tuple[MergeRecord, bool]:
-        """One merge forward: ``key``, or the rule's pick if ``None``; ``saved`` supplies the
-        decision data when replaying a session. Returns the record and whether it was redone.
-
-        Where a line of the history already makes the same merge from here, it is followed (the
-        state would be the same); otherwise the merge is recorded, on a new branch if merges
-        already follow this position, so that no line of the history is ever lost. A merge
-        ``chosen`` (by the user, or by a rule the user let decide at a tie) that the line had
-        decided otherwise is then recorded as decided this time.
+        """One merge forward, as a pass of its own: ``key``, or the rule's pick if ``None``;
+        ``saved`` supplies the decision data when replaying a session. Returns the record and
+        whether it was redone. A merge ``chosen`` (by the user, or by a rule the user let decide
+        at a tie) that a followed line had decided otherwise is recorded as decided this time.
         """
-        decision = self._decide(key, saved)
+        decision = self._decide(key, saved, by_hand=chosen or decided_by == USER)
+        number = saved.pass_number if saved is not None else 0
+        records, redone = self._take_pass([decision[0]], decided_by, decision, number)
+        record = records[0]
+        if redone and chosen and record.decided_by != decided_by:
+            record = self._redecided(record, decided_by)
+        return record, redone
+
+    def _take_pass(
+        self,
+        keys: list[str],
+        decided_by: str,
+        first: tuple[str, int, int, list[str]] | None = None,
+        number: int = 0,
+    ) -> tuple[list[MergeRecord], bool]:
+        """Merge ``keys`` as one pass: one node of the history, entered and left whole.
+
+        Where a line of the history makes exactly this pass from here, it is followed (the
+        state would be the same); otherwise the pass is recorded, on a new branch if merges
+        already follow this position, so that no line of the history is ever lost. ``first``
+        is the first merge's decision, when already made; ``number`` the pass number to record
+        (a replayed session's), by default the one after the last. Returns the records and
+        whether they were redone.
+        """
         if self.position < len(self._records):
-            line = self._line_with(decision[0])
+            line = self._tree.line_with(self.position, [_pair(key) for key in keys])
             if line is not None:
                 self._enter(line)
-                record = self._remerge()
-                if chosen and record.decided_by != decided_by:
-                    record = self._redecided(record, decided_by)
-                return record, True
+                return [self._remerge() for _ in keys], True
             self._fork()
-        number = saved.pass_number if saved is not None and saved.pass_number else pass_number
-        return self._merge(decision, decided_by, number or self._next_pass()), False
+        number = number or self._next_pass()
+        records: list[MergeRecord] = []
+        for key in keys:
+            decision = first if first is not None and not records else self._decide(key, None)
+            records.append(self._merge(decision, decided_by, number))
+        return records, False
 
     def _next_pass(self) -> int:
         return self._records.pass_number(self.position - 1) + 1 if self.position else 1
 
-    def _decide(self, key: str | None, saved: MergeRecord | None) -> tuple[str, int, int, list[str]]:
+    def _decide(
+        self, key: str | None, saved: MergeRecord | None, by_hand: bool = False
+    ) -> tuple[str, int, int, list[str]]:
         """The pair to merge with the decision data to record: (pair, top count, ties, tied)."""
         queue = self._queue
         if saved is not None:
             return key or "", saved.top_count, saved.ties, [_key(p) for p in saved.candidates]
         top = queue.top_count()
         ties = self._ties(top)
-        # At a tie the pairs tied at the top; a pair picked below the top names the pairs it was
-        # chosen over too, tie or not.
-        below = key is not None and self._index.count(key) < top
+        # At a tie the pairs tied at the top; a pair picked by hand below the top names the
+        # pairs it was chosen over too, tie or not.
+        below = by_hand and key is not None and self._index.count(key) < top
         candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 or below else []
         if key is None:
             key = candidates[0] if candidates else queue.best()
@@ -689,9 +723,17 @@ class Trainer:
 
     @without_gc
     def replay(
-        self, pair: Pair, count: int, top_count: int, ties: int, candidates: tuple[Pair, ...], decided_by: str
+        self,
+        pair: Pair,
+        count: int,
+        top_count: int,
+        ties: int,
+        candidates: tuple[Pair, ...],
+        decided_by: str,
+        pass_number: int = 0,
     ) -> MergeRecord:
-        """Re-apply a saved merge with its original decision data (loading a session).
+        """Re-apply a saved merge with its original decision data (loading a session), in pass
+        ``pass_number`` (default: a pass of its own).
 
         Raises ``MergeError`` unless the pair occurs exactly ``count`` times now, so a session
         whose history does not fit its corpus is refused rather than silently altered.
@@ -705,6 +747,7 @@ class Trainer:
         template = MergeRecord(
             self.position + 1, pair, 0, count, top_count, 0, ties, candidates, decided_by, False, 0, 0
         )
+        template = replace(template, pass_number=pass_number)
         return self._advance(_key(pair), decided_by, template)[0]
 
     @without_gc
@@ -758,6 +801,7 @@ class Trainer:
                         merge.ties,
                         merge.candidates,
                         merge.decided_by,
+                        merge.pass_number,
                     )
                 if progress is not None:
                     progress(number, len(saved))

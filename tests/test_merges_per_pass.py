@@ -1,4 +1,4 @@
-"""Several merges per pass (source document 000): the FRED golden, properties and the CLI."""
+"""Several merges per pass (the FRED FED TED BREAD walk-through): its golden, properties and the CLI."""
 
 import json
 from pathlib import Path
@@ -79,6 +79,59 @@ def test_with_k_merges_per_pass_each_pass_takes_at_most_k_and_the_merge_count_ca
     passes = [r.pass_number for r in trainer.history]
     assert passes == [1, 1, 1, 2, 2] and trainer.position == 5
     assert reported == [(3, 5), (5, 5)]  # a progress report per pass
+
+
+def test_a_switch_to_a_step_inside_a_pass_goes_to_its_end_and_a_step_then_undo_comes_back():
+    corpus = Corpus.from_text(
+        "bbabaaba \taaaaa \taabb \tbba", PipelineConfig(pretokenize="words", end_of_word=None)
+    )
+    trainer = Trainer(corpus, TrainingConfig(min_frequency=1, tie_break="random:53", merges_per_pass=2))
+    trainer.step()
+    assert [r.pass_number for r in trainer.history] == [1, 1]
+    trainer.switch(trainer.current_branch, 1)
+    assert trainer.position == 2  # step 1 is inside pass 1: a pass is one node
+    before = snapshot(trainer)
+    trainer.step()
+    trainer.undo()
+    assert snapshot(trainer) == before
+
+
+def test_a_pass_follows_a_line_only_where_that_line_makes_the_same_pass():
+    text = "bbcdb  bdbda  bacc  caadddbcc  cdcabdd  bbaabbccb  dbddddddc  cdcbabac  d  adac"
+    config = PipelineConfig(unit="byte", pretokenize="none", end_of_word=None)
+    trainer = Trainer(
+        Corpus.from_text(text, config), TrainingConfig(tie_break="lexicographic", merges_per_pass=3)
+    )
+    start = snapshot(trainer)
+    trainer.step((220, 220))  # two spaces, then two d's: picked by hand, each a pass of its own
+    trainer.step((67, 67))
+    trainer.undo()
+    trainer.undo()
+    trainer.step()  # the rule's pass begins with the same two merges, as one pass of three
+    passes = [r.pass_number for r in trainer.history]
+    assert passes == [1, 1, 1]
+    for branch in trainer.branches():
+        numbers = [r.pass_number for r in trainer.branch_history(branch.id)]
+        assert numbers == sorted(numbers)
+    trainer.undo()
+    assert trainer.position == 0 and snapshot(trainer) == start
+
+
+def test_a_pair_picked_by_hand_never_stands_inside_a_pass_of_the_line_ahead():
+    trainer = Trainer(
+        Corpus.from_text(FRED, PipelineConfig(end_of_word="_")), TrainingConfig(merges_per_pass=0)
+    )
+    trainer.step()
+    first_pass = [r.pair for r in trainer.history]
+    trainer.undo()
+    trainer.step(first_pass[0], chosen=True)  # the pass's first pair alone: a node of its own
+    assert trainer.position == 1 and [r.pass_number for r in trainer.history] == [1]
+    after_pick = snapshot(trainer)
+    trainer.undo()
+    trainer.redo()
+    assert snapshot(trainer) == after_pick
+    trainer.switch(0)
+    assert [r.pair for r in trainer.history] == first_pass and trainer.position == len(first_pass)
 
 
 texts = st.text(alphabet="abcd ", min_size=1, max_size=50).filter(lambda t: t.split())

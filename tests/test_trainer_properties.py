@@ -85,8 +85,13 @@ texts = st.text(alphabet="abc ", min_size=1, max_size=40).filter(lambda t: t.spl
 markers = st.sampled_from([None, "</w>", "bc", "c"])
 
 
+# Merges per pass: 1 is the classic algorithm, 0 every pair that does not conflict. A pass is
+# one node of the history, so every mode must keep undo, redo and the branches as exact.
+PASSES = pytest.mark.parametrize("per_pass", [1, 2, 3, 0], ids=["classic", "2-per-pass", "3-per-pass", "all"])
+
+
 @st.composite
-def trainers(draw) -> Trainer:
+def trainers(draw, per_pass: int = 1) -> Trainer:
     marker = draw(markers)
     config = PipelineConfig(
         end_of_word=marker,
@@ -94,7 +99,11 @@ def trainers(draw) -> Trainer:
         pretokenize=draw(st.sampled_from(["whitespace", "none"])),
         unit=draw(st.sampled_from(["char", "byte"])),
     )
-    training = TrainingConfig(min_frequency=draw(st.integers(1, 2)), tie_break=draw(st.sampled_from(RULES)))
+    training = TrainingConfig(
+        min_frequency=draw(st.integers(1, 2)),
+        tie_break=draw(st.sampled_from(RULES)),
+        merges_per_pass=per_pass,
+    )
     return Trainer(Corpus.from_text(draw(texts), config), training)
 
 
@@ -147,9 +156,11 @@ actions = st.lists(
 
 
 @PATHS
+@PASSES
 @settings(max_examples=300, deadline=None)
-@given(trainer=trainers(), commands=actions)
-def test_any_command_sequence_keeps_counts_exact_and_undo_exact(path, trainer, commands):
+@given(data=st.data(), commands=actions)
+def test_any_command_sequence_keeps_counts_exact_and_undo_exact(path, per_pass, data, commands):
+    trainer = data.draw(trainers(per_pass))
     with merge_path(path):
         run_commands(rebuilt(trainer), commands)
 
@@ -187,6 +198,18 @@ def do(trainer, command):
     return None
 
 
+def check_passes(trainer: Trainer) -> None:
+    """Every line is whole passes numbered 1, 2, 3, ... with a branch's own merges starting a
+    pass, and the position is never inside a pass."""
+    for branch in trainer.branches():
+        passes = [r.pass_number for r in trainer.branch_history(branch.id)]
+        assert all(b - a in (0, 1) for a, b in pairwise([0, *passes])), passes
+        if 0 < branch.fork < len(passes):
+            assert passes[branch.fork] == passes[branch.fork - 1] + 1
+    passes = [0, *(r.pass_number for r in trainer.history), -1]
+    assert passes[trainer.position] != passes[trainer.position + 1]
+
+
 def run_commands(trainer, commands):
     """Run the commands, checking after each that the counts equal a recount and that a node
     of the history tree (the merges from the root to it) always has the same state."""
@@ -204,14 +227,14 @@ def run_commands(trainer, commands):
         lines = {b.id: trainer.branch_history(b.id) for b in trainer.branches()}
         start, line = trainer.position, trainer.history
         expected = expected_choice(trainer) if name == "step" else None
-        before = snapshot(trainer) if name == "step" else None
+        before = snapshot(trainer) if name in ("step", "pick", "redo") else None
         pairs = sorted(trainer.pair_counts()) if name == "pick" else []
         record = do(trainer, command)
         if name == "step":
             if expected is None:
                 assert record is None and snapshot(trainer) == before
                 continue
-            assert record.pair == expected
+            assert trainer.record(start + 1).pair == expected  # a pass begins with the rule's pick
         elif name == "pick" and record is not None:
             assert record.pair == pairs[command[1] % len(pairs)]
             followed = [
@@ -223,11 +246,24 @@ def run_commands(trainer, commands):
         elif name == "switch":
             branch, step = record
             assert trainer.current_branch == branch and trainer.history == lines[branch]
-            assert trainer.position == (len(lines[branch]) if step is None else step)
+            passes = [r.pass_number for r in lines[branch]]
+            if step is None:
+                step = len(passes)
+            while 0 < step < len(passes) and passes[step] == passes[step - 1]:
+                step += 1  # a step inside a pass stands for the pass's end
+            assert trainer.position == step
         elif name == "delete" and record is not None:
             assert record not in {b.id for b in trainer.branches()}
         check_consistent(trainer)
         check_node()
+        check_passes(trainer)
+        if name in ("step", "pick", "redo") and trainer.position != start:
+            # One undo takes back exactly what the command did, and redo does it again.
+            after = snapshot(trainer)
+            trainer.undo()
+            assert snapshot(trainer) == before
+            trainer.redo()
+            assert snapshot(trainer) == after
         # No line of the history is ever lost: each one seen before is still some branch's
         # prefix, record for record (only who decided a merge changes, when it is chosen anew).
         now = [[replace(r, decided_by="") for r in trainer.branch_history(b.id)] for b in trainer.branches()]
@@ -310,11 +346,13 @@ def test_a_token_id_reused_after_undo_does_not_keep_the_old_tie_key(rule):
 
 
 @PATHS
+@PASSES
 @settings(max_examples=200, deadline=None)
-@given(trainer=trainers(), commands=actions)
-def test_a_saved_session_reopens_at_every_step_exactly_as_it_was(path, trainer, commands):
+@given(data=st.data(), commands=actions)
+def test_a_saved_session_reopens_at_every_step_exactly_as_it_was(path, per_pass, data, commands):
     """Opening replays the history word by word when it can (``bpe_core.word_replay``); either
     way, every state along the history must equal the original's and a merge-by-merge replay's."""
+    trainer = data.draw(trainers(per_pass))
     with merge_path(path), tiny_slices():
         reopen_at_every_step(rebuilt(trainer), commands)
 
@@ -334,11 +372,13 @@ def reopened(trainer: Trainer, streamed: bool = False) -> Trainer:
 
 
 @PATHS
+@PASSES
 @settings(max_examples=200, deadline=None)
-@given(trainer=trainers(), before=actions, after=actions)
-def test_a_reopened_session_answers_every_command_as_the_original(path, trainer, before, after):
+@given(data=st.data(), before=actions, after=actions)
+def test_a_reopened_session_answers_every_command_as_the_original(path, per_pass, data, before, after):
     """An opened session starts from flat arrays and warms up what each command touches
     (``bpe_core.cold_index``): whatever is done next, it must stay the original's twin."""
+    trainer = data.draw(trainers(per_pass))
     with merge_path(path), tiny_slices():
         original = rebuilt(trainer)
         run_commands(original, before)
@@ -364,7 +404,7 @@ def reopen_at_every_step(trainer, commands):
     loaded = reopened(trainer)
     replayed = Trainer(trainer.corpus, trainer.training)
     for r in trainer.history:
-        replayed.replay(r.pair, r.count, r.top_count, r.ties, r.candidates, r.decided_by)
+        replayed.replay(r.pair, r.count, r.top_count, r.ties, r.candidates, r.decided_by, r.pass_number)
     replayed.goto(trainer.position)
     assert loaded.history == replayed.history == trainer.history
     assert loaded.series() == trainer.series()
