@@ -211,3 +211,27 @@ def test_merges_per_pass_must_be_a_whole_number(value):
 
     with pytest.raises(ConfigError):
         TrainingConfig(merges_per_pass=value)
+
+
+@pytest.mark.parametrize("walk", ["goto back", "goto forward", "switch"])
+def test_a_cancelled_walk_stops_at_the_last_node_it_passed(walk):
+    trainer = fred(0)  # passes end at steps 4, 9 and 11
+    calls = []
+
+    def cancel_after_one() -> bool:
+        calls.append(1)
+        return len(calls) > 1
+
+    if walk == "goto back":
+        trainer.goto(0, cancel=cancel_after_one)  # one undo, into pass 3: redone
+        assert trainer.position == 11
+    elif walk == "goto forward":
+        trainer.goto(0)
+        trainer.goto(11, cancel=cancel_after_one)  # one redo, into pass 1: undone
+        assert trainer.position == 0
+    else:
+        trainer.goto(0)
+        trainer.switch(trainer.current_branch, 9, cancel=cancel_after_one)
+        assert trainer.position == 0
+    check = [r.pass_number for r in trainer.history]
+    assert trainer.position in (0, len(check)) or check[trainer.position] != check[trainer.position - 1]
