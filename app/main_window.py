@@ -802,6 +802,13 @@ class MainWindow(QMainWindow):
             self.plots_pane.restyle()
             for model in (self.corpus_pane.model, self.pairs_pane.model, self.merges_pane.model):
                 model.restyle()
+        # Activated with the keys nowhere (a side view closed, a menu left), Qt would give them
+        # to the first field of the tab chain, the Corpus filter: Space then typed a space.
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            focus = self.focusWidget()
+            table = self._last_table or self.corpus_pane.view
+            if (focus is None or not focus.isVisible()) and table.isVisible():
+                table.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
         super().changeEvent(event)
 
     def childEvent(self, event: QChildEvent) -> None:

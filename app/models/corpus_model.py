@@ -127,8 +127,15 @@ class CorpusModel(TableModel):
         return row if row >= 0 else None
 
     def set_filter(self, text: str) -> None:
-        self._filter = text.casefold()
+        """Show only the words containing ``text``, its ends trimmed (a Space typed alone hid
+        every word)."""
+        self._filter = text.strip().casefold()
         self._reorder()
+
+    @property
+    def filtered(self) -> bool:
+        """Whether rows are left out (a filter, or only the words with the selection)."""
+        return bool(self._filter) or self._only is not None
 
     def set_highlight(self, words, only: bool = False) -> None:
         """Mark (and with ``only``, show only) the words containing the selected pair or token."""
@@ -210,6 +217,7 @@ class CorpusModel(TableModel):
         self._highlight = frozenset()
         self._changed = frozenset()
         self._only = None
+        self._filter = ""  # a new session: its words all shown (the pane clears its field)
         self._rows = self._ordered() if not self._bridge.busy else array("i")
         self._positions = None
         self.endResetModel()

@@ -124,8 +124,13 @@ class VocabModel(TableModel):
             return None
 
     def set_filter(self, text: str) -> None:
-        self._filter = text.casefold()
+        """Show only the tokens containing ``text`` as shown, its ends trimmed."""
+        self._filter = text.strip().casefold()
         self._recompute()
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self._filter)
 
     def refresh(self) -> None:
         if self._bridge.busy:
@@ -167,6 +172,7 @@ class VocabModel(TableModel):
     # -- helpers ---------------------------------------------------------------------------
 
     def _on_reset(self) -> None:
+        self._filter = ""  # a new session: all its tokens shown (the pane clears its field)
         self._fixed.clear()
         self._folded.clear()
         self._warmed = 0

@@ -65,8 +65,20 @@ class CorpusPane(QWidget):
         self._filter_timer.timeout.connect(lambda: self.model.set_filter(self.filter_edit.text()))
         self.only_check.toggled.connect(lambda _: self._apply_selection())
         bridge.sig_changed.connect(self._update_summary)
-        bridge.sig_reset.connect(lambda: self.show_selection("", ()))
+        bridge.sig_reset.connect(self._on_new_session)
+        self.model.layoutChanged.connect(self._update_summary)  # filtered or sorted
         self._update_summary()
+
+    def _on_new_session(self) -> None:
+        """A new session (a file, a sample, a reset) shows all its words: the filter is
+        cleared, and keys left in it go to the table, as in a fresh window."""
+        self.show_selection("", ())
+        self._filter_timer.stop()
+        self.filter_edit.blockSignals(True)  # the model has cleared its own filter
+        self.filter_edit.clear()
+        self.filter_edit.blockSignals(False)
+        if self.window().focusWidget() is self.filter_edit:
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def show_selection(self, label: str, words) -> None:
         """Highlight the words containing what is selected elsewhere (``label`` describes it)."""
@@ -88,7 +100,9 @@ class CorpusPane(QWidget):
         if change is not None and changed:
             verb = "changed by step" if change.applied else "restored by undoing step"
             note = f" · {changed:,} {verb} {change.record.step:,}"
+        types = f"{trainer.word_count:,} word types"
+        if self.model.filtered:
+            types = f"{self.model.rowCount():,} of {types} shown"
         self.summary.setText(
-            f"{trainer.word_count:,} word types · {trainer.corpus.total_words:,} words · "
-            f"{trainer.corpus_tokens:,} tokens{note}"
+            f"{types} · {trainer.corpus.total_words:,} words · {trainer.corpus_tokens:,} tokens{note}"
         )

@@ -70,11 +70,12 @@ class MergesPane(QWidget):
         # After the model has laid out its new rows (a reset or insertion is not drawn yet).
         self._follow.timeout.connect(self._follow_position)
         bridge.sig_changed.connect(self._follow.start)
+        bridge.sig_reset.connect(self._on_new_session)
         self._show_passes()
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self._follow.start())
 
     def find_next(self, from_start: bool = False) -> None:
-        text = self.search.text()
+        text = self.search.text().strip()  # a Space typed alone finds nothing to go to
         current = -1 if from_start else self.view.currentIndex().row()
         row = self.model.find(text, current)
         if row is None:
@@ -83,6 +84,16 @@ class MergesPane(QWidget):
         self.view.setCurrentIndex(self.model.index(row, MERGE))
         self.view.scrollTo(self.model.index(row, 0))
         self.found.setText(f"step {row + 1:,}")
+
+    def _on_new_session(self) -> None:
+        """A new session (a file, a sample, a reset): nothing found yet, the keys back on the
+        table if they were in the search."""
+        self.search.blockSignals(True)
+        self.search.clear()
+        self.search.blockSignals(False)
+        self.found.setText("")
+        if self.window().focusWidget() is self.search:
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
@@ -129,7 +140,7 @@ class MergesPane(QWidget):
         history = self.model.rowCount()
         if position:
             index = self.model.index(position - 1, STEP)
-            if not self.search.text():
+            if not self.search.text().strip():
                 self.view.selectionModel().setCurrentIndex(
                     index,
                     self.view.selectionModel().SelectionFlag.ClearAndSelect

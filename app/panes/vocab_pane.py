@@ -61,8 +61,20 @@ class VocabPane(QWidget):
         self._search_timer.timeout.connect(lambda: self.model.set_filter(self.search.text()))
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.model.modelReset.connect(self._restore_selection)
+        self.model.modelReset.connect(self._update_summary)  # searched or sorted
         bridge.sig_changed.connect(self._on_changed)
+        bridge.sig_reset.connect(self._on_new_session)
         self._on_changed()
+
+    def _on_new_session(self) -> None:
+        """A new session (a file, a sample, a reset) shows all its tokens: the search is
+        cleared, and keys left in it go to the table."""
+        self._search_timer.stop()
+        self.search.blockSignals(True)  # the model has cleared its own filter
+        self.search.clear()
+        self.search.blockSignals(False)
+        if self.window().focusWidget() is self.search:
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @property
     def selected_token(self) -> int | None:
@@ -97,12 +109,20 @@ class VocabPane(QWidget):
             self._selected = None
             self.sig_token_selected.emit(None)
         self._show_tree()
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        if self._bridge.busy:
+            return
+        trainer = self._bridge.trainer
         vocab = trainer.vocab
         merged = trainer.vocab_size - vocab.n_special - vocab.n_base
-        self.summary.setText(
-            f"{trainer.vocab_size:,} tokens: {vocab.n_special} special, {vocab.n_base:,} base, "
-            f"{merged:,} merged"
-        )
+        kinds = f"{vocab.n_special} special, {vocab.n_base:,} base, {merged:,} merged"
+        if self.model.filtered:
+            shown = f"{self.model.rowCount():,} of {trainer.vocab_size:,} tokens shown"
+            self.summary.setText(f"{shown} · {kinds}")
+        else:
+            self.summary.setText(f"{trainer.vocab_size:,} tokens: {kinds}")
 
     def _show_tree(self) -> None:
         self.tree.clear()
