@@ -15,6 +15,7 @@ or FIFO given as one (``--model <(zcat model.json.gz)``) is read once into memor
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -30,7 +31,9 @@ from bpe_core.errors import InputError, SessionError
 LIMIT_VARIABLE = "BPE_STUDIO_MAX_INPUT_MB"
 DEFAULT_LIMIT_MB = 2048  # well above the largest real corpus anyone trains on a desktop
 _CHUNK = 16 * 2**20
-_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+# What tempfile.mkstemp puts between our prefix (".NAME.PID.") and suffix (".tmp").
+_RANDOM_PART = re.compile(r"[a-z0-9_]{8}")
+_MAX_PID = 2**31 - 1  # pid_t: a larger number is no process's, and os.kill refuses it
 _SPOOLED: dict[str, bytes] = {}  # path -> the bytes of a pipe read by spooled()
 
 
@@ -170,7 +173,8 @@ def _write_into(path: str | Path, target: Path, data: bytes) -> None:
 def _written_beside(path: str | Path, target: Path, data: bytes) -> str:
     """A temporary file beside ``target`` holding ``data``, flushed to disk, with the mode the
     target will have."""
-    _remove_stale_temporaries(target)
+    with contextlib.suppress(Exception):  # a courtesy: nothing in it may cost the user a save
+        _remove_stale_temporaries(target)
     try:
         handle, temporary = tempfile.mkstemp(
             dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp"
@@ -211,24 +215,41 @@ def _mode_for(target: Path) -> int:
 
 
 def _remove_stale_temporaries(target: Path) -> None:
-    """Temporary files of ours for ``target`` whose writing process is gone (killed mid-save)."""
+    """Temporary files of ours for ``target`` whose writing process is gone (killed mid-save).
+
+    A courtesy, so it never fails a save: a name that only looks like ours (a number no process
+    can have, other digits, anything after ``.tmp``), a folder or link so named, or a file that
+    cannot be removed is left where it is."""
+    prefix = f".{target.name}."
     try:
-        entries = list(target.parent.iterdir())
+        names = os.listdir(target.parent)
     except OSError:
         return
-    for entry in entries:
-        match = _TEMP.match(entry.name)
-        if match and match["name"] == target.name and not _alive(int(match["pid"])):
-            entry.unlink(missing_ok=True)
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid, _, random = name[len(prefix) : -len(".tmp")].partition(".")
+        if not (_RANDOM_PART.fullmatch(random) and _writer_gone(pid)):
+            continue
+        path = target.parent / name
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode):  # mkstemp makes plain files, nothing else
+                os.unlink(path)
+        except OSError:
+            pass
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
+def _writer_gone(pid_text: str) -> bool:
+    """Whether ``pid_text`` names a process id and no such process runs any more."""
+    if not (pid_text.isascii() and pid_text.isdigit() and len(pid_text) <= len(str(_MAX_PID))):
+        return False
+    pid = int(pid_text)
+    if not 0 < pid <= _MAX_PID or pid == os.getpid():
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        return False
-    except PermissionError:
         return True
-    return True
+    except (OSError, OverflowError, ValueError):  # another user's process, or anything unexpected
+        return False
+    return False

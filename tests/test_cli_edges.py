@@ -258,6 +258,57 @@ def test_a_save_killed_midway_leaves_a_temporary_the_next_save_removes(tmp_path)
     assert code == 0 and not stale.exists()
 
 
+ODD_NAMES = [
+    ".m.json.99999999999999999999.x.tmp",  # a number os.kill overflows on
+    ".m.json.4294967297.abcd1234.tmp",  # beyond any process id
+    ".m.json." + "9" * 230 + ".abcd1234.tmp",  # as long as a name may be
+    ".m.json.0.abcd1234.tmp",  # os.kill(0, ...) means the whole process group
+    ".m.json.\u0663\u0663\u0663\u0663\u0663\u0663.abcd1234.tmp",  # digits, but not ASCII ones
+    ".m.json.999999.abcd1234.tmp\n",  # only looks like ours up to a line break
+    ".m.json.999999.abcd1234.tmp.tmp",
+    ".m.json.999999.ABCD1234.tmp",  # mkstemp never writes capitals
+]
+
+
+@pytest.mark.parametrize("name", ODD_NAMES)
+def test_a_name_that_only_looks_like_a_temporary_never_fails_a_save(tmp_path, name):
+    """A stray file named like a killed save's temporary crashed every save after training
+    (OverflowError in the clean-up), so the training was lost; names that are not ours stay."""
+    (tmp_path / "low.tsv").write_text(LOW)
+    (tmp_path / name).write_text("not ours")
+    stale = tmp_path / ".m.json.999999.abcd1234.tmp"  # ours, from a writer that is gone
+    stale.write_text("")
+    code, out, err = run(
+        "train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json")
+    )
+    assert code == 0 and err == "" and "Saved the model" in out
+    assert load_encoder(tmp_path / "m.json").merges
+    assert (tmp_path / name).read_text() == "not ours" and not stale.exists()
+
+
+def test_a_folder_or_an_unremovable_file_named_like_a_temporary_never_fails_a_save(tmp_path, monkeypatch):
+    (tmp_path / "low.tsv").write_text(LOW)
+    (tmp_path / ".m.json.999999.abcd1234.tmp").mkdir()
+    (tmp_path / ".m.json.999998.abcd1234.tmp").symlink_to("low.tsv")
+    locked = tmp_path / ".m.json.999997.abcd1234.tmp"
+    locked.write_text("")
+    real_unlink = os.unlink
+
+    def refuse(path, *args, **kwargs):  # a file of another user in a sticky folder, say
+        if Path(path).name == locked.name:
+            raise PermissionError(1, "Operation not permitted")
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", refuse)
+    for _ in range(2):
+        code, _, err = run(
+            "train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json")
+        )
+        assert code == 0 and err == ""
+    assert (tmp_path / ".m.json.999999.abcd1234.tmp").is_dir() and locked.exists()
+    assert (tmp_path / "low.tsv").read_text() == LOW and load_encoder(tmp_path / "m.json").merges
+
+
 def test_sigterm_during_training_cleans_up_like_ctrl_c(tmp_path):
     (tmp_path / "big.txt").write_text(" ".join(f"w{i}x{i % 97}y" for i in range(300_000)))
     process = start_training(tmp_path, "big.txt", "--min-frequency", "1")
