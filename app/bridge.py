@@ -60,13 +60,15 @@ COUNTS_SUFFIXES = (".tsv", ".counts")
 class Source:
     """Where the corpus came from, so new settings can re-run the pipeline on the original:
     a file (``path``), a text (``text``: pasted or a sample), or neither (a saved session, whose
-    words are all that is left). ``sample`` marks a built-in sample, re-created in one click."""
+    words are all that is left). ``sample`` marks a built-in sample, re-created in one click;
+    ``test_text`` is the Encode test string a saved session kept (``None``: it kept none)."""
 
     name: str
     path: Path | None = None
     text: str | None = None
     input_kind: str = "text"
     sample: bool = False
+    test_text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,8 @@ class Bridge(QObject):
         self.path: Path | None = None  # the session file, once saved or opened
         self.dirty = False
         self.source = source or Source("untitled")
+        # The window's Encode test string, kept in the session file (None: none to keep).
+        self.test_text: Callable[[], str | None] = lambda: None
 
     # -- state -------------------------------------------------------------------------
 
@@ -355,7 +359,7 @@ class Bridge(QObject):
         if self.busy:
             return False
         try:
-            save_session(self._trainer, path)
+            save_session(self._trainer, path, self.test_text())
         except Exception as error:  # SessionError, or anything else: the user must hear of it
             self.sig_error.emit("Could not save", str(error))
             return False
@@ -557,7 +561,8 @@ class Bridge(QObject):
             # Reading the file is cancellable too: a 33 MB session took 3 s to notice Cancel.
             data = sniff_session(path, lambda: report(0, 0)) if kind in (None, "session") else None
             if data is not None:
-                return trainer_from_session(data, path, report), Source(path.name), path
+                source = Source(path.name, test_text=data.get("test_text"))
+                return trainer_from_session(data, path, report), source, path
             if kind == "session":
                 return load_session(path, report), Source(path.name), path  # reports what is wrong
             input_kind = kind or ("counts" if path.suffix.lower() in COUNTS_SUFFIXES else "text")

@@ -58,6 +58,7 @@ from app.widgets import FRAME, TITLE_BAR, keeping_focus, table_csv
 from bpe_core import Trainer
 from bpe_core.errors import BpeError
 from bpe_core.fileio import write_atomic
+from bpe_core.session import MAX_TEST_TEXT
 from bpe_core.tiebreak import RULE_NAMES
 
 STATE_VERSION = 1
@@ -135,6 +136,8 @@ class MainWindow(QMainWindow):
         # Queued: the dialog opens once the step, run or job that met the tie has finished.
         bridge.sig_tie_reached.connect(self.ask_tie, Qt.ConnectionType.QueuedConnection)
         bridge.sig_document_changed.connect(self._update_title)
+        bridge.sig_opened.connect(self._on_opened)
+        bridge.test_text = self._test_text_to_keep
         self.pairs_pane.sig_pair_selected.connect(self._on_pair_selected)
         self.vocab_pane.sig_token_selected.connect(self._on_token_selected)
         self.playback.sig_playing_changed.connect(self._on_playing)
@@ -676,6 +679,18 @@ class MainWindow(QMainWindow):
             return
         label = self.vocab_pane.model.token_label(token)
         self.corpus_pane.show_selection(label, self.bridge.trainer.words_with_token(token))
+
+    def _on_opened(self, _path, ok: bool) -> None:
+        """A session opened: the Encode test string it kept is back in the Encode pane."""
+        text = self.bridge.source.test_text
+        if ok and text is not None:
+            self.encode_pane.input.setPlainText(text)
+
+    def _test_text_to_keep(self) -> str:
+        """The Encode test string as a session keeps it: at most ``MAX_TEST_TEXT`` characters, a
+        lone surrogate (Qt's text can hold one, UTF-8 cannot) replaced."""
+        text = self.encode_pane.input.toPlainText()[:MAX_TEST_TEXT]
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
     def _on_focus_changed(self, _old, new) -> None:
         if isinstance(new, QAbstractItemView) and new in self.tables:

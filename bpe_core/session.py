@@ -34,14 +34,16 @@ FORMAT = "bpe-studio-session"
 # key (``bpe_core.vocab``): the end-of-word marker is written "\u0000", so that it can never be
 # mistaken for text that spells it. Version 1 wrote display strings.
 VERSION = 3
+MAX_TEST_TEXT = 1_000_000  # characters of the Encode pane's test string a session may keep
 Progress = Callable[[int, int], None]
 
 
 # -- writing -------------------------------------------------------------------------------
 
 
-def session_to_dict(trainer: Trainer) -> dict[str, Any]:
-    """Everything needed to restore ``trainer`` exactly, as plain JSON data."""
+def session_to_dict(trainer: Trainer, test_text: str | None = None) -> dict[str, Any]:
+    """Everything needed to restore ``trainer`` exactly, as plain JSON data; with ``test_text``,
+    the window's Encode test string too (an optional field: older files have none)."""
     vocab = trainer.vocab
     specials = vocab.n_special
     strings = list(vocab.keys[: specials + vocab.n_base])
@@ -70,6 +72,7 @@ def session_to_dict(trainer: Trainer) -> dict[str, Any]:
         "branch": current,
         "branches": branches,
         "next_branch": trainer.next_branch,
+        **({"test_text": check_test_text(test_text)} if test_text is not None else {}),
     }
 
 
@@ -106,9 +109,9 @@ def _name(trainer: Trainer, names: dict[int, str], token_id: int) -> str:
     return name if name is not None else trainer.vocab.keys[token_id]
 
 
-def save_session(trainer: Trainer, path: str | Path) -> None:
+def save_session(trainer: Trainer, path: str | Path, test_text: str | None = None) -> None:
     """Write the session to ``path`` atomically: a crash never leaves a half-written file."""
-    data = session_to_dict(trainer)
+    data = session_to_dict(trainer, test_text)
     lines = ["{"]
     keys = list(data)
     for i, key in enumerate(keys):
@@ -235,6 +238,8 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
         training = TrainingConfig.from_dict(data["training"])
     except BpeError as error:
         raise SessionError(str(error)[0].lower() + str(error)[1:].rstrip(".") + ".") from None
+    if "test_text" in data:
+        check_test_text(data["test_text"])
     alphabet = data["alphabet"]
     if not _is_list_of(alphabet, str) or "" in alphabet:
         raise SessionError("the alphabet must be a list of non-empty strings.")
@@ -269,6 +274,16 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
         "merges": merges,
         "numbering": numbering,
     }
+
+
+def check_test_text(value: Any) -> str:
+    """The Encode test string a session keeps: text of at most ``MAX_TEST_TEXT`` characters,
+    without a lone surrogate (JSON can spell one; no UTF-8 text holds it)."""
+    if not isinstance(value, str) or len(value) > MAX_TEST_TEXT:
+        raise SessionError(f"the Encode test text must be a string of at most {MAX_TEST_TEXT:,} characters.")
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise SessionError("the Encode test text holds a lone surrogate, which is not text.")
+    return value
 
 
 def _check_corpus(corpus: Any, pipeline: PipelineConfig, empty_allowed: bool) -> None:
