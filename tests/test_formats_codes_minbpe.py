@@ -1,6 +1,7 @@
 """subword-nmt codes in and out, and minbpe .model in (issue 10): against subword-nmt and tiktoken."""
 
 import io
+import itertools
 
 import pytest
 import tiktoken
@@ -153,3 +154,72 @@ def test_damaged_minbpe_models_are_refused_with_one_sentence(tmp_path, text, mes
     path.write_text(text, encoding="utf-8")
     with pytest.raises(InputError, match=message):
         read_minbpe(path)
+
+
+def minbpe_encode(model: str, text: str) -> list[int]:
+    """What minbpe's ``load`` then ``encode`` give for a model without a split pattern or special
+    tokens: ``load`` reads the merges into a dict in order (a pair listed again takes the later
+    id), ``encode`` merges the pair of lowest id until none is left."""
+    merges: dict[tuple[int, int], int] = {}
+    for idx, line in enumerate(model.splitlines()[3:], start=256):
+        left, right = map(int, line.split())
+        merges[(left, right)] = idx
+    ids = list(text.encode("utf-8"))
+    while len(ids) >= 2:
+        pair = min(itertools.pairwise(ids), key=lambda p: merges.get(p, float("inf")))
+        if pair not in merges:
+            break
+        out, i = [], 0
+        while i < len(ids):
+            if ids[i : i + 2] == list(pair):
+                out.append(merges[pair])
+                i += 2
+            else:
+                out.append(ids[i])
+                i += 1
+        ids = out
+    return ids
+
+
+def test_a_minbpe_merge_listed_twice_takes_its_later_id_as_minbpe_loads_it(tmp_path):
+    model = minbpe_file("", [(97, 98), (98, 99), (97, 98), (258, 99)], {})
+    path = tmp_path / "dup.model"
+    path.write_text(model, encoding="utf-8")
+    ours = read_minbpe(path)
+    for text in ["abc", "ab", "abcabc", "aabbcc", "bcab"]:
+        assert ours.encode_ids(text) == minbpe_encode(model, text), text
+    assert ours.encode_ids("ab") == [258] and ours.keys[256] == ""  # 256 names no token any more
+
+
+def test_a_minbpe_model_using_the_id_of_a_merge_listed_again_later_is_refused(tmp_path):
+    # minbpe itself fails to load it: its vocabulary has no token 256 once (97, 98) is 258.
+    path = tmp_path / "dup.model"
+    path.write_text(minbpe_file("", [(97, 98), (256, 99), (97, 98)], {}), encoding="utf-8")
+    with pytest.raises(
+        InputError, match=r"^Line 6 .* lists the merge of line 4 again, yet line 5 uses its earlier id 256,"
+    ):
+        read_minbpe(path)
+
+
+def test_a_codes_merge_listed_twice_keeps_its_first_place_as_apply_bpe_does(tmp_path):
+    codes = "#version: 0.2\na b\nb c</w>\na b\n"
+    path = tmp_path / "codes"
+    path.write_text(codes, encoding="utf-8")
+    ours, theirs = read_codes(path), BPE(io.StringIO(codes))
+    for line in ["abc", "ab bc abc", "aabbc"]:
+        assert segmented(ours, line) == theirs.segment_tokens(line.split()), line
+
+
+def test_an_imported_minbpe_model_with_a_merge_listed_twice_opens_as_a_session(tmp_path):
+    from bpe_core.imported import trainer_from_encoder
+
+    path = tmp_path / "dup.model"
+    path.write_text(minbpe_file("", [(97, 98), (98, 99), (97, 98)], {}), encoding="utf-8")
+    encoder = read_minbpe(path)
+    trainer = trainer_from_encoder(encoder)
+    assert trainer.position == 2
+    assert (
+        Encoder.from_trainer(trainer).encode_ids("abc ab")
+        == encoder.encode_ids("abc ab")
+        == [97, 257, 32, 258]
+    )

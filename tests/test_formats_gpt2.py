@@ -153,3 +153,29 @@ def test_a_cl100k_split_model_exported_as_gpt2_files_says_which_pattern_reads_it
         )
     ]
     assert encoded[0] == encoded[1] != encoded[2]
+
+
+def test_a_merge_listed_twice_is_ranked_at_its_last_place_as_hf_ranks_it(tmp_path):
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    trainer = Trainer(
+        Corpus.from_text(data_text("kjv_genesis_100k.txt"), config), TrainingConfig(tie_break="hf")
+    )
+    trainer.run(merges=300)
+    once = Encoder.from_trainer(trainer)
+    vocab_path, merges_path = write_gpt2(once, tmp_path / "model")
+    lines = merges_path.read_text(encoding="utf-8").splitlines(keepends=True)
+    used = {part for line in lines[1:] for part in line.split()}
+    texts = data_text("shakespeare_200k.txt").splitlines()[:2000]
+    # A merge no later merge builds on, listed again at the end where HF ranks it: one whose
+    # place changes an encoding.
+    for again in (line for line in lines[1:] if line.rstrip("\n").replace(" ", "") not in used):
+        merges_path.write_text("".join(lines) + again, encoding="utf-8")
+        ours = read_gpt2(vocab_path, merges_path)
+        if any(ours.encode_ids(line) != once.encode_ids(line) for line in texts):
+            break
+    else:
+        raise AssertionError("no merge's place changes an encoding")
+    assert len(ours.merges) == 300 and ours.keys[ours.merges[-1].token] == again.rstrip("\n").replace(" ", "")
+    theirs = hf_from(vocab_path, merges_path)
+    for line in texts:
+        assert ours.encode_ids(line) == theirs.encode(line, add_special_tokens=False).ids, line

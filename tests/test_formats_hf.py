@@ -324,3 +324,24 @@ def test_an_export_whose_suffix_the_text_also_spells_reads_back_as_hf_encodes_it
         session_ids = ours.encode_ids(text)
         if -1 not in session_ids:  # an unknown unit: HF, without an unknown token, drops it
             assert session_ids == ids
+
+
+def test_a_merge_listed_twice_is_ranked_at_its_last_place_as_hf_ranks_it(tmp_path):
+    # Hugging Face keeps its merges in a map from pair to rank: a later listing overwrites.
+    vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4}
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(minimal(vocab=vocab, merges=["a b", "b c", "a b"])), encoding="utf-8")
+    theirs = Tokenizer.from_file(str(path))
+    ours, _ = read_hf(path)
+    for text in ["abc", "ab", "bc", "abcab cabc", "aabbcc"]:
+        assert ours.encode_ids(text) == theirs.encode(text, add_special_tokens=False).ids, text
+    assert ours.encode_ids("abc") == [0, 4]  # b c outranks the a b listed again after it
+    assert [(m.left, m.right) for m in ours.merges] == [(1, 2), (0, 1)]
+
+
+def test_a_merge_listed_again_after_a_merge_using_its_token_is_refused_naming_its_place(tmp_path):
+    vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "abc": 4}
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(minimal(vocab=vocab, merges=["a b", "ab c", "a b"])), encoding="utf-8")
+    with pytest.raises(InputError, match=r"has a merge 2 that uses a token only a later merge makes\.$"):
+        read_hf(path)

@@ -16,7 +16,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import InputError
 from bpe_core.fileio import read_bounded, write_atomic
-from bpe_core.formats.merge_order import early_merge
+from bpe_core.formats.merge_order import early_merge, last_listings
 from bpe_core.formats.tiktoken_ranks import PATTERNS, check_plain_byte_level
 from bpe_core.numbering import sparse_limit
 
@@ -66,10 +66,11 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
             raise InputError(f"{where} is not two tokens whose join is a token.")
         left, right = parts
         merges.append(Merge(len(merges), vocab[left], vocab[right], vocab[left + right], 0))
+    merges, places = last_listings(merges)  # a pair listed twice ranks at its last place, as in HF
     early = early_merge(merges)
     if early is not None:
         raise InputError(
-            f"Merge {early.rank + 1} of the merges file {str(merges_path)!r} uses a token only a later "
+            f"Merge {places[early.rank]} of the merges file {str(merges_path)!r} uses a token only a later "
             "merge makes."
         )
     made = {merge.token for merge in merges} | {vocab[char] for char in BYTE_TO_CHAR}

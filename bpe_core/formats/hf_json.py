@@ -40,7 +40,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import UNKNOWN_ID, Encoder, Merge
 from bpe_core.errors import BpeError, InputError
 from bpe_core.fileio import read_bounded, write_atomic
-from bpe_core.formats.merge_order import early_merge
+from bpe_core.formats.merge_order import early_merge, last_listings
 from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
 from bpe_core.vocab import display, key_of
@@ -183,6 +183,7 @@ def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> lis
         ):
             raise _Refused(f"has a merge {number} that is not two tokens whose join is a token.")
         out.append(Merge(len(out), vocab[pair[0]], vocab[pair[1]], vocab[pair[0] + pair[1]], 0))
+    out, places = last_listings(out)  # a pair listed twice ranks at its last place, as in Hugging Face
     for merge in out:
         for part in (merge.left, merge.right, merge.token):
             if part in specials:
@@ -191,7 +192,7 @@ def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> lis
                 )
     early = early_merge(out)
     if early is not None:
-        raise _Refused(f"has a merge {early.rank + 1} that uses a token only a later merge makes.")
+        raise _Refused(f"has a merge {places[early.rank]} that uses a token only a later merge makes.")
     return out
 
 

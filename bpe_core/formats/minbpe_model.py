@@ -43,7 +43,7 @@ def read_minbpe(path: str | Path) -> Encoder:
     except ValueError:
         raise InputError(f"{named} does not give its number of special tokens on line 3.") from None
     specials: dict[int, str] = {}
-    merges: list[Merge] = []
+    listed: list[tuple[int, int, int]] = []  # (left, right, line) of each merge line; its id is 256 + index
     keys = list(BYTE_TO_CHAR)
     for number, line in enumerate(lines[3:], start=4):
         if not line.strip():
@@ -58,8 +58,12 @@ def read_minbpe(path: str | Path) -> Encoder:
         if len(parts) != 2 or not all(p.isdigit() and int(p) < len(keys) for p in parts):
             raise InputError(f"Line {number} of {named[4:]} is not two ids of tokens made before it.")
         left, right = int(parts[0]), int(parts[1])
-        merges.append(Merge(len(merges), left, right, len(keys), 0))
+        listed.append((left, right, number))
         keys.append(keys[left] + keys[right])
+    merges = _merges(listed, named[4:])
+    for made in range(256, len(keys)):
+        if made not in merges:
+            keys[made] = ""  # the id of a merge listed again: minbpe has no token there
     if len(specials) < special_count:
         raise InputError(f"{named} lists fewer special tokens than it says.")
     if any(i < len(keys) or i >= sparse_limit(len(keys) + len(specials)) for i in specials):
@@ -78,4 +82,22 @@ def read_minbpe(path: str | Path) -> Encoder:
     except ConfigError as error:
         raise InputError(f"{named} has special tokens BPE Studio cannot use: {error}") from None
     # minbpe numbers bytes by value; the keys above are GPT-2's display of each byte, in that order.
-    return Encoder(config, keys, merges, sorted(specials))
+    return Encoder(config, keys, list(merges.values()), sorted(specials))
+
+
+def _merges(listed: list[tuple[int, int, int]], named: str) -> dict[int, Merge]:
+    """Token id -> the merge making it, in rank order. minbpe reads its merges into a dict from
+    pair to id, in order: a pair listed twice takes the later id, and the earlier names no token
+    (minbpe itself cannot load a model whose merges use it)."""
+    last = {(left, right): index for index, (left, right, _) in enumerate(listed)}
+    kept = [index for index, (left, right, _) in enumerate(listed) if last[left, right] == index]
+    merges = {256 + index: Merge(rank, *listed[index][:2], 256 + index, 0) for rank, index in enumerate(kept)}
+    for left, right, number in listed:
+        for part in (left, right):
+            if part >= 256 and part not in merges:
+                earlier = listed[part - 256]
+                raise InputError(
+                    f"Line {listed[last[earlier[:2]]][2]} of {named} lists the merge of line {earlier[2]} "
+                    f"again, yet line {number} uses its earlier id {part}, which minbpe then gives no token."
+                )
+    return merges
