@@ -16,6 +16,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import InputError
 from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.formats.checks import LONE_SURROGATE, json_has_lone_surrogate
 from bpe_core.formats.merge_order import early_merge, last_listings
 from bpe_core.formats.tiktoken_ranks import PATTERNS, check_plain_byte_level
 from bpe_core.numbering import sparse_limit
@@ -32,6 +33,8 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
         vocab = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError(f"{named} is not JSON.") from None
+    if json_has_lone_surrogate(raw, vocab):
+        raise InputError(f"{named} holds {LONE_SURROGATE}.")
     if not isinstance(vocab, dict) or not all(
         isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) for k, v in vocab.items()
     ):

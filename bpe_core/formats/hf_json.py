@@ -40,6 +40,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import UNKNOWN_ID, Encoder, Merge
 from bpe_core.errors import BpeError, InputError
 from bpe_core.fileio import read_bounded, write_atomic
+from bpe_core.formats.checks import LONE_SURROGATE, json_has_lone_surrogate
 from bpe_core.formats.merge_order import early_merge, last_listings
 from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
@@ -75,6 +76,8 @@ def read_hf(path: str | Path) -> tuple[Encoder, list[str]]:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError(f"The Hugging Face tokenizer file {str(path)!r} is not JSON.") from None
+    if json_has_lone_surrogate(raw, data):
+        raise InputError(f"The Hugging Face tokenizer {str(path)!r} holds {LONE_SURROGATE}.")
     try:
         return hf_encoder(data)
     except _Refused as error:

@@ -22,6 +22,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
+from bpe_core.formats.checks import LONE_SURROGATE, has_lone_surrogate
 
 MAX_TOKEN_BYTES = 512  # GPT-2's longest token has 128 bytes
 # Split patterns by name, as ``bpe_core.pretokenize`` names them.
@@ -107,6 +108,8 @@ def encoder_from_ranks(
     ``specials`` take the ids after the ranks, in order (GPT-2's ``<|endoftext|>`` is 50256)."""
     if pattern not in PATTERNS:
         raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
+    if any(map(has_lone_surrogate, specials)):
+        raise InputError(f"A special token given holds {LONE_SURROGATE}.")
     keys, merges = merges_of(ranks)
     try:
         config = PipelineConfig(

@@ -1,0 +1,92 @@
+"""Tokenizer files that load mean what they say: what cannot be held exactly is refused on load
+with one sentence, never a traceback later at encode, decode or save."""
+
+import json
+
+import pytest
+from tokenizers import Tokenizer, models
+
+from bpe_core import InputError
+from bpe_core.byte_alphabet import BYTE_TO_CHAR
+from bpe_core.encoder import Encoder
+from bpe_core.formats import read_tokenizer, write_tokenizer
+from bpe_core.formats.tiktoken_ranks import encoder_from_ranks
+from bpe_core.imported import trainer_from_encoder
+from bpe_core.session import save_session
+from tests.test_cli import run
+
+
+def hf_file(**changes) -> dict:
+    data = {
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "Whitespace"},
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"]},
+    }
+    for key, value in changes.items():
+        if key in data:
+            data[key] = value
+        else:
+            data["model"][key] = value
+    return data
+
+
+def every_use(encoder: Encoder, tmp_path) -> None:
+    """What an imported tokenizer is for: encode, decode, export, open and save as a session."""
+    encoder.encode("ab x abab")
+    encoder.decode([i for i, key in enumerate(encoder.keys) if key])
+    write_tokenizer(encoder, "hf", tmp_path / "out.json")
+    save_session(trainer_from_encoder(encoder), tmp_path / "s.json")
+
+
+SURROGATE_PLACES = {
+    "vocabulary": hf_file(vocab={"a": 0, "b": 1, "ab": 2, "\ud800": 3}),
+    "a token's end": hf_file(vocab={"a": 0, "b": 1, "ab": 2, "b\udfff": 3}),
+    "added token": hf_file(added_tokens=[{"id": 3, "content": "<\ud800>", "special": True}]),
+    "unknown token": hf_file(vocab={"a": 0, "b": 1, "ab": 2, "\udc00": 3}, unk_token="\udc00"),
+    "end-of-word suffix": hf_file(end_of_word_suffix="\udc00"),
+}
+
+
+@pytest.mark.parametrize("place", sorted(SURROGATE_PLACES))
+def test_a_lone_surrogate_in_a_tokenizer_json_is_refused_on_load(place, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(SURROGATE_PLACES[place]), encoding="utf-8")
+    with pytest.raises(InputError, match=r"holds a lone surrogate \(U\+D800 to U\+DFFF") as caught:
+        read_tokenizer(path)
+    assert str(caught.value).startswith(f"The Hugging Face tokenizer {str(path)!r} ")
+    with pytest.raises(Exception, match=r"surrogate|hex escape"):  # Hugging Face refuses the file too
+        Tokenizer.from_file(str(path))
+
+
+def test_a_surrogate_pair_spelled_in_json_is_one_character_and_loads(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    vocab = {"a": 0, "b": 1, "ab": 2, "\U0001f600": 3}
+    path.write_text(json.dumps(hf_file(vocab=vocab)), encoding="ascii")  # written "\ud83d\ude00"
+    encoder = read_tokenizer(path).encoder
+    assert encoder.encode_ids("ab \U0001f600") == [2, 3]
+    every_use(encoder, tmp_path)
+
+
+def test_a_lone_surrogate_in_gpt2s_vocabulary_is_refused_on_load(tmp_path):
+    vocab = {char: i for i, char in enumerate(BYTE_TO_CHAR)} | {"<|\ud800|>": 256}
+    (tmp_path / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+    (tmp_path / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^The vocabulary file .* holds a lone surrogate"):
+        read_tokenizer(tmp_path)
+    with pytest.raises(Exception, match=r"surrogate|hex escape"):  # Hugging Face refuses it too
+        models.BPE.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt"))
+
+
+def test_a_lone_surrogate_in_special_tokens_given_with_tiktoken_ranks_is_refused():
+    ranks = {bytes([b]): b for b in range(256)}
+    with pytest.raises(InputError, match="lone surrogate"):
+        encoder_from_ranks(ranks, "gpt2", ["<|\ud800|>"])
+
+
+def test_the_cli_says_one_sentence_for_a_lone_surrogate(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(SURROGATE_PLACES["vocabulary"]), encoding="utf-8")
+    code, _, err = run("import", str(path), "-o", str(tmp_path / "s.json"))
+    assert code == 1 and "lone surrogate" in err and err.count("\n") == 1
+    assert not (tmp_path / "s.json").exists()
