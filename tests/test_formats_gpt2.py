@@ -7,9 +7,11 @@ from tokenizers import Tokenizer, models, pre_tokenizers
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.encoder import Encoder
+from bpe_core.formats import read_tokenizer
 from bpe_core.formats.gpt2_files import read_gpt2, write_gpt2
 from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
 from tests.conftest import GPT2_RANKS, data_text
+from tests.test_cli import run
 
 TEXTS = ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
 
@@ -179,3 +181,27 @@ def test_a_merge_listed_twice_is_ranked_at_its_last_place_as_hf_ranks_it(tmp_pat
     theirs = hf_from(vocab_path, merges_path)
     for line in texts:
         assert ours.encode_ids(line) == theirs.encode(line, add_special_tokens=False).ids, line
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_gpt2s_merges_without_its_vocabulary_are_refused_not_read_as_codes(gpt2_files, tmp_path, header):
+    lines = gpt2_files[1].read_text(encoding="utf-8").splitlines(keepends=True)[: 2000 if header else None]
+    alone = tmp_path / "merges.txt"
+    alone.write_text("".join(lines if header else lines[1:]), encoding="utf-8")
+    missing = r"GPT-2's merges\.txt.*vocab\.json is missing beside it"
+    for path, format in [(alone, None), (tmp_path, None), (alone, "codes")]:
+        with pytest.raises(InputError, match=missing):
+            read_tokenizer(path, format)
+    renamed = tmp_path / "gpt2.codes"  # the content tells, not the name
+    alone.rename(renamed)
+    with pytest.raises(InputError, match=missing):
+        read_tokenizer(renamed)
+    code, _, err = run("encode", "--model", str(renamed), "hello")
+    assert code == 1 and "vocab.json is missing" in err and err.count("\n") == 1
+
+
+def test_codes_of_a_text_whose_letters_gpt2_uses_for_bytes_still_read_as_codes(tmp_path):
+    path = tmp_path / "maltese.codes"  # Ġ and ġ are Maltese letters; GPT-2 spells bytes with them
+    path.write_text("#version: 0.2\nĠ a\nġ a</w>\nĠa ġa</w>\n", encoding="utf-8")
+    encoder = read_tokenizer(path).encoder
+    assert encoder.encode("Ġaġa").tokens == ["Ġaġa</w>"]

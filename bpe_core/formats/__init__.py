@@ -65,6 +65,10 @@ def detect(path: str | Path) -> str:
             return "hf"
         if (path / "vocab.json").is_file() and (path / "merges.txt").is_file():
             return "gpt2"
+        if (path / "merges.txt").is_file():
+            raise InputError(
+                f"The folder {str(path)!r} holds GPT-2's merges.txt, but its vocab.json is missing beside it."
+            )
         raise InputError(
             f"The folder {str(path)!r} holds neither tokenizer.json nor vocab.json + merges.txt."
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import DEFAULT_MARKER, PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import InputError
@@ -17,15 +18,23 @@ from bpe_core.fileio import read_bounded, write_atomic
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
 HEADER = "#version: 0.2"
+_BYTE_CHARS = frozenset(BYTE_TO_CHAR)
+_SPELLED_BYTES = frozenset(char for byte, char in enumerate(BYTE_TO_CHAR) if ord(char) != byte)  # Ġ: space
 
 
 def read_codes(path: str | Path) -> Encoder:
     """The encoder of a codes file; a damaged one raises one sentence naming the line."""
     path = Path(path)
     try:
-        lines = read_bounded(path, "codes file").decode("utf-8").split("\n")
+        text = read_bounded(path, "codes file").decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"The codes file {str(path)!r} is not UTF-8 text.") from None
+    lines = text.split("\n")
+    if is_gpt2_merges(text):
+        raise InputError(
+            f"The file {str(path)!r} is GPT-2's merges.txt (pairs in GPT-2's byte alphabet, 'Ġ' for a "
+            "space), whose vocab.json is missing beside it."
+        )
     attached = lines[0].startswith("#version:")
     if attached and lines[0].split()[-1] not in ("0.2", "0.2.0"):
         raise InputError(
@@ -59,6 +68,14 @@ def read_codes(path: str | Path) -> Encoder:
             keys.append(left + right)
         merges.append(Merge(rank, ids[left], ids[right], token, 0))
     return Encoder(config, keys, merges)
+
+
+def is_gpt2_merges(text: str) -> bool:
+    """Whether a list of pairs is GPT-2's merges.txt rather than codes: no ``</w>`` anywhere,
+    every character one of GPT-2's byte characters, and some of them a byte it spells with
+    another character (``Ġ`` for a space, which a codes file does not hold without ``</w>``)."""
+    chars = set(text) - {" ", "\n", "\r"}
+    return DEFAULT_MARKER not in text and chars <= _BYTE_CHARS and not chars.isdisjoint(_SPELLED_BYTES)
 
 
 def codes_text(encoder: Encoder) -> str:
