@@ -1,6 +1,7 @@
 """The ``bpe-studio`` entry point: headless commands go to ``bpe_core.cli`` (no Qt import, so
 scripts start fast); no argument or an existing file opens the desktop window; anything else is
-a usage error. Ctrl+C or SIGTERM at any moment ends with "Interrupted." and status 130."""
+a usage error. Ctrl+C or SIGTERM at any moment ends with "Interrupted." and status 130, except
+once a command's new files are in place: it has then succeeded, and finishes with status 0."""
 
 from __future__ import annotations
 
@@ -68,7 +69,15 @@ def _route(args: list[str]) -> Callable[[], int]:
 
 
 def _interrupt(_signal, _frame) -> None:
+    if _outputs_placed():
+        return  # too late: the command's files are in place, so it has succeeded and is finishing
     raise KeyboardInterrupt
+
+
+def _outputs_placed() -> bool:
+    """Whether a command has begun putting its new files in place (``bpe_core.fileio``)."""
+    fileio = sys.modules.get("bpe_core.fileio")
+    return fileio is not None and fileio.placements() > 0
 
 
 def _leave(code: int, message: str = "", to=None) -> NoReturn:

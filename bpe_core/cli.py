@@ -23,7 +23,7 @@ from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
-from bpe_core.fileio import check_writable, write_atomic
+from bpe_core.fileio import check_writable, placements, replaced_together, write_atomic
 from bpe_core.formats import DESCRIPTIONS, READABLE, WRITABLE, export_notes, read_tokenizer, write_tokenizer
 from bpe_core.formats.tiktoken_ranks import PATTERNS
 from bpe_core.gc_pause import gc_paused
@@ -249,15 +249,19 @@ def main(
 ) -> int:
     """Run one command; returns the exit status. Output is written at the end, in one piece:
     a reader that went away (``| head``) ends the command quietly, a full disk or a closed
-    output gets one sentence."""
+    output gets one sentence. Ctrl+C ends it with "Interrupted." (status 130) until its files
+    are in place; after that it has succeeded, and ends quietly with status 0."""
     stderr = stderr or sys.stderr
     out = io.StringIO()
+    placed = placements()
     try:
         args = build_parser().parse_args(argv)
         with gc_paused():  # see bpe_core.gc_pause; a command never builds reference cycles to collect
             code = _run_command(args, out, stderr)
         return _deliver(out.getvalue(), stdout or sys.stdout, stderr, code)
     except KeyboardInterrupt:
+        if placements() != placed:  # the new files are in place: the command has done its work
+            return 0
         print(f"{PROG}: Interrupted.", file=stderr)
         return 130
 
@@ -348,11 +352,12 @@ def _train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             f"the vocabulary starts with {base_size:,} tokens (special tokens and the alphabet), "
             f"more than the {args.vocab_size:,} requested, so no merge was made"
         )
-    if args.output:
-        save_session(trainer, args.output)
-    if args.walkthrough:
-        html_output = args.walkthrough.lower().endswith((".html", ".htm"))
-        write_atomic(args.walkthrough, walkthrough(trainer, html_output=html_output))
+    with replaced_together():  # the model and its walk-through: both new, or both as they were
+        if args.output:
+            save_session(trainer, args.output)
+        if args.walkthrough:
+            html_output = args.walkthrough.lower().endswith((".html", ".htm"))
+            write_atomic(args.walkthrough, walkthrough(trainer, html_output=html_output))
     if args.json:
         # One write: json.dump streams thousands of tiny writes, several times slower.
         stdout.write(

@@ -21,6 +21,7 @@ import os
 import re
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +36,8 @@ _CHUNK = 16 * 2**20
 _RANDOM_PART = re.compile(r"[a-z0-9_]{8}")
 _MAX_PID = 2**31 - 1  # pid_t: a larger number is no process's, and os.kill refuses it
 _SPOOLED: dict[str, bytes] = {}  # path -> the bytes of a pipe read by spooled()
+_placing = 0  # see placements()
+_together = threading.local()  # .prepared: the files a replaced_together() block will place
 
 
 def input_limit() -> int:
@@ -128,6 +131,16 @@ def check_writable(path: str | Path) -> Path:
     return target
 
 
+def placements() -> int:
+    """How many writes of this process have begun putting their files in place.
+
+    After that point only renames remain, which a signal does not stop, so the new files are
+    in place: a command that sees this number rise has done its work, and a Ctrl+C or SIGTERM
+    then comes too late to interrupt it (the command line ends with success, not "Interrupted.").
+    """
+    return _placing
+
+
 def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Replace ``path`` with ``text`` (UTF-8 text, or bytes) via a temporary file in the same
     folder and a rename."""
@@ -137,7 +150,8 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
 def write_all_atomic(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
     """Write several files that belong together (GPT-2's vocabulary and merges): every one is
     written to its temporary file before any is renamed into place, so that a full disk or an
-    interrupt leaves the old set whole rather than a new file beside an old one."""
+    interrupt leaves the old set whole rather than a new file beside an old one. Within
+    :func:`replaced_together`, the renames wait for the end of the block."""
     prepared: list[tuple[str, Path, str | Path]] = []  # (temporary, target, path) once written
     try:
         for path, text in files:
@@ -152,14 +166,48 @@ def write_all_atomic(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
                 )
             else:
                 prepared.append((_written_beside(path, target, data), target, path))
-        for temporary, target, path in prepared:
-            try:
-                os.replace(temporary, target)
-            except OSError as error:
-                raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
+        waiting = getattr(_together, "prepared", None)
+        if waiting is not None:
+            waiting.extend(prepared)  # the block's end renames them, or removes them
+            prepared = []
+        else:
+            _place(prepared)
     finally:  # Ctrl+C, SIGTERM, a full disk: no temporary left behind
-        for temporary, _, _ in prepared:
-            Path(temporary).unlink(missing_ok=True)
+        _remove(prepared)
+
+
+@contextmanager
+def replaced_together() -> Iterator[None]:
+    """Files written in the block (:func:`write_atomic`, :func:`write_all_atomic`) are renamed
+    into place together when it ends, and none is if it ends with an exception: a command's
+    outputs (a model and its walk-through) are then all new or all as they were."""
+    if getattr(_together, "prepared", None) is not None:  # nested: the outer block places them
+        yield
+        return
+    prepared: list[tuple[str, Path, str | Path]] = []
+    _together.prepared = prepared
+    try:
+        yield
+        _together.prepared = None
+        _place(prepared)
+    finally:
+        _together.prepared = None
+        _remove(prepared)
+
+
+def _place(prepared: list[tuple[str, Path, str | Path]]) -> None:
+    global _placing
+    _placing += 1  # from here the new files are going in, whatever signal comes (see placements)
+    for temporary, target, path in prepared:
+        try:
+            os.replace(temporary, target)
+        except OSError as error:
+            raise SessionError(f"Cannot write {str(path)!r} ({error.strerror}).") from None
+
+
+def _remove(prepared: list[tuple[str, Path, str | Path]]) -> None:
+    for temporary, _, _ in prepared:
+        Path(temporary).unlink(missing_ok=True)
 
 
 def _write_into(path: str | Path, target: Path, data: bytes) -> None:

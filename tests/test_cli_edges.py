@@ -214,22 +214,112 @@ def test_ctrl_c_at_any_moment_of_start_up_says_interrupted(tmp_path, delay):
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_ctrl_c_just_after_a_save_says_interrupted(tmp_path, monkeypatch):
+def test_ctrl_c_just_after_a_save_ends_quietly_with_success(tmp_path, monkeypatch):
+    """The new file is in place: the command has done its work ("Interrupted." and 130 said
+    otherwise, after the old model was already gone)."""
     from bpe_core import cli
 
     (tmp_path / "low.tsv").write_text(LOW)
-    real_save = cli.save_session
 
-    def save_then_interrupt(trainer, path):
-        real_save(trainer, path)
+    def interrupt(*_args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "save_session", save_then_interrupt)
+    monkeypatch.setattr(cli, "_train_summary", interrupt)  # the next thing after the save
     code, out, err = run(
         "train", str(tmp_path / "low.tsv"), "--input", "counts", "-o", str(tmp_path / "m.json")
     )
-    assert code == 130 and err == "bpe-studio: Interrupted.\n" and out == ""
-    assert (tmp_path / "m.json").exists()
+    assert code == 0 and err == "" and out == ""
+    assert load_encoder(tmp_path / "m.json").merges
+
+
+# Each command that writes files, run with a signal sent to itself at one moment: its outputs,
+# which hold "old" before it runs.
+WRITERS = {
+    "train": (["train", "low.tsv", "--input", "counts", "-o", "m.json"], ["m.json"]),
+    "train with a walk-through": (
+        ["train", "low.tsv", "--input", "counts", "-o", "m.json", "--walkthrough", "w.md"],
+        ["m.json", "w.md"],
+    ),
+    "import": (["import", "tok.json", "-o", "s.json"], ["s.json"]),
+    "export": (["export", "a.json", "--format", "hf", "-o", "out.json"], ["out.json"]),
+    "export as GPT-2's two files": (
+        ["export", "b.json", "--format", "gpt2", "-o", "gpt2"],
+        ["gpt2/vocab.json", "gpt2/merges.txt"],
+    ),
+}
+SIGNALLED = """
+import os, signal, sys
+from app import launcher
+from bpe_core import cli
+
+def signalling(function):
+    def wrapper(*args, **kwargs):
+        os.kill(os.getpid(), signal.{signal})
+        return function(*args, **kwargs)
+    return wrapper
+
+def then_signalling(function):
+    def wrapper(*args, **kwargs):
+        result = function(*args, **kwargs)
+        os.kill(os.getpid(), signal.{signal})
+        return result
+    return wrapper
+
+{patch}
+launcher.main(sys.argv[1:])
+"""
+MOMENTS = {
+    # before any file is replaced: the old files stay, and "Interrupted." is right
+    "writing": ("os.fsync = signalling(os.fsync)", False),
+    # after a replace, and while the command writes its report: it has succeeded
+    "replaced": ("os.replace = then_signalling(os.replace)", True),
+    "reporting": ("cli._deliver = signalling(cli._deliver)", True),
+}
+
+
+@pytest.fixture
+def writer_inputs(tmp_path) -> Path:
+    (tmp_path / "low.tsv").write_text(LOW)
+    for argv in (
+        ["train", "low.tsv", "--input", "counts", "--attach-marker", "-o", "a.json"],
+        ["export", "a.json", "--format", "hf", "-o", "tok.json"],
+        [
+            *("train", "low.tsv", "--input", "counts", "--unit", "byte", "--pretokenize", "gpt2"),
+            *("--end-of-word", "none", "-o", "b.json"),
+        ],
+    ):
+        code, _, err = run(*(str(tmp_path / a) if a.endswith((".tsv", ".json")) else a for a in argv))
+        assert code == 0, err
+    return tmp_path
+
+
+@pytest.mark.skipif(not hasattr(os, "kill") or sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("number", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_signal_once_the_new_files_are_in_place_ends_with_success(writer_inputs, command, moment, number):
+    folder = writer_inputs
+    argv, outputs = WRITERS[command]
+    (folder / "gpt2").mkdir()
+    for name in outputs:
+        (folder / name).write_text("old")
+    patch, succeeds = MOMENTS[moment]
+    result = subprocess.run(
+        [sys.executable, "-c", SIGNALLED.format(signal=number, patch=patch), *argv],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    contents = [(folder / name).read_text() for name in outputs]
+    if succeeds:
+        assert result.returncode == 0 and "Interrupted" not in result.stderr, result.stderr
+        assert "old" not in contents and result.stdout
+    else:
+        assert (result.returncode, result.stderr) == (130, "bpe-studio: Interrupted.\n"), result.stderr
+        assert contents == ["old"] * len(outputs)
+    assert not [p.name for p in folder.rglob("*.tmp")]
 
 
 # -- 4. files ------------------------------------------------------------------------------
