@@ -54,6 +54,7 @@ from app.samples import (
     Sample,
 )
 from app.status_bar import StatusFields
+from app.text_keys import TextFieldKeys
 from app.widgets import FRAME, TITLE_BAR, keeping_focus, table_csv
 from bpe_core import Trainer
 from bpe_core.errors import BpeError
@@ -131,6 +132,8 @@ class MainWindow(QMainWindow):
         bridge.sig_settings_changed.connect(self._sync_rule_box)
         bridge.sig_busy_changed.connect(lambda _: self._update_actions())
         self._busy_keys = BusyKeys(self, self.commands)
+        # In a text field, read-only too, the training keys are the field's: they never merge.
+        self._text_keys = TextFieldKeys(self, [self.commands[n] for n in ("step", "undo", "redo", "play")])
         bridge.sig_busy_changed.connect(self._busy_keys.hold)
         bridge.sig_error.connect(self._show_error)
         # Queued: the dialog opens once the step, run or job that met the tie has finished.

@@ -1,9 +1,12 @@
 """Encode pane: type a test string; it is re-encoded as you type (debounced, never blocking the
 keyboard) with the merges up to the current step, tokens painted as coloured spans over the
-text, ids listed; hovering a span shows its id, token and merge trace."""
+text, ids listed; hovering a span shows its id, token and merge trace. Below, ids typed in the
+decode field are decoded back to text with the model as of the current step."""
 
 from __future__ import annotations
 
+import html
+import re
 from bisect import bisect_right
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal
@@ -11,6 +14,7 @@ from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
+    QLineEdit,
     QPlainTextEdit,
     QTextEdit,
     QToolTip,
@@ -24,7 +28,7 @@ from app.glyphs import visible
 from app.guard import guard_overrides
 from app.theme import chip_colors
 from app.widgets import status_label
-from bpe_core.encoder import Encoder, Encoding
+from bpe_core.encoder import UNKNOWN_ID, Encoder, Encoding
 
 DEBOUNCE_MS = 120
 # Only the tokens in view, and this many characters around it, are painted (again on scrolling):
@@ -32,6 +36,8 @@ DEBOUNCE_MS = 120
 PAINT_MARGIN = 4_000
 BACKGROUND_CHARS = 10_000  # longer texts are encoded off the GUI thread
 SHOWN_IDS = 5_000
+DECODED_IDS = 5_000  # ids decoded at most (a pasted list of a million would stall the window)
+MARK_COLOR = "#d32f2f"  # what could not be decoded, in the result
 
 
 @guard_overrides
@@ -58,7 +64,12 @@ class EncodePane(QWidget):
         self.ids = QPlainTextEdit()
         self.stats = status_label()
         self.allow_special = QCheckBox("Match special tokens")
+        self.decode_input = QLineEdit(clearButtonEnabled=True)
+        self.decode_output = QTextEdit()
+        self.decode_status = status_label()
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._decode_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._decoder: tuple[tuple, Encoder] | None = None  # (revision, position) -> its encoder
         # Setup
         self.input.setPlaceholderText("Type or paste text to encode with the merges up to the current step…")
         self.input.setPlainText("the lowest newer widest")
@@ -68,7 +79,19 @@ class EncodePane(QWidget):
         self.input.setTabChangesFocus(True)
         self.ids.setTabChangesFocus(True)
         self.ids.setMaximumHeight(70)
-        self.ids.setPlaceholderText("Token ids")
+        self.ids.setPlaceholderText("Token ids of the text above")
+        self.ids.setToolTip(
+            "The ids of the text above (read-only): to decode ids, type them in the field below"
+        )
+        self.decode_input.setPlaceholderText("Ids to decode, e.g. 12 40 7…")
+        self.decode_input.setToolTip(
+            "Decoded with the merges up to the current step, as the engine decodes; ids it cannot "
+            "decode are marked in red"
+        )
+        self.decode_output.setReadOnly(True)
+        self.decode_output.setTabChangesFocus(True)
+        self.decode_output.setMaximumHeight(60)
+        self.decode_output.setPlaceholderText("The decoded text")
         self.input.viewport().installEventFilter(self)
         self.input.viewport().setMouseTracking(True)
         # Layout
@@ -80,6 +103,11 @@ class EncodePane(QWidget):
         bottom.addWidget(self.stats, 1)
         bottom.addWidget(self.allow_special)
         layout.addLayout(bottom)
+        decode = QHBoxLayout()
+        decode.addWidget(self.decode_input, 3)
+        decode.addWidget(self.decode_status, 2)
+        layout.addLayout(decode)
+        layout.addWidget(self.decode_output, 1)
         # Signals
         self.input.textChanged.connect(self.schedule)
         self.allow_special.toggled.connect(lambda _: self.schedule())
@@ -90,6 +118,10 @@ class EncodePane(QWidget):
         self._worker.sig_done.connect(self._on_result)
         bridge.sig_changed.connect(self.schedule)
         bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
+        self.decode_input.textChanged.connect(lambda _: self._decode_timer.start())
+        self._decode_timer.timeout.connect(self.decode_now)
+        bridge.sig_changed.connect(lambda: self.decode_input.text() and self._decode_timer.start())
+        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._decode_timer.start())
         self.schedule()
 
     @property
@@ -135,6 +167,37 @@ class EncodePane(QWidget):
             return
         self.stats.setText("Encoding…")
         self._worker.submit(generation, task)
+
+    def decode_now(self) -> None:
+        """Decode the ids typed in the decode field with the model as of the current step."""
+        if self._bridge.busy:
+            return  # again when the job ends
+        pieces = [p for p in re.split(r"[\s,;]+", self.decode_input.text()) if p][:DECODED_IDS]
+        if not pieces:
+            self.decode_output.clear()
+            self.decode_status.setText("")
+            return
+        trainer = self._bridge.trainer
+        key = (trainer.revision, trainer.position)
+        if self._decoder is None or self._decoder[0] != key:
+            self._decoder = (key, Encoder.from_trainer(trainer))
+        parts, decoded, marked = decode_pieces(self._decoder[1], pieces, trainer.position)
+        self.decode_output.setHtml(
+            '<p style="white-space: pre-wrap">'
+            + "".join(
+                html.escape(text) if ok else f'<span style="color: {MARK_COLOR}">{html.escape(text)}</span>'
+                for text, ok in parts
+            )
+            + "</p>"
+        )
+        status = f"{decoded:,} id{'' if decoded == 1 else 's'} decoded"
+        if marked:
+            status += f" · {marked:,} not decoded (red)"
+        self.decode_status.setText(status)
+
+    def decoded_text(self) -> str:
+        """The decode field's result as plain text (marks included)."""
+        return self.decode_output.toPlainText()
 
     def shutdown(self) -> None:
         """Stop the background encoder (closing the window)."""
@@ -265,6 +328,43 @@ class EncodePane(QWidget):
                 QToolTip.hideText()
             return True
         return super().eventFilter(watched, event)
+
+
+def decode_pieces(encoder: Encoder, pieces: list[str], step: int) -> tuple[list[tuple[str, bool]], int, int]:
+    """Decode typed ids as ``encoder`` does, a run of valid ids at a time (bytes and word
+    boundaries join within a run), anything else marked in its place. Returns the parts as
+    (text, decoded or not), and how many ids were decoded and marked.
+
+    Example: ["12", "x"] -> [("low", True), ("[x: not an id]", False)], 1, 1
+    """
+    keys, specials = encoder.keys, encoder.special_ids
+    parts: list[tuple[str, bool]] = []
+    run: list[int] = []
+    decoded = marked = 0
+
+    def flush() -> None:
+        if run:
+            parts.append((encoder.decode(run), True))
+            run.clear()
+
+    for piece in pieces:
+        number = re.fullmatch(r"-?[0-9]+", piece)
+        if number is None or (piece.startswith("-") and piece != str(UNKNOWN_ID)):
+            mark = f"[{piece[:20]}: not an id]"
+        else:
+            value = int(piece) if len(piece) <= 18 else None  # int() refuses 4,300 digits and more
+            if value is not None and (
+                value == UNKNOWN_ID or (0 <= value < len(keys) and (keys[value] or value in specials))
+            ):
+                run.append(value)
+                decoded += 1
+                continue
+            mark = f"[{piece[:20]}: not in the vocabulary at step {step:,}]"
+        flush()
+        parts.append((mark, False))
+        marked += 1
+    flush()
+    return parts, decoded, marked
 
 
 def utf16_offsets(text: str) -> list[int] | None:
