@@ -63,9 +63,24 @@ def _route(args: list[str]) -> Callable[[], int]:
         _leave(
             2, f"{first!r} is neither a command nor an existing file; the commands are {', '.join(COMMANDS)}."
         )
+    _require_display()
     from app.gui import run  # imports Qt
 
     return lambda: run(args)
+
+
+def _require_display() -> None:
+    """Without a display Qt aborts the process with several lines (status 134); say it in one
+    sentence first. A platform named in QT_QPA_PLATFORM (offscreen, vnc, ...) is Qt's to open."""
+    if sys.platform in ("darwin", "win32", "cygwin") or os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return
+    _leave(
+        1,
+        "No display was found (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open; "
+        f"the commands work without one: {', '.join(COMMANDS)}.",
+    )
 
 
 def _interrupt(_signal, _frame) -> None:

@@ -175,6 +175,26 @@ def test_version(tmp_path):
     assert result.returncode == 0 and result.stdout.decode().strip() == f"bpe-studio {__version__}"
 
 
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="X11 and Wayland name their display")
+@pytest.mark.parametrize("argv", [[], ["a.txt"]])
+def test_the_window_without_a_display_says_so_in_one_sentence(tmp_path, argv):
+    """Qt aborted with its multi-line message and status 134."""
+    (tmp_path / "a.txt").write_text("hello there\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    home = tmp_path / "home"  # nothing is written; should it be, not in the real HOME
+    env.update(PYTHONPATH=str(REPO), HOME=str(home), XDG_CONFIG_HOME=str(home), XDG_DATA_HOME=str(home))
+    result = subprocess.run(
+        [sys.executable, "-m", "app", *argv],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1 and one_sentence(result.stderr), result.stderr
+    assert "display" in result.stderr and "train" in result.stderr and result.stdout == ""
+
+
 def start_training(folder: Path, *args: str) -> subprocess.Popen:
     """``bpe-studio train ARGS -o m.json`` running in ``folder``, as a user starts it."""
     return subprocess.Popen(
