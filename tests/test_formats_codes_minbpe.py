@@ -223,3 +223,27 @@ def test_an_imported_minbpe_model_with_a_merge_listed_twice_opens_as_a_session(t
         == encoder.encode_ids("abc ab")
         == [97, 257, 32, 258]
     )
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_a_minbpe_model_with_windows_line_endings_reads_as_minbpe_reads_it(tmp_path, newline):
+    # minbpe writes in text mode (CRLF on Windows) and reads with universal newlines.
+    text = minbpe_file(MINBPE_GPT4_PATTERN, [(104, 105), (256, 115)], {"<|endoftext|>": 300})
+    plain, windows = tmp_path / "plain.model", tmp_path / "windows.model"
+    plain.write_text(text, encoding="utf-8")
+    windows.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    ours = read_minbpe(windows)
+    assert ours.keys == read_minbpe(plain).keys and ours.config.pretokenize == "gpt4-minbpe"
+    assert ours.encode_ids("his hi<|endoftext|>", allow_special=True) == [257, 32, 256, 300]
+
+
+@pytest.mark.parametrize(
+    "text", ["#version: 0.2\na\x00 b\n", "a \x00\n", "#version: 0.2\nt h\nth\x00 e</w>\n"]
+)
+def test_a_nul_in_a_codes_file_is_refused_not_read_as_the_end_of_word_marker(tmp_path, text):
+    path = tmp_path / "model.codes"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(
+        InputError, match=r"^The codes file .* holds a NUL character on line \d, which text never has\.$"
+    ):
+        read_codes(path)

@@ -90,3 +90,17 @@ def test_the_cli_says_one_sentence_for_a_lone_surrogate(tmp_path):
     code, _, err = run("import", str(path), "-o", str(tmp_path / "s.json"))
     assert code == 1 and "lone surrogate" in err and err.count("\n") == 1
     assert not (tmp_path / "s.json").exists()
+
+
+def test_a_nul_where_the_pipeline_cannot_hold_one_is_refused_naming_the_file(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(hf_file(end_of_word_suffix="\x00")), encoding="utf-8")
+    with pytest.raises(
+        InputError, match=r"^The Hugging Face tokenizer .* cannot use: the end-of-word marker"
+    ):
+        read_tokenizer(path)
+    vocab = {char: i for i, char in enumerate(BYTE_TO_CHAR)} | {"<\x00>": 256}
+    (tmp_path / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+    (tmp_path / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^The vocabulary file .* cannot use: a special token must"):
+        read_tokenizer(tmp_path / "vocab.json")

@@ -33,3 +33,9 @@ def json_has_lone_surrogate(raw: bytes, data: Any) -> bool:
         elif isinstance(node, list):
             stack.extend(node)
     return False
+
+
+def after_colon(error: Exception) -> str:
+    """An error's sentence to follow a colon in another: ``"…: the marker must be …"``."""
+    sentence = str(error)
+    return sentence[:1].lower() + sentence[1:]

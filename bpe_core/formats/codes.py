@@ -29,6 +29,11 @@ def read_codes(path: str | Path) -> Encoder:
         text = read_bounded(path, "codes file").decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"The codes file {str(path)!r} is not UTF-8 text.") from None
+    if "\x00" in text:  # NUL is the end-of-word marker's identity (bpe_core.vocab), never text
+        number = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(
+            f"The codes file {str(path)!r} holds a NUL character on line {number}, which text never has."
+        )
     lines = text.split("\n")
     if is_gpt2_merges(text):
         raise InputError(

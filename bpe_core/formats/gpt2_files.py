@@ -14,9 +14,9 @@ from pathlib import Path
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
-from bpe_core.errors import InputError
+from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded, write_atomic
-from bpe_core.formats.checks import LONE_SURROGATE, json_has_lone_surrogate
+from bpe_core.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
 from bpe_core.formats.merge_order import early_merge, last_listings
 from bpe_core.formats.tiktoken_ranks import PATTERNS, check_plain_byte_level
 from bpe_core.numbering import sparse_limit
@@ -78,12 +78,15 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
         )
     made = {merge.token for merge in merges} | {vocab[char] for char in BYTE_TO_CHAR}
     specials = [i for i, key in enumerate(keys) if key and i not in made]
-    config = PipelineConfig(
-        unit="byte",
-        pretokenize=PATTERNS[pattern],
-        end_of_word=None,
-        special_tokens=tuple(keys[i] for i in specials),
-    )
+    try:
+        config = PipelineConfig(
+            unit="byte",
+            pretokenize=PATTERNS[pattern],
+            end_of_word=None,
+            special_tokens=tuple(keys[i] for i in specials),
+        )
+    except ConfigError as error:  # its tokens no merge makes are special tokens
+        raise InputError(f"{named} has special tokens BPE Studio cannot use: {after_colon(error)}") from None
     return Encoder(config, keys, merges, specials)
 
 

@@ -38,9 +38,9 @@ from typing import Any
 
 from bpe_core.config import PipelineConfig
 from bpe_core.encoder import UNKNOWN_ID, Encoder, Merge
-from bpe_core.errors import BpeError, InputError
+from bpe_core.errors import BpeError, ConfigError, InputError
 from bpe_core.fileio import read_bounded, write_atomic
-from bpe_core.formats.checks import LONE_SURROGATE, json_has_lone_surrogate
+from bpe_core.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
 from bpe_core.formats.merge_order import early_merge, last_listings
 from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
@@ -123,16 +123,19 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
             raise _Refused(f"gives the added token {content!r} an id another token has.")
     if by_id and max(by_id) >= sparse_limit(len(by_id)):
         raise _Refused(f"numbers {len(by_id):,} tokens up to id {max(by_id):,}: too sparse to hold.")
-    config = PipelineConfig(
-        normalization=normalization,
-        lowercase=lowercase,
-        pretokenize=pretokenize,
-        unit=unit,
-        end_of_word=suffix,
-        attach_marker=suffix is not None,
-        special_tokens=tuple(specials[i] for i in sorted(specials)),
-        prefix_space=prefix_space,
-    )
+    try:
+        config = PipelineConfig(
+            normalization=normalization,
+            lowercase=lowercase,
+            pretokenize=pretokenize,
+            unit=unit,
+            end_of_word=suffix,
+            attach_marker=suffix is not None,
+            special_tokens=tuple(specials[i] for i in sorted(specials)),
+            prefix_space=prefix_space,
+        )
+    except ConfigError as error:
+        raise _Refused(f"has settings BPE Studio cannot use: {after_colon(error)}") from None
     # An id no token has (a tokenizer exported part way through its merges) stays empty.
     size = max(by_id, default=-1) + 1
     keys = [by_id[i] if i in specials else _key(by_id.get(i, ""), suffix) for i in range(size)]

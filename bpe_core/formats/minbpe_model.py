@@ -14,6 +14,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
+from bpe_core.formats.checks import after_colon
 from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT4_PATTERN, MINBPE_GPT4_PATTERN
 
@@ -30,12 +31,14 @@ def read_minbpe(path: str | Path) -> Encoder:
     path = Path(path)
     named = f"The minbpe model {str(path)!r}"
     try:
-        lines = read_bounded(path, "minbpe model").decode("utf-8").split("\n")
+        text = read_bounded(path, "minbpe model").decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{named} is not UTF-8 text.") from None
+    # minbpe reads with universal newlines (it writes CRLF on Windows), and strips its pattern.
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines[0].strip() != "minbpe v1" or len(lines) < 3:
         raise InputError(f"{named} does not start with 'minbpe v1'.")
-    pattern = lines[1]
+    pattern = lines[1].strip()
     if pattern not in MINBPE_PATTERNS:
         raise InputError(f"{named} splits with a pattern BPE Studio does not know: {pattern[:60]!r}.")
     try:
@@ -80,7 +83,7 @@ def read_minbpe(path: str | Path) -> Encoder:
             special_tokens=tuple(specials.values()),
         )
     except ConfigError as error:
-        raise InputError(f"{named} has special tokens BPE Studio cannot use: {error}") from None
+        raise InputError(f"{named} has special tokens BPE Studio cannot use: {after_colon(error)}") from None
     # minbpe numbers bytes by value; the keys above are GPT-2's display of each byte, in that order.
     return Encoder(config, keys, list(merges.values()), sorted(specials))
 
