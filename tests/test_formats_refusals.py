@@ -1,6 +1,7 @@
 """Tokenizer files that load mean what they say: what cannot be held exactly is refused on load
 with one sentence, never a traceback later at encode, decode or save."""
 
+import base64
 import json
 
 import pytest
@@ -104,3 +105,44 @@ def test_a_nul_where_the_pipeline_cannot_hold_one_is_refused_naming_the_file(tmp
     (tmp_path / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"^The vocabulary file .* cannot use: a special token must"):
         read_tokenizer(tmp_path / "vocab.json")
+
+
+BYTE_RANKS = "".join(f"{base64.b64encode(bytes([b])).decode()} {b}\n" for b in range(256))
+NUMBERS = {
+    "thousands of digits": "7" * 5000,
+    "a superscript digit": "2²",  # str.isdigit() says yes, int() refuses it
+    "an Arabic-Indic digit": "٣",  # int() reads it; no tokenizer library writes it
+    "a fullwidth digit": "３",
+}
+
+
+@pytest.mark.parametrize("number", sorted(NUMBERS))
+def test_a_tiktoken_rank_that_is_not_plain_ascii_digits_is_refused_with_one_sentence(tmp_path, number):
+    path = tmp_path / "ranks.tiktoken"
+    path.write_text(BYTE_RANKS + f"YWI= {NUMBERS[number]}\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^Line 257 of the tiktoken file .* is not 'base64-token rank'\.$"):
+        read_tokenizer(path, "tiktoken")
+    code, _, err = run("encode", "--model", str(path), "--format", "tiktoken", "ab")
+    assert code == 1 and "Line 257" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("number", sorted(NUMBERS))
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("minbpe v1\n\n{n}\n", "does not give its number of special tokens on line 3"),
+        ("minbpe v1\n\n1\n<s> {n}\n", "Line 4 .* is not 'special-token id'"),
+        ("minbpe v1\n\n0\n97 {n}\n", "Line 4 .* is not two ids of tokens made before it"),
+        ("minbpe v1\n\n0\n{n} 97\n", "Line 4 .* is not two ids of tokens made before it"),
+    ],
+)
+def test_minbpe_ids_that_are_not_plain_ascii_digits_are_refused_with_one_sentence(
+    tmp_path, number, template, message
+):
+    path = tmp_path / "odd.model"
+    path.write_text(template.format(n=NUMBERS[number]), encoding="utf-8")
+    with pytest.raises(InputError, match=message) as caught:
+        read_tokenizer(path)
+    assert str(caught.value).count(".") >= 1 and "\n" not in str(caught.value)
+    code, _, err = run("encode", "--model", str(path), "ab")
+    assert code == 1 and "Unexpected" not in err and err.count("\n") == 1

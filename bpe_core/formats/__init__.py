@@ -99,7 +99,7 @@ def detect(path: str | Path) -> str:
     )
 
 
-_RANK_LINE = re.compile(r"[A-Za-z0-9+/]+=* \d+\s*")
+_RANK_LINE = re.compile(r"[A-Za-z0-9+/]+=* [0-9]+\s*")
 
 
 def tokenizer_format(path: str | Path) -> str | None:

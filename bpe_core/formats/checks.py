@@ -39,3 +39,14 @@ def after_colon(error: Exception) -> str:
     """An error's sentence to follow a colon in another: ``"…: the marker must be …"``."""
     sentence = str(error)
     return sentence[:1].lower() + sentence[1:]
+
+
+def whole_number(text: str | bytes, digits: int = 18) -> int | None:
+    """``text`` (or bytes) as a whole number if it is 1 to ``digits`` ASCII digits, else ``None``.
+    ``str.isdigit`` accepts ``²``, which ``int`` refuses; ``int`` reads Arabic-Indic digits, which
+    no tokenizer library writes, and refuses 4,300 digits with a message of its own.
+
+    Example: ``whole_number("256")`` is 256; ``whole_number("2²")`` and ``whole_number("9" * 19)``
+    are ``None``.
+    """
+    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None

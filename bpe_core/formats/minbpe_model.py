@@ -14,7 +14,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
-from bpe_core.formats.checks import after_colon
+from bpe_core.formats.checks import after_colon, whole_number
 from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT4_PATTERN, MINBPE_GPT4_PATTERN
 
@@ -41,10 +41,9 @@ def read_minbpe(path: str | Path) -> Encoder:
     pattern = lines[1].strip()
     if pattern not in MINBPE_PATTERNS:
         raise InputError(f"{named} splits with a pattern BPE Studio does not know: {pattern[:60]!r}.")
-    try:
-        special_count = int(lines[2])
-    except ValueError:
-        raise InputError(f"{named} does not give its number of special tokens on line 3.") from None
+    special_count = whole_number(lines[2].strip())
+    if special_count is None:
+        raise InputError(f"{named} does not give its number of special tokens on line 3.")
     specials: dict[int, str] = {}
     listed: list[tuple[int, int, int]] = []  # (left, right, line) of each merge line; its id is 256 + index
     keys = list(BYTE_TO_CHAR)
@@ -52,15 +51,17 @@ def read_minbpe(path: str | Path) -> Encoder:
         if not line.strip():
             continue
         if len(specials) < special_count:
-            token, _, token_id = line.rpartition(" ")
-            if not token or not token_id.isdigit():
+            token, _, written = line.rpartition(" ")
+            token_id = whole_number(written)
+            if not token or token_id is None:
                 raise InputError(f"Line {number} of {named[4:]} is not 'special-token id'.")
-            specials[int(token_id)] = token
+            specials[token_id] = token
             continue
         parts = line.split()
-        if len(parts) != 2 or not all(p.isdigit() and int(p) < len(keys) for p in parts):
+        ids = [i for i in map(whole_number, parts) if i is not None and i < len(keys)]
+        if len(parts) != 2 or len(ids) != 2:
             raise InputError(f"Line {number} of {named[4:]} is not two ids of tokens made before it.")
-        left, right = int(parts[0]), int(parts[1])
+        left, right = ids
         listed.append((left, right, number))
         keys.append(keys[left] + keys[right])
     merges = _merges(listed, named[4:])

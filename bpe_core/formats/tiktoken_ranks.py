@@ -22,7 +22,7 @@ from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
-from bpe_core.formats.checks import LONE_SURROGATE, has_lone_surrogate
+from bpe_core.formats.checks import LONE_SURROGATE, has_lone_surrogate, whole_number
 
 MAX_TOKEN_BYTES = 512  # GPT-2's longest token has 128 bytes
 # Split patterns by name, as ``bpe_core.pretokenize`` names them.
@@ -38,7 +38,8 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
         if not line.strip():
             continue
         fields = line.split()
-        if len(fields) != 2 or not fields[1].isdigit():
+        rank = whole_number(fields[1]) if len(fields) == 2 else None
+        if rank is None:
             raise InputError(f"Line {number} of the tiktoken file {str(path)!r} is not 'base64-token rank'.")
         try:
             token = base64.b64decode(fields[0], validate=True)
@@ -46,7 +47,6 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
             raise InputError(
                 f"Line {number} of the tiktoken file {str(path)!r} has a token that is not base64."
             ) from None
-        rank = int(fields[1])
         if not token or token in ranks or rank in seen:
             raise InputError(
                 f"Line {number} of the tiktoken file {str(path)!r} repeats a token or a rank, or is empty."
