@@ -3,6 +3,7 @@ sessions, recent files, and asking to save before work is replaced."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
 from app.dialogs.export_dialog import ExportDialog
+from app.samples import SAMPLES_DIR
 from app.widgets import keeping_focus
 from bpe_core import PipelineConfig
 from bpe_core.encoder import Encoder
@@ -24,7 +26,40 @@ CORPUS_FILTERS = (
 )
 SESSION_FILTER = "BPE Studio sessions (*.json);;All files (*)"
 TOKENIZER_FILTER = "Tokenizer files (*.json *.tiktoken *.model *.codes *.bpe *.txt);;All files (*)"
-EXPORT_SUFFIXES = {"hf": "tokenizer.json", "codes": "codes", "tiktoken": "ranks.tiktoken"}
+EXPORT_SUFFIXES = {"hf": "tokenizer.json", "codes": ".codes", "tiktoken": ".tiktoken"}
+EXPORT_FILTERS = {
+    "hf": "Hugging Face tokenizer (*.json)",
+    "codes": "subword-nmt codes (*.codes *.txt)",
+    "tiktoken": "tiktoken ranks (*.tiktoken)",
+}
+ALL_FILES = "All files (*)"
+INSTALLED = SAMPLES_DIR.parent  # the install's own files: opening a sample chose no folder
+
+
+def clean_stem(name: str) -> str:
+    """A file name's stem from a session's name: lower case, words joined by hyphens, a
+    parenthesised note left out.
+
+    Example: "GPT-2 tokenizer" -> "gpt2-tokenizer"; "low · lower (a note)" -> "low-lower"
+    """
+    words = re.sub(r"\([^)]*\)", " ", name).casefold()
+    stem = re.sub(r"[^\w]+", "-", words).strip("-_")
+    stem = re.sub(r"(?<=[a-z])-(?=[0-9])", "", stem)  # gpt-2 -> gpt2
+    return stem[:40].rstrip("-") or "session"
+
+
+def file_name(stem: str, suffix: str) -> str:
+    """``stem`` and ``suffix`` (an extension, or a word and an extension) joined without saying
+    a word twice.
+
+    Example: ("gpt2-tokenizer", "tokenizer.json") -> "gpt2-tokenizer.json"
+    """
+    if suffix.startswith("."):
+        return stem + suffix
+    word, _, extension = suffix.partition(".")
+    if stem == word or stem.endswith("-" + word):
+        return f"{stem}.{extension}"
+    return f"{stem}-{suffix}"
 
 
 class FileActions(QObject):
@@ -128,17 +163,19 @@ class FileActions(QObject):
         dialog.deleteLater()
         if format is None:
             return
-        stem = Path(bridge.source.name).stem
-        with keeping_focus(self._window):
-            if format == "gpt2":
+        if format == "gpt2":
+            with keeping_focus(self._window):
                 path = QFileDialog.getExistingDirectory(
                     self._window, "Folder for vocab.json and merges.txt", self.folder()
                 )
-            else:
-                suggested = str(Path(self.folder()) / f"{stem}-{EXPORT_SUFFIXES[format]}")
-                path, _ = QFileDialog.getSaveFileName(
-                    self._window, f"Export as {DESCRIPTIONS[format]}", suggested
-                )
+            if path:
+                self._settings.setValue(FOLDER_KEY, str(Path(path).resolve().parent))
+        else:
+            path = self.ask_save_path(
+                f"Export as {DESCRIPTIONS[format]}",
+                file_name(self.session_stem(), EXPORT_SUFFIXES[format]),
+                f"{EXPORT_FILTERS[format]};;{ALL_FILES}",
+            )
         if path:
             bridge.export_tokenizer(format, path)
 
@@ -159,6 +196,8 @@ class FileActions(QObject):
         self.open_path(path)
 
     def _on_opened(self, path: Path, ok: bool) -> None:
+        if Path(path).resolve().is_relative_to(INSTALLED.resolve()):
+            return  # a built-in sample: neither a recent file nor a folder the user chose
         if ok:
             self.remember(path)
         else:
@@ -189,9 +228,7 @@ class FileActions(QObject):
         return self._bridge.save(self._bridge.path)
 
     def save_as(self) -> bool:
-        suggested = str(Path(self.folder()) / (Path(self._bridge.source.name).stem + ".json"))
-        with keeping_focus(self._window):
-            path, _ = QFileDialog.getSaveFileName(self._window, "Save session", suggested, SESSION_FILTER)
+        path = self.ask_save_path("Save session", self.session_stem() + ".json", SESSION_FILTER)
         if not path:
             return False
         if not path.endswith(".json"):
@@ -203,8 +240,30 @@ class FileActions(QObject):
 
     # -- recent files and folders ------------------------------------------------------------
 
+    def ask_save_path(self, title: str, name: str, filters: str) -> str:
+        """Where to save or export: a dialog in the last folder the user chose (else home),
+        offering ``name``, the first of ``filters`` selected. The folder chosen is remembered;
+        "" if the user cancelled."""
+        with keeping_focus(self._window):
+            path, _ = QFileDialog.getSaveFileName(
+                self._window, title, str(Path(self.folder()) / name), filters, filters.split(";;")[0]
+            )
+        if path:
+            self._settings.setValue(FOLDER_KEY, str(Path(path).resolve().parent))
+        return path
+
+    def session_stem(self) -> str:
+        """The session's name as a file name's stem (its file's, else its source's)."""
+        bridge = self._bridge
+        path = bridge.path or bridge.source.path
+        return clean_stem(path.stem if path is not None else bridge.source.name)
+
     def folder(self) -> str:
-        return str(self._settings.value(FOLDER_KEY, str(Path.home())))
+        """The last folder the user chose, if it is still there; else the home folder."""
+        folder = self._settings.value(FOLDER_KEY, "")
+        if isinstance(folder, str) and folder and Path(folder).is_dir():
+            return folder
+        return str(Path.home())
 
     def recent(self) -> list[str]:
         value = self._settings.value(RECENT_KEY, [])

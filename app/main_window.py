@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
-    QFileDialog,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -33,7 +32,7 @@ from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import SettingsDialog, Target
 from app.dialogs.tie_dialog import TieDialog
-from app.files import FileActions
+from app.files import FileActions, file_name
 from app.guard import guard_overrides, reporter
 from app.help_texts import about_html, shortcuts_html
 from app.panes.corpus_pane import CorpusPane
@@ -479,10 +478,9 @@ class MainWindow(QMainWindow):
         focus = QApplication.focusWidget()
         plots = focus is not None and self.plots_pane.isAncestorOf(focus)
         table = self._last_table or self.corpus_pane.view
-        name = "plots.png" if plots else f"{self._pane_name(table)}.csv"
+        name = file_name(self.files.session_stem(), "plots.png" if plots else f"{self._pane_name(table)}.csv")
         kinds = "PNG (*.png);;SVG (*.svg)" if plots else "CSV (*.csv)"
-        with keeping_focus(self):
-            path, _ = QFileDialog.getSaveFileName(self, "Export view", name, kinds)
+        path = self.files.ask_save_path("Export view", name, kinds)
         if not path:
             return
         try:
@@ -500,10 +498,11 @@ class MainWindow(QMainWindow):
         return dock.windowTitle().lower() if dock is not None else "table"
 
     def ask_walkthrough(self) -> None:
-        with keeping_focus(self):
-            path, _ = QFileDialog.getSaveFileName(
-                self, "Export walk-through", "walkthrough.md", "Markdown (*.md);;HTML (*.html)"
-            )
+        path = self.files.ask_save_path(
+            "Export walk-through",
+            file_name(self.files.session_stem(), "walkthrough.md"),
+            "Markdown (*.md);;HTML (*.html)",
+        )
         if path:
             self.bridge.export_walkthrough(path)
 

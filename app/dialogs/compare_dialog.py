@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.files import file_name
 from app.guard import guard_overrides
 from app.models.rows_model import RowsModel
 from app.panes.plots_pane import TickRoom, _compact_ticks, _log_tick_strings, _log_ticks, _set_ticks
@@ -488,9 +489,12 @@ class CompareDialog(SideDialog):
     def export(self) -> None:
         """The comparison (or, on the sweep tab, the sweep) as CSV or Markdown."""
         sweep = self.tabs.currentWidget() is self.sweep_tab and self.sweep_runs
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export", "sweep.csv" if sweep else "comparison.csv", "CSV (*.csv);;Markdown (*.md)"
-        )
+        name, kinds = "sweep.csv" if sweep else "comparison.csv", "CSV (*.csv);;Markdown (*.md)"
+        files = getattr(self.parent(), "files", None)  # the window's: the last folder chosen
+        if files is not None:
+            path = files.ask_save_path("Export", file_name(files.session_stem(), name), kinds)
+        else:
+            path, _ = QFileDialog.getSaveFileName(self, "Export", name, kinds, kinds.split(";;")[0])
         if not path:
             return
         if sweep:

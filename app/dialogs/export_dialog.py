@@ -18,6 +18,18 @@ from app.guard import guard_overrides
 from bpe_core.formats import DESCRIPTIONS
 
 FORMAT_ROLE = Qt.ItemDataRole.UserRole
+# The engine's reasons speak to the command line; in the window, its own settings do that.
+WINDOW_TERMS = {
+    "train with --attach-marker": "in Settings (Ctrl+,), tick the end-of-word marker's “Attach to the "
+    "last symbol” (it rebuilds the session)",
+}
+
+
+def in_window_terms(reason: str) -> str:
+    """A reason a format does not fit, with the command line's options said as the window's."""
+    for command_line, window in WINDOW_TERMS.items():
+        reason = reason.replace(command_line, window)
+    return reason
 
 
 @guard_overrides
@@ -26,6 +38,7 @@ class ExportDialog(QDialog):
 
     def __init__(self, reasons: dict[str, str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        reasons = {name: in_window_terms(reason) for name, reason in reasons.items()}
         self._reasons = reasons
         self.setWindowTitle("Export as")
         self.formats = QListWidget(self)
