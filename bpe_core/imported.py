@@ -17,7 +17,7 @@ from bpe_core.byte_alphabet import CHAR_TO_BYTE
 from bpe_core.config import TrainingConfig
 from bpe_core.corpus import Corpus, base_symbols
 from bpe_core.encoder import Encoder
-from bpe_core.errors import InputError
+from bpe_core.errors import InputError, quoted
 from bpe_core.history import MergeRecord
 from bpe_core.numbering import Numbering
 from bpe_core.trainer import Trainer
@@ -70,9 +70,9 @@ def trainer_from_encoder(
     ]
     for key in base:
         if not _is_unit(key, config.unit, config.end_of_word is not None):
-            shown = display(key, config.end_of_word)
+            shown = quoted(display(key, config.end_of_word))
             raise InputError(
-                f"The token {shown!r} is neither one unit nor made by a merge: a session cannot hold it."
+                f"The token {shown} is neither one unit nor made by a merge: a session cannot hold it."
             )
     trainer = Trainer.restoring(fit_corpus(corpus, base), training, alphabet=base)
     n_special = trainer.vocab.n_special
@@ -83,8 +83,8 @@ def trainer_from_encoder(
         for key in (left, right):
             if key not in ids:  # a special token, or a token only a later merge makes
                 raise InputError(
-                    f"Merge {step} uses the token {display(key, config.end_of_word)!r}, which is neither one "
-                    "unit nor made by an earlier merge: a session cannot hold it."
+                    f"Merge {step} uses the token {quoted(display(key, config.end_of_word))}, which is "
+                    "neither one unit nor made by an earlier merge: a session cannot hold it."
                 )
         ids.setdefault(left + right, len(ids) + n_special)
         saved.append(

@@ -71,7 +71,7 @@ def test_a_model_trained_here_as_codes_segments_identically_in_apply_bpe(attache
     [
         ("#version: 0.2\nt h\nthe\n", "Line 3 .* is not two symbols"),
         ("#version: 0.2\nth e</w>\n", "uses 'th' before a merge makes it"),
-        ("#version: 0.3\nt h\n", "has version 0.3"),
+        ("#version: 0.3\nt h\n", "has version '0.3'"),
     ],
 )
 def test_damaged_codes_are_refused_with_one_sentence(tmp_path, text, message):

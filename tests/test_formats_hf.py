@@ -194,8 +194,8 @@ def minimal(**changes) -> dict:
         ({"type": "WordPiece"}, "'WordPiece' model, not BPE"),
         ({"dropout": 0.1}, "dropout"),
         ({"continuing_subword_prefix": "##"}, "continuing_subword_prefix"),
-        ({"pre_tokenizer": {"type": "Metaspace"}}, "pre-tokenizer Metaspace"),
-        ({"normalizer": {"type": "NFD"}}, "normalizer NFD"),
+        ({"pre_tokenizer": {"type": "Metaspace"}}, "pre-tokenizer 'Metaspace'"),
+        ({"normalizer": {"type": "NFD"}}, "normalizer 'NFD'"),
         (
             {"normalizer": {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "NFKC"}]}},
             "Lowercase\\+NFKC",

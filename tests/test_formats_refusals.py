@@ -146,3 +146,33 @@ def test_minbpe_ids_that_are_not_plain_ascii_digits_are_refused_with_one_sentenc
     assert str(caught.value).count(".") >= 1 and "\n" not in str(caught.value)
     code, _, err = run("encode", "--model", str(path), "ab")
     assert code == 1 and "Unexpected" not in err and err.count("\n") == 1
+
+
+LONG = "x" * 1_000_000
+LONG_TOKEN_FILES = {
+    "hf model type": ("tokenizer.json", hf_file(type=LONG)),
+    "hf model option": ("tokenizer.json", hf_file(continuing_subword_prefix=LONG)),
+    "hf unknown token": ("tokenizer.json", hf_file(unk_token=LONG)),
+    "hf added token": ("tokenizer.json", hf_file(added_tokens=[{"id": 3, "content": LONG, "lstrip": True}])),
+    "hf normalizer": ("tokenizer.json", hf_file(normalizer={"type": LONG})),
+    "hf pre-tokenizer": ("tokenizer.json", hf_file(pre_tokenizer={"type": LONG})),
+    "hf split pattern": (
+        "tokenizer.json",
+        hf_file(pre_tokenizer={"type": "Split", "pattern": {"Regex": LONG}, "behavior": LONG}),
+    ),
+    "hf token no merge makes": ("tokenizer.json", hf_file(vocab={"a": 0, "b": 1, "ab": 2, LONG: 3})),
+    "codes symbol": ("model.codes", f"#version: 0.2\na b\n{LONG} c</w>\n"),
+    "codes version": ("model.codes", f"#version: {LONG}\na b\n"),
+    "minbpe pattern": ("model.model", f"minbpe v1\n{LONG}\n0\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_TOKEN_FILES))
+def test_a_message_quotes_a_short_excerpt_of_a_long_token_from_the_file(tmp_path, name):
+    file_name, content = LONG_TOKEN_FILES[name]
+    path = tmp_path / file_name
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        trainer_from_encoder(read_tokenizer(path).encoder)  # a session cannot hold some
+    message = str(caught.value)
+    assert len(message) < 400 and "(1,000,000 characters)" in message and "\n" not in message, message[:300]

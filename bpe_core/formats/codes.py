@@ -13,7 +13,7 @@ from pathlib import Path
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import DEFAULT_MARKER, PipelineConfig
 from bpe_core.encoder import Encoder, Merge
-from bpe_core.errors import InputError
+from bpe_core.errors import InputError, quoted
 from bpe_core.fileio import read_bounded, write_atomic
 from bpe_core.vocab import MARK, display, key_of, sorted_alphabet
 
@@ -43,7 +43,7 @@ def read_codes(path: str | Path) -> Encoder:
     attached = lines[0].startswith("#version:")
     if attached and lines[0].split()[-1] not in ("0.2", "0.2.0"):
         raise InputError(
-            f"The codes file {str(path)!r} has version {lines[0].split()[-1]}; 0.1 and 0.2 are known."
+            f"The codes file {str(path)!r} has version {quoted(lines[0].split()[-1])}; 0.1 and 0.2 are known."
         )
     config = PipelineConfig(end_of_word=DEFAULT_MARKER, attach_marker=attached)
     pairs: list[tuple[str, str]] = []
@@ -60,8 +60,8 @@ def read_codes(path: str | Path) -> Encoder:
         for part in (left, right):
             if part not in made and part not in base:
                 if len(part.removesuffix(MARK)) > 1 or (part == MARK and attached):
-                    shown = display(part, DEFAULT_MARKER)
-                    raise InputError(f"The codes file {str(path)!r} uses {shown!r} before a merge makes it.")
+                    shown = quoted(display(part, DEFAULT_MARKER))
+                    raise InputError(f"The codes file {str(path)!r} uses {shown} before a merge makes it.")
                 base.add(part)
         made.add(left + right)
     keys = sorted_alphabet(base, DEFAULT_MARKER)

@@ -38,9 +38,9 @@ from typing import Any
 
 from bpe_core.config import PipelineConfig
 from bpe_core.encoder import UNKNOWN_ID, Encoder, Merge
-from bpe_core.errors import BpeError, ConfigError, InputError
+from bpe_core.errors import BpeError, ConfigError, InputError, quoted
 from bpe_core.fileio import read_bounded, write_atomic
-from bpe_core.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
+from bpe_core.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate, shown
 from bpe_core.formats.merge_order import early_merge, last_listings
 from bpe_core.numbering import sparse_limit
 from bpe_core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
@@ -90,7 +90,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         raise _Refused("has no model.")
     model = data["model"]
     if model.get("type", "BPE") != "BPE":
-        raise _Refused(f"has a {model.get('type')!r} model, not BPE.")
+        raise _Refused(f"has a {shown(model.get('type'))} model, not BPE.")
     for option, harmless in (
         ("dropout", (None, 0, 0.0)),
         ("continuing_subword_prefix", (None, "")),
@@ -99,7 +99,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     ):
         if model.get(option) not in harmless:
             raise _Refused(
-                f"uses the model option {option} = {model[option]!r}, which BPE Studio does not model."
+                f"uses the model option {option} = {shown(model[option])}, which BPE Studio does not model."
             )
     suffix = model.get("end_of_word_suffix") or None
     if suffix is not None and not isinstance(suffix, str):
@@ -120,7 +120,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
             raise _Refused(f"gives the id {token_id} to two tokens.")
     for token_id, content in specials.items():
         if by_id.setdefault(token_id, content) != content:
-            raise _Refused(f"gives the added token {content!r} an id another token has.")
+            raise _Refused(f"gives the added token {quoted(content)} an id another token has.")
     if by_id and max(by_id) >= sparse_limit(len(by_id)):
         raise _Refused(f"numbers {len(by_id):,} tokens up to id {max(by_id):,}: too sparse to hold.")
     try:
@@ -144,7 +144,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     unknown_id: int | None
     if unknown is not None:
         if not isinstance(unknown, str) or unknown not in vocab:
-            raise _Refused(f"names the unknown token {unknown!r}, which is not in its vocabulary.")
+            raise _Refused(f"names the unknown token {shown(unknown)}, which is not in its vocabulary.")
         if model.get("fuse_unk"):
             raise _Refused("fuses unknown tokens (fuse_unk), which BPE Studio does not model.")
         unknown_id = vocab[unknown]
@@ -155,7 +155,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         kind = processor.get("type") if isinstance(processor, dict) else None
         if kind != "ByteLevel":  # ByteLevel's adds no token
             notes.append(
-                f"Its post-processor ({kind}) adds tokens only when asked to: encodings here are "
+                f"Its post-processor ({shown(kind)}) adds tokens only when asked to: encodings here are "
                 "Hugging Face's with add_special_tokens=False."
             )
         if isinstance(processor, dict) and processor.get("trim_offsets"):  # ByteLevel, RobertaProcessing
@@ -194,7 +194,8 @@ def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> lis
         for part in (merge.left, merge.right, merge.token):
             if part in specials:
                 raise _Refused(
-                    f"merges through its added token {specials[part]!r}, which BPE Studio does not model."
+                    f"merges through its added token {quoted(specials[part])}, which BPE Studio does not "
+                    "model."
                 )
     early = early_merge(out)
     if early is not None:
@@ -225,18 +226,19 @@ def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[i
         for option in ("lstrip", "rstrip", "single_word"):
             if token.get(option):
                 raise _Refused(
-                    f"has the added token {content!r} with {option}, which BPE Studio does not model."
+                    f"has the added token {quoted(content)} with {option}, which BPE Studio does not model."
                 )
         if normalizes and token.get("normalized"):
             raise _Refused(
-                f"matches the added token {content!r} in normalized text, which BPE Studio does not model."
+                f"matches the added token {quoted(content)} in normalized text, which BPE Studio does not "
+                "model."
             )
         if content in vocab:
             token_id = vocab[content]
         else:
             token_id, next_id = next_id, next_id + 1
         if token_id in specials or (content not in vocab and token_id in vocab.values()):
-            raise _Refused(f"gives the added token {content!r} an id another token has.")
+            raise _Refused(f"gives the added token {quoted(content)} an id another token has.")
         specials[token_id] = content
     return specials
 
@@ -248,7 +250,7 @@ def _normalizer(node: Any) -> tuple[str, bool]:
     normalization = _NORMAL_FORMS.get(kinds[0], "none") if kinds else "none"
     rest = kinds[1:] if normalization != "none" else kinds
     if rest not in ([], ["Lowercase"]):
-        raise _Refused(f"has the normalizer {'+'.join(kinds)}, which BPE Studio does not model.")
+        raise _Refused(f"has the normalizer {quoted('+'.join(kinds))}, which BPE Studio does not model.")
     return normalization, rest == ["Lowercase"]
 
 
@@ -258,7 +260,9 @@ def _pre_tokenizer(node: Any, notes: list[str]) -> tuple[str, str, bool]:
     for step in _sequence(node, "pretokenizers"):
         kind = step.get("type")
         if unit == "byte":
-            raise _Refused(f"has the pre-tokenizer {kind} after ByteLevel, which BPE Studio does not model.")
+            raise _Refused(
+                f"has the pre-tokenizer {shown(kind)} after ByteLevel, which BPE Studio does not model."
+            )
         if kind == "ByteLevel":
             unit, prefix_space = "byte", bool(step.get("add_prefix_space"))
             found = "gpt2" if step.get("use_regex", True) else None
@@ -277,7 +281,7 @@ def _pre_tokenizer(node: Any, notes: list[str]) -> tuple[str, str, bool]:
         elif kind == "Split" and not step.get("invert"):
             found = _split(step)
         else:
-            raise _Refused(f"has the pre-tokenizer {kind}, which BPE Studio does not model.")
+            raise _Refused(f"has the pre-tokenizer {shown(kind)}, which BPE Studio does not model.")
         if found is not None and split is not None:
             raise _Refused("splits text twice in its pre-tokenizer, which BPE Studio does not model.")
         split = split or found
@@ -294,7 +298,8 @@ def _split(step: dict[str, Any]) -> str:
     if behavior == "Removed" and regex == PY_WHITESPACE:
         return "whitespace"
     raise _Refused(
-        f"splits with the pattern {regex or pattern!r} ({behavior}), which BPE Studio does not model."
+        f"splits with the pattern {shown(regex or pattern)} ({shown(behavior)}), which BPE Studio does not "
+        "model."
     )
 
 
@@ -333,15 +338,16 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
             continue  # an id no token has now (bpe_core.encoder.Encoder.renumbered)
         if vocab.setdefault(string, token_id) != token_id:
             raise InputError(
-                f"The token {string!r} has two ids ({vocab[string]} and {token_id}); Hugging Face allows one."
+                f"The token {quoted(string)} has two ids ({vocab[string]} and {token_id}); Hugging Face "
+                "allows one."
             )
     merges = []
     for merge in encoder.merges:
         left, right = strings[merge.left], strings[merge.right]
         if vocab.get(left + right) != merge.token:
             raise InputError(
-                f"Merge {merge.rank + 1} ({left!r}, {right!r}) does not spell its token in Hugging Face's "
-                "terms."
+                f"Merge {merge.rank + 1} ({quoted(left)}, {quoted(right)}) does not spell its token in "
+                "Hugging Face's terms."
             )
         merges.append([left, right])
     added = [

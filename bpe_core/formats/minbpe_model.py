@@ -12,7 +12,7 @@ from pathlib import Path
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
-from bpe_core.errors import ConfigError, InputError
+from bpe_core.errors import ConfigError, InputError, quoted
 from bpe_core.fileio import read_bounded
 from bpe_core.formats.checks import after_colon, whole_number
 from bpe_core.numbering import sparse_limit
@@ -40,7 +40,7 @@ def read_minbpe(path: str | Path) -> Encoder:
         raise InputError(f"{named} does not start with 'minbpe v1'.")
     pattern = lines[1].strip()
     if pattern not in MINBPE_PATTERNS:
-        raise InputError(f"{named} splits with a pattern BPE Studio does not know: {pattern[:60]!r}.")
+        raise InputError(f"{named} splits with a pattern BPE Studio does not know: {quoted(pattern)}.")
     special_count = whole_number(lines[2].strip())
     if special_count is None:
         raise InputError(f"{named} does not give its number of special tokens on line 3.")
