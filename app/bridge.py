@@ -507,8 +507,12 @@ class Bridge(QObject):
             _Request("Writing the walk-through", work, lambda _: self.sig_message.emit(f"Exported to {path}"))
         )
 
-    def export_tokenizer(self, format: str, path: str | Path) -> None:
-        """The merges up to the current step in another tool's format, ids as exported."""
+    def export_tokenizer(
+        self, format: str, path: str | Path, on_notes: Callable[[str, list[str]], None] | None = None
+    ) -> None:
+        """The merges up to the current step in another tool's format, ids as exported. With
+        ``on_notes``, the notes (what the file does not hold) go to it with the outcome, whole,
+        rather than after the outcome in the status bar, where a long one was cut off."""
         if self.busy:
             return
         encoder = Encoder.from_trainer(self._trainer)
@@ -517,8 +521,13 @@ class Bridge(QObject):
             return write_tokenizer(encoder, format, path)
 
         def done(files: list[Path]) -> None:
-            notes = "".join(f" Note: {note}" for note in export_notes(encoder, format))
-            self.sig_message.emit(f"Exported {DESCRIPTIONS[format]} to {', '.join(map(str, files))}.{notes}")
+            outcome = f"Exported {DESCRIPTIONS[format]} to {', '.join(map(str, files))}."
+            notes = export_notes(encoder, format)
+            if on_notes is not None and notes:
+                self.sig_message.emit(outcome)
+                on_notes(outcome, notes)
+                return
+            self.sig_message.emit(outcome + "".join(f" Note: {note}" for note in notes))
 
         self._start(_Request(f"Exporting {DESCRIPTIONS[format]}", work, done))
 
@@ -580,9 +589,11 @@ class Bridge(QObject):
         corpus: Path | None = None,
         name: str | None = None,
         on_opened: Callable[[], None] | None = None,
+        pattern: str = "gpt2",
     ) -> None:
         """A tokenizer file or folder as a session of its merges (``bpe_core.imported``); with
-        ``corpus``, that text attached at once."""
+        ``corpus``, that text attached at once. ``pattern`` and ``specials`` complete tiktoken
+        ranks, which hold neither (``pattern``: GPT-2 files too)."""
         path = Path(path)
         if self.refused_pipe(path) or (corpus is not None and self.refused_pipe(corpus)):
             return
@@ -590,7 +601,7 @@ class Bridge(QObject):
 
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
-            imported = read_tokenizer(path, specials=specials)
+            imported = read_tokenizer(path, pattern=pattern, specials=specials)
             attached = (
                 None if corpus is None else load_corpus(corpus, imported.encoder.config, "text", report)
             )

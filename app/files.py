@@ -12,10 +12,12 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
 from app.dialogs.export_dialog import ExportDialog
+from app.dialogs.ranks_dialog import ask_ranks_settings
 from app.samples import SAMPLES_DIR
 from app.widgets import keeping_focus
 from bpe_core import PipelineConfig
 from bpe_core.encoder import Encoder
+from bpe_core.fileio import is_pipe
 from bpe_core.formats import DESCRIPTIONS, formats_for, tokenizer_format
 
 RECENT_KEY = "files/recent"
@@ -104,6 +106,9 @@ class FileActions(QObject):
 
     def open_path(self, path: str | Path, kind: str | None = None) -> None:
         """Open a session or a corpus file (command line, drop, recent files, dialogs)."""
+        if kind is None and not is_pipe(Path(path)) and tokenizer_format(path) == "tiktoken":
+            self.import_ranks(path)  # a drop too: the pattern is asked, not assumed
+            return
         self.request_open(lambda: self._bridge.open_file(path, kind=kind))
 
     def ask_open_corpus(self) -> None:
@@ -128,19 +133,19 @@ class FileActions(QObject):
             )
         if not path or self._bridge.refused_pipe(Path(path)):  # its format is read from it below
             return
-        specials: tuple[str, ...] = ()
-        if tokenizer_format(path) == "tiktoken":  # the ranks hold no special tokens: ask for them
-            with keeping_focus(self._window):
-                text, ok = QInputDialog.getText(
-                    self._window,
-                    "Special tokens",
-                    "tiktoken ranks hold no special tokens. Any to number after the ranks, separated "
-                    "by spaces (GPT-2's is <|endoftext|>):",
-                )
-            if not ok:
-                return
-            specials = tuple(text.split())
-        self.request_open(lambda: self._bridge.open_tokenizer(path, specials))
+        if tokenizer_format(path) == "tiktoken":
+            self.import_ranks(path)
+            return
+        self.request_open(lambda: self._bridge.open_tokenizer(path))
+
+    def import_ranks(self, path: str | Path) -> None:
+        """tiktoken ranks hold neither the split pattern nor the special tokens: ask for both
+        (pre-filled with what the file implies), then import."""
+        with keeping_focus(self._window):
+            chosen = ask_ranks_settings(Path(path), self._window)
+        if chosen is not None:
+            pattern, specials = chosen
+            self.request_open(lambda: self._bridge.open_tokenizer(path, specials, pattern=pattern))
 
     def ask_attach(self) -> None:
         """A corpus whose counts fill in the session's merges (an imported tokenizer's, mostly)."""
@@ -177,7 +182,14 @@ class FileActions(QObject):
                 f"{EXPORT_FILTERS[format]};;{ALL_FILES}",
             )
         if path:
-            bridge.export_tokenizer(format, path)
+            bridge.export_tokenizer(format, path, self._show_export_notes)
+
+    def _show_export_notes(self, outcome: str, notes: list[str]) -> None:
+        """What the exported file does not hold, whole, in a dialog (the status bar cut it off)."""
+        with keeping_focus(self._window):
+            QMessageBox.information(
+                self._window, "Exported, with notes", "\n\n".join([outcome, *(f"Note: {n}" for n in notes)])
+            )
 
     def ask_paste(self) -> None:
         with keeping_focus(self._window):

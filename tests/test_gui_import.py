@@ -4,11 +4,13 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QInputDialog
+from PySide6.QtWidgets import QApplication, QDialog, QLabel
 from tokenizers import Tokenizer
 
 from app.dialogs.export_dialog import FORMAT_ROLE, ExportDialog
+from app.dialogs.ranks_dialog import RanksDialog
 from app.models.vocab_model import ID, TOKEN
 from app.samples import GPT2_SAMPLE_NAME, SAMPLES
 from tests.conftest import GPT2_RANKS, data_text
@@ -21,6 +23,32 @@ def menu_action(window, text):
             if action.text() == text:
                 return action
     raise AssertionError(f"no menu action {text!r}")
+
+
+class RanksAnswerer(ModalAnswerer):
+    """Answers the ranks dialog with keys: ``keys`` pressed into its focus (the pattern first),
+    then Enter; records what it offered and what was chosen. Any other dialog is cancelled (the
+    window once asked for special tokens only, in a QInputDialog)."""
+
+    def __init__(self, *keys: str) -> None:
+        self.offered: list[tuple[str, tuple[str, ...], str]] = []
+        self.chosen: list[tuple[str, tuple[str, ...]]] = []
+
+        def answer(dialog) -> None:
+            if not isinstance(dialog, RanksDialog):
+                dialog.reject()
+                return
+            pattern, specials = dialog.chosen()
+            self.offered.append((pattern, specials, dialog.findChild(QLabel).text()))
+            for key in [*keys, "Escape" if "Escape" in keys else "Return"]:
+                if key != "Escape":
+                    self.chosen.append(dialog.chosen())
+                sequence = QKeySequence(key)[0]
+                # Into the dialog's focus (the platform may not have activated it yet).
+                QTest.keyClick(dialog.focusWidget() or dialog, sequence.key(), sequence.keyboardModifiers())
+            self.chosen = self.chosen[-1:]
+
+        super().__init__(QDialog, answer)
 
 
 @pytest.fixture
@@ -61,9 +89,11 @@ def test_import_without_a_corpus_then_attach_one_then_continue_training(
     window = make_window()
     fresh_focus(qtbot, window)
     dialogs.open_path = str(GPT2_RANKS)
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("<|endoftext|>", True)))
+    asked = RanksAnswerer()
     press("Ctrl+I")
+    asked.stop()
     wait_idle(qtbot, window)
+    assert asked.chosen == [("gpt2", ("<|endoftext|>",))]  # recognised as GPT-2's: pre-filled
     trainer = window.bridge.trainer
     assert (trainer.position, trainer.word_count, trainer.vocab_size) == (50_000, 0, 50_257)
     assert "tiktoken ranks, 50,000 merges" in window.status.message.text()
@@ -191,3 +221,61 @@ def test_escape_closes_the_export_dialog_and_the_next_key_steps(qtbot, gpt2_wind
     )
     press("Left")
     assert window.bridge.trainer.position == 49_999
+
+
+def test_ranks_split_by_cl100k_are_imported_with_its_pattern_chosen_by_keys(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """Ctrl+I on a .tiktoken file asked only for special tokens and always split the GPT-2
+    way: ranks trained with cl100k's pattern encoded otherwise than their tokenizer."""
+    from bpe_core import Corpus, PipelineConfig, Trainer
+    from bpe_core.encoder import Encoder
+    from bpe_core.formats import write_tokenizer
+    from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
+
+    config = PipelineConfig(unit="byte", pretokenize="gpt4", end_of_word=None)
+    text = "(the cat) (the dog) x.hello y.hello IT'S it's 123456 7890\n\n  " * 40
+    trainer = Trainer(Corpus.from_text(text, config))
+    trainer.run(merges=40)
+    original = Encoder.from_trainer(trainer)
+    ranks = tmp_path / "mine.tiktoken"
+    write_tokenizer(original, "tiktoken", ranks)
+    sample = "(the dog) z.hello IT'S 1234567\n\n  x"
+    assert encoder_from_ranks(read_ranks(ranks), "gpt2").encode(sample).ids != original.encode(sample).ids
+    window = make_window()
+    fresh_focus(qtbot, window)
+    dialogs.open_path = str(ranks)
+    asked = RanksAnswerer("Down")  # the pattern has the keys: Down picks cl100k
+    press("Ctrl+I")
+    asked.stop()
+    wait_idle(qtbot, window)
+    pattern, specials, intro = asked.offered[0]
+    assert (pattern, specials) == ("gpt2", ()) and "does not recognise these ranks" in intro
+    assert asked.chosen == [("cl100k", ())]
+    imported = window.bridge.trainer
+    merges = len(original.merges)
+    assert imported.corpus.config.pretokenize == "gpt4" and imported.history_length == merges > 20
+    assert window.bridge.encoder().encode(sample).ids == original.encode(sample).ids
+    press("Left")  # the keys are back on the window
+    assert imported.position == merges - 1
+
+
+def test_ranks_the_size_of_cl100k_s_are_offered_its_pattern_and_a_drop_asks_too(qtbot, make_window, tmp_path):
+    import base64
+
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    lines += [f"{base64.b64encode(f'tok{i}'.encode()).decode()} {256 + i}" for i in range(100_000)]
+    ranks = tmp_path / "cl100k_like.tiktoken"
+    ranks.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    window = make_window()
+    trainer = window.bridge.trainer
+    fresh_focus(qtbot, window)
+    asked = RanksAnswerer("Escape")
+    drop_file(window, ranks)
+    asked.stop()
+    pattern, specials, intro = asked.offered[0]
+    assert (pattern, specials) == ("cl100k", ()) and "100,256 ranks, as cl100k_base has" in intro
+    assert window.bridge.trainer is trainer and not window.bridge.busy  # cancelled: nothing changed
+    fresh_focus(qtbot, window)
+    press("Space")
+    assert trainer.position == 1
