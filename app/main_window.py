@@ -183,9 +183,17 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(merges, vocab)
         self.tabifyDockWidget(vocab, history)
         merges.raise_()
-        self.resizeDocks([corpus, pairs], [760, 680], Qt.Orientation.Horizontal)
-        self.resizeDocks([corpus, encode], [620, 200], Qt.Orientation.Vertical)
-        self.resizeDocks([pairs, merges, plots], [300, 260, 260], Qt.Orientation.Vertical)
+        self.default_dock_sizes()
+
+    def default_dock_sizes(self) -> None:
+        """The docks' sizes as the window opens (and as Ctrl+0 brings them back): the Merges,
+        Vocabulary and History tabs tall enough for eight rows of the Vocabulary table."""
+        docks = self.docks
+        self.resizeDocks([docks["corpus"], docks["pairs"]], [760, 680], Qt.Orientation.Horizontal)
+        self.resizeDocks([docks["corpus"], docks["encode"]], [620, 200], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [docks["pairs"], docks["merges"], docks["plots"]], [270, 310, 240], Qt.Orientation.Vertical
+        )
 
     def _action(self, name: str, text: str, slot, shortcuts=(), tip: str = "", checkable=False) -> QAction:
         action = QAction(text, self)
@@ -603,6 +611,8 @@ class MainWindow(QMainWindow):
             0.0 if direction == 0 else max(ZOOM_MIN, min(ZOOM_MAX, self._zoom_points + 2 * direction))
         )
         self._apply_zoom()
+        if direction == 0:  # actual size: the docks too, which larger fonts had pushed about
+            QTimer.singleShot(0, self, self.default_dock_sizes)  # once the panes have their new minimums
 
     def _apply_zoom(self) -> None:
         size = self._base_points + self._zoom_points

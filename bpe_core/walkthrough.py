@@ -76,8 +76,10 @@ def _iteration(trainer: Trainer, title: str, merge: str) -> _Iteration:
         for w in order
     ]
     top = trainer.top_count()
+    tie = trainer.ties_at_top() > 1  # a pair alone at the top count ties with nothing: no ★
     pairs = [
-        (f"{token(p.pair[0])} {token(p.pair[1])}", p.count, p.count == top) for p in trainer.top_pairs(PAIRS)
+        (f"{token(p.pair[0])} {token(p.pair[1])}", p.count, tie and p.count == top)
+        for p in trainer.top_pairs(PAIRS)
     ]
     merges = [
         f"{token(r.pair[0])} + {token(r.pair[1])} → {token(r.token)}"

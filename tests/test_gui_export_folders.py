@@ -125,3 +125,26 @@ def test_the_export_dialog_says_what_to_do_in_the_windows_terms(qtbot, make_wind
     answerer.stop()
     assert seen and all("--attach-marker" not in text for text in seen.values())
     assert "Settings" in seen["why"] and "Attach to the last symbol" in seen["tip"]
+
+
+def test_a_long_export_note_is_shown_whole(qtbot, make_window, dialogs, tmp_path):
+    """The tiktoken export's note was cut off at the edge of the status bar."""
+    from bpe_core.encoder import Encoder
+    from bpe_core.formats import export_notes
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    menu_action(window, GPT2_SAMPLE_NAME).trigger()
+    wait_idle(qtbot, window)
+    notes = export_notes(Encoder.from_trainer(window.bridge.trainer), "tiktoken")
+    assert len(notes) == 2  # the split pattern and the special token: more than a status bar holds
+    dialogs.save_path = str(tmp_path / "gpt2.tiktoken")
+    answerer = ModalAnswerer(ExportDialog, choose_format("tiktoken"))
+    press("Ctrl+E")
+    answerer.stop()
+    wait_idle(qtbot, window)
+    kind, _title, text = dialogs.shown[-1]
+    assert kind == "information" and all(f"Note: {note}" in text for note in notes)
+    assert window.status.message.text() == f"Exported tiktoken ranks to {tmp_path / 'gpt2.tiktoken'}."
+    press("Left")  # the keys are back on the window
+    assert window.bridge.trainer.position == 49_999

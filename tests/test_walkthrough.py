@@ -75,3 +75,14 @@ def test_corpus_text_in_markdown_is_shown_never_formatted_linked_or_run():
     for line in markdown.splitlines():
         if line.startswith("Merged"):
             assert not re.search(r"(?<!\\)[<*\[`_~]", line), line
+
+
+def test_only_ties_are_starred():
+    """The header says ★ marks the pairs tied at the top, yet a lone top pair was starred too."""
+    text = walkthrough(fred(3))
+    first = section(text, "Iteration 1")  # after D + _, E + D_ (6) stands alone at the top
+    assert "| `E D_` | 6 |  |" in first and "★ |" not in first.split("**Pairs**")[1].split("**Merges**")[0]
+    html = walkthrough(fred(3), html_output=True)
+    iteration = html.split("<h2>Iteration 1</h2>", 1)[1].split("<h2>", 1)[0]
+    assert "<td class='tie'>★</td>" not in iteration
+    assert section(text, "Iteration 2").count("| 2 | ★ |") == 8  # a real tie is still marked

@@ -90,7 +90,7 @@ class EncodePane(QWidget):
         )
         self.decode_output.setReadOnly(True)
         self.decode_output.setTabChangesFocus(True)
-        self.decode_output.setMaximumHeight(60)
+        self._fit_decode_output()
         self.decode_output.setPlaceholderText("The decoded text")
         self.input.viewport().installEventFilter(self)
         self.input.viewport().setMouseTracking(True)
@@ -266,6 +266,16 @@ class EncodePane(QWidget):
     def _character_at(self, position: int) -> int:
         """The character index of a Qt position (UTF-16 units differ past the BMP)."""
         return position if self._qt is None else max(0, bisect_right(self._qt, position) - 1)
+
+    def _fit_decode_output(self) -> None:
+        """Two lines and a bit for the decoded text, whatever the zoom: the test string above
+        keeps the room."""
+        self.decode_output.setMaximumHeight(round(self.fontMetrics().height() * 2.6) + 8)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # the window zoomed
+            self._fit_decode_output()
+        super().changeEvent(event)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

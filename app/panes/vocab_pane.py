@@ -3,8 +3,11 @@ merge tree down to base symbols."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
     QLineEdit,
     QSplitter,
     QTreeWidget,
@@ -16,7 +19,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.glyphs import visible
 from app.guard import guard_overrides
-from app.models.vocab_model import FREQUENCY, ID, LENGTH, TOKEN, VocabModel
+from app.models.vocab_model import CREATED, FREQUENCY, ID, LENGTH, TOKEN, VocabModel
 from app.widgets import row_table, status_label
 
 
@@ -30,6 +33,7 @@ class VocabPane(QWidget):
         # Attributes
         self._bridge = bridge
         self._selected: int | None = None
+        self._dragged = False  # the user moved the split between the table and the tree
         self.model = VocabModel(bridge, self)
         # Widgets
         self.search = QLineEdit(placeholderText="Search tokens…", clearButtonEnabled=True)
@@ -43,19 +47,22 @@ class VocabPane(QWidget):
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(ID, Qt.SortOrder.AscendingOrder)
         self.tree.setHeaderLabels(["How the token was built", "Step"])
-        self.tree.setColumnWidth(0, 220)
-        splitter = QSplitter()
-        splitter.setOrientation(splitter.orientation().Vertical)
-        splitter.addWidget(self.view)
-        splitter.addWidget(self.tree)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
-        # Layout
+        self.tree.header().setStretchLastSection(False)  # the tokens take the room, the step its own
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self.tree)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_dragged", True))
+        # Layout: the search and the summary share a row, the table as tall as the pane allows.
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.search)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(self.summary)
+        top = QHBoxLayout()
+        top.addWidget(self.search, 3)
+        top.addWidget(self.summary, 2)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
         # Signals
         self.search.textChanged.connect(lambda: self._search_timer.start())
         self._search_timer.timeout.connect(lambda: self.model.set_filter(self.search.text()))
@@ -75,6 +82,42 @@ class VocabPane(QWidget):
         self.search.blockSignals(False)
         if self.window().focusWidget() is self.search:
             self.view.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._orient()
+
+    def _orient(self) -> None:
+        """The merge tree beside the table in a wide pane (the default dock: stacked, the table
+        showed 2 to 4 rows), below it in a tall one. The shares follow the pane's size until
+        the user drags the split, and again when the orientation changes."""
+        wide = self.width() >= 1.4 * self.height()
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if orientation != self.splitter.orientation():
+            self.splitter.setOrientation(orientation)
+            self._dragged = False
+        if not self._dragged:
+            self._share()
+
+    def _share(self) -> None:
+        """Side by side, the table as wide as its columns (up to four fifths of the pane), the
+        tree the rest; stacked, the table three quarters of the height."""
+        if self.splitter.orientation() == Qt.Orientation.Vertical:
+            room = self.splitter.height()
+            self.splitter.setSizes([room * 3 // 4, room // 4])
+            return
+        room = self.splitter.width()
+        view = self.view
+        columns = sum(view.columnWidth(c) for c in range(self.model.columnCount()) if c != CREATED)
+        step = view.horizontalHeader().fontMetrics().horizontalAdvance("Step 99,999")  # the last column
+        wanted = columns + step + view.verticalScrollBar().sizeHint().width() + 2 * view.frameWidth() + 40
+        table = min(wanted, room * 4 // 5)
+        self.splitter.setSizes([table, room - table])
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange and not self._dragged:  # a zoom: columns widened
+            QTimer.singleShot(0, self, self._share)  # once the table has refitted its columns
+        super().changeEvent(event)
 
     @property
     def selected_token(self) -> int | None:
