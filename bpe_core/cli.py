@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
 from bpe_core.compare import Run, pairwise_comparisons, run_of, sweep
-from bpe_core.compress import compress
+from bpe_core.compress import Compression, compress
 from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig, TrainingConfig
 from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
@@ -36,6 +36,9 @@ from bpe_core.walkthrough import walkthrough
 PROG = "bpe-studio"
 COMMANDS = ("train", "encode", "decode", "compress", "compare", "import", "export")
 _VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
+_WIDTH = 72  # characters of data shown on one line
+_SHORT_DATA = 1_000  # compress --json gives the data after every step for inputs this short
+_OUTPUT_PIECE = 1 << 20  # characters of output held before they are written out
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,6 +53,14 @@ def _positive(text: str) -> int:
     if not (text.isdigit() and text.isascii()) or int(text[:19]) < 1:
         raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is not a positive whole number")
     if len(text) > 18:  # more than any run could use, and int() refuses 4,300 digits
+        raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is too large (at most 18 digits)")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not (text.isdigit() and text.isascii()):
+        raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is not a whole number")
+    if len(text) > 18:
         raise argparse.ArgumentTypeError(f"'{_shown(text, 40)}' is too large (at most 18 digits)")
     return int(text)
 
@@ -205,6 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
     compress.add_argument("--min-frequency", type=_positive, default=2, metavar="F")
     _tie_break_option(compress)
     compress.add_argument("--json", action="store_true")
+    compress.add_argument(
+        "--data-every",
+        type=_count,
+        metavar="K",
+        help="with --json, the data after every K-th step (0: never; by default after every step "
+        f"for an input of at most {_SHORT_DATA:,} characters, else never)",
+    )
     return parser
 
 
@@ -252,18 +270,24 @@ def main(
     output gets one sentence. Ctrl+C ends it with "Interrupted." (status 130) until its files
     are in place; after that it has succeeded, and ends quietly with status 0."""
     stderr = stderr or sys.stderr
-    out = io.StringIO()
+    out = _Output(stdout or sys.stdout)
     placed = placements()
+    code = 0
     try:
         args = build_parser().parse_args(argv)
         with gc_paused():  # see bpe_core.gc_pause; a command never builds reference cycles to collect
             code = _run_command(args, out, stderr)
-        return _deliver(out.getvalue(), stdout or sys.stdout, stderr, code)
+        out.send()
+    except _OutputEnded as ended:  # a reader that went away has what it wanted, as with any Unix filter
+        if ended.message is not None:
+            print(f"{PROG}: {ended.message}", file=stderr)
+            return 1
     except KeyboardInterrupt:
         if placements() != placed:  # the new files are in place: the command has done its work
             return 0
         print(f"{PROG}: Interrupted.", file=stderr)
         return 130
+    return code
 
 
 def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -286,22 +310,51 @@ def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
         return 1
 
 
-def _deliver(text: str, stdout: TextIO | None, stderr: TextIO, code: int) -> int:
-    if not text:
-        return code
+class _OutputEnded(Exception):
+    """The standard output ended under a command: ``message`` says why it failed, or is
+    ``None`` when the reader went away (``| head``)."""
+
+    def __init__(self, message: str | None) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class _Output(io.StringIO):
+    """What a command prints: written out in one piece at the end, or a piece at a time once
+    it grows past ``_OUTPUT_PIECE`` (encoding a large file), so that memory stays flat. A
+    failed write stops the command with :class:`_OutputEnded`."""
+
+    def __init__(self, target: TextIO | None) -> None:
+        super().__init__()
+        self._target = target
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if self.tell() >= _OUTPUT_PIECE:
+            self.send()
+        return written
+
+    def send(self) -> None:
+        """Write out what is held."""
+        text = self.getvalue()
+        if text:
+            self.seek(0)
+            self.truncate()
+            _deliver(text, self._target)
+
+
+def _deliver(text: str, stdout: TextIO | None) -> None:
     if stdout is None:  # the standard output was closed before we started (``>&-``)
-        print(f"{PROG}: Cannot write the output: the standard output is closed.", file=stderr)
-        return 1
+        raise _OutputEnded("Cannot write the output: the standard output is closed.")
     try:
         stdout.write(text)
         stdout.flush()
-    except BrokenPipeError:  # the reader has what it wanted, as with any Unix filter
+    except BrokenPipeError:
         _silence(stdout)
+        raise _OutputEnded(None) from None
     except OSError as error:
         _silence(stdout)
-        print(f"{PROG}: Cannot write the output ({error.strerror or error}).", file=stderr)
-        return 1
-    return code
+        raise _OutputEnded(f"Cannot write the output ({error.strerror or error}).") from None
 
 
 def _silence(stdout: TextIO) -> None:
@@ -553,20 +606,19 @@ def _export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def _compress(args: argparse.Namespace, stdout: TextIO) -> int:
     text = read_text_file(args.file)
     training = TrainingConfig(min_frequency=args.min_frequency, tie_break=args.tie_break)
-    result = compress(text, training, args.merges)
+    # Without the data after every step: the views below need a few symbols of each.
+    result = compress(text, training, args.merges, every_step=False)
     decompressed = result.decompress()
     if args.json:
-        steps = [
-            {"data": s.data, "symbol": s.symbol, "pair": list(s.pair), "rule": s.rule, "count": s.count}
-            for s in result.steps
-        ]
-        data = {"steps": steps, "decompressed": decompressed, "lossless": decompressed == text}
-        stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        every = args.data_every
+        if every is None:
+            every = 1 if len(text) <= _SHORT_DATA else 0
+        _compress_json(result, decompressed, every, stdout)
         return 0
     print(f"{_shown(text)}  (the input, {len(text):,} symbols)", file=stdout)
-    for step in result.steps:
+    for step, (length, head, tail) in zip(result.steps, result.edges(_WIDTH), strict=True):
         rule = f"{step.symbol} = {(step.pair[0] + step.pair[1]).translate(_VISIBLE)}"
-        print(f"{rule}  ({step.count:,}x)  ->  {_shown(step.data)}", file=stdout)
+        print(f"{rule}  ({step.count:,}x)  ->  {_elided(head, tail, length)}", file=stdout)
     verdict = "lossless" if decompressed == text else "NOT lossless"
     print(
         f"{len(text):,} -> {len(result.compressed):,} symbols with {len(result.steps):,} rules; "
@@ -576,10 +628,34 @@ def _compress(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
-def _shown(data: str, width: int = 72) -> str:
+def _compress_json(result: Compression, decompressed: str, every: int, out: TextIO) -> None:
+    """``compress --json``, written a step at a time; ``"data"`` after every ``every``-th step
+    (never with 0), as each costs a pass over the data and a copy of it in the output."""
+    data_after = result.data_after_steps() if every else None
+    out.write('{"steps": [')
+    for number, step in enumerate(result.steps, 1):
+        data = next(data_after) if data_after is not None else None
+        item: dict = {"data": data} if data is not None and number % every == 0 else {}
+        item.update(symbol=step.symbol, pair=list(step.pair), rule=step.rule, count=step.count)
+        out.write((", " if number > 1 else "") + json.dumps(item, ensure_ascii=False))
+    ending = {
+        "compressed": result.compressed,
+        "decompressed": decompressed,
+        "lossless": decompressed == result.original,
+    }
+    out.write("], " + json.dumps(ending, ensure_ascii=False)[1:] + "\n")
+
+
+def _shown(data: str, width: int = _WIDTH) -> str:
     """Data made visible on one line, elided in the middle when long."""
-    data = data.translate(_VISIBLE)
-    return data if len(data) <= width else data[: width // 2 - 1] + " … " + data[-(width // 2 - 2) :]
+    return _elided(data[:width], data[-width:], len(data), width)
+
+
+def _elided(head: str, tail: str, length: int, width: int = _WIDTH) -> str:
+    """``_shown`` of data of ``length`` symbols, from its first and last ``width`` symbols."""
+    if length <= width:
+        return head.translate(_VISIBLE)
+    return head[: width // 2 - 1].translate(_VISIBLE) + " … " + tail[-(width // 2 - 2) :].translate(_VISIBLE)
 
 
 class _ProgressBar:

@@ -16,7 +16,6 @@ Example (the document's)::
 from __future__ import annotations
 
 import unicodedata
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -62,8 +61,42 @@ class Compression:
             yield data
 
     def decompress(self) -> str:
-        last = deque(self.decompression(), maxlen=1)
-        return last[0] if last else self.compressed
+        """The rules undone all at once: each symbol of the compressed data written out as what
+        it stands for (one pass over the data, where undoing them one by one passes once a rule)."""
+        spelled: dict[str, str] = {}
+        for step in self.steps:
+            left, right = step.pair
+            spelled[step.symbol] = spelled.get(left, left) + spelled.get(right, right)
+        return "".join([spelled.get(symbol, symbol) for symbol in self.compressed])
+
+    def data_after_steps(self) -> Iterator[str]:
+        """The data after each step, in order: a pass over the data per step, so only for
+        what asks for the data itself (the views below need far less)."""
+        data = self.original
+        for step in self.steps:  # str.replace is BPE's own left-to-right, non-overlapping replacement
+            data = data.replace(step.pair[0] + step.pair[1], step.symbol)
+            yield data
+
+    def edges(self, size: int) -> list[tuple[int, str, str]]:
+        """For each step, the length of the data after it and its first and last ``size``
+        symbols, worked back from the compressed data without building the data.
+
+        Undoing a step writes its pair for each of its symbols, so the first ``size`` symbols
+        before a step come from the first ``size`` after it. That holds while each symbol
+        stands for one step; a string merged again by another route keeps its symbol, so the
+        edges are then taken from the data itself."""
+        if len({step.symbol for step in self.steps}) < len(self.steps):
+            return [(len(data), data[:size], data[-size:]) for data in self.data_after_steps()]
+        length, head, tail = len(self.compressed), self.compressed[:size], self.compressed[-size:]
+        edges = []
+        for step in reversed(self.steps):
+            edges.append((length, head, tail))
+            pair = step.pair[0] + step.pair[1]
+            length += step.count
+            head = head.replace(step.symbol, pair)[:size]
+            tail = tail.replace(step.symbol, pair)[-size:]
+        edges.reverse()
+        return edges
 
 
 def fresh_symbols(data: str) -> Iterator[str]:
@@ -84,11 +117,13 @@ def compress(
     training: TrainingConfig | None = None,
     merges: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    every_step: bool = True,
 ) -> Compression:
-    """Train on ``text`` as one sequence and write each merge as a fresh symbol."""
+    """Train on ``text`` as one sequence and write each merge as a fresh symbol (see
+    :func:`compression_of` for ``every_step``)."""
     trainer = Trainer(Corpus.from_text(text, SEQUENCE), training or TrainingConfig())
     trainer.run(merges=merges, progress=progress)
-    return compression_of(trainer)
+    return compression_of(trainer, every_step)
 
 
 def is_one_sequence(config: PipelineConfig) -> bool:
@@ -107,8 +142,10 @@ def compression_of(trainer: Trainer, every_step: bool = True) -> Compression:
     """The trainer's merges up to its position, written as the classic variant writes them.
 
     The trainer must hold one sequence (:func:`is_one_sequence`); its only word is the data.
-    Without ``every_step`` the steps carry no data (each costs a pass over it) and only the
-    data after the last step is built, from the trainer's segmentation."""
+    Without ``every_step`` the steps carry no data (each costs a pass over it, and all of them
+    together hold the data once a step) and only the data after the last step is built, from
+    the trainer's segmentation: :meth:`Compression.edges` and
+    :meth:`Compression.data_after_steps` give what a view needs of the others."""
     if not is_one_sequence(trainer.corpus.config) or trainer.word_count != 1:
         raise ValueError("The compression variant needs the data as one sequence of characters.")
     text = trainer.corpus.words[0]
