@@ -14,6 +14,7 @@ import numpy as np
 
 from bpe_core.batch_merge import symbols_of
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
+from bpe_core.config import PipelineConfig
 from bpe_core.corpus import Corpus, unit_lengths, word_slices
 from bpe_core.vocab import MARK
 
@@ -47,6 +48,43 @@ def alphabet(corpus: Corpus) -> set[str]:
     return symbols
 
 
+def word_symbols(corpus: Corpus) -> set[str]:
+    """Keys of the base symbols the corpus's words are made of (``corpus.base_symbols`` of each):
+    :func:`alphabet` without the bytes no word holds and, with an attached marker, without the
+    plain twin of a unit that only ends words. An imported tokenizer's alphabet is its own, so
+    its vocabulary holds these beside that alphabet, not a corpus's whole alphabet.
+
+    Example: the words ``ab`` and ``b`` with an attached marker give ``a`` and ``b</w>``.
+    """
+    config = corpus.config
+    words = corpus.words
+    attached = config.end_of_word is not None and config.attach_marker
+    if not len(words):
+        return set()
+    if config.unit == "char" and not attached:
+        return alphabet(corpus)  # its units, and a separate marker
+    if config.unit == "char":
+        symbols: set[str] = set()
+        for word in words:
+            symbols.update(word[:-1])
+            symbols.add(word[-1] + MARK)
+        return symbols
+    data = np.frombuffer(words.blob, dtype=np.uint8)
+    if not attached:
+        units = {BYTE_TO_CHAR[b] for b in _present(data)}
+        return units if config.end_of_word is None else units | {MARK}
+    last = words.byte_ends() - 1
+    inner = np.ones(len(data), dtype=bool)
+    inner[last] = False
+    units = {BYTE_TO_CHAR[b] for b in _present(data[inner])}
+    return units | {BYTE_TO_CHAR[b] + MARK for b in _present(data[last])}
+
+
+def _present(data: np.ndarray) -> list[int]:
+    """The byte values ``data`` holds (a count per value: no sort of a corpus' bytes)."""
+    return np.flatnonzero(np.bincount(data, minlength=256)).tolist()
+
+
 def initial_lengths(corpus: Corpus) -> np.ndarray:
     """Each word's number of base symbols (its units, and a separate marker)."""
     config = corpus.config
@@ -59,6 +97,7 @@ def initial_lengths(corpus: Corpus) -> np.ndarray:
 def initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
     """Each word's base symbols as a symbol string (see ``bpe_core.pair_index``)."""
     config = corpus.config
+    ids = _with_plain_twins(ids, config)
     text = _translated(corpus, ids, 0, len(corpus.words.blob))
     ends = np.cumsum(unit_lengths(corpus.words, config.unit)).tolist()
     units = [text[start:end] for start, end in itertools.pairwise([0, *ends])]
@@ -76,15 +115,14 @@ def initial_runs(corpus: Corpus, ids: dict[str, int]) -> Iterator[tuple[np.ndarr
     """The words in runs of about ``RUN_BYTES`` of text: each run's base symbol ids end to end
     (int32) and each word's number of them. ``ids`` are read now, not as the runs are made."""
     config = corpus.config
+    ids = _with_plain_twins(ids, config)
     table = _table(corpus, ids)
     marker = ids[MARK] if config.end_of_word is not None and not config.attach_marker else None
     marked = None
     if config.end_of_word is not None and config.attach_marker:  # unit id -> its marked twin's
         marked = np.zeros(max(ids.values(), default=0) + 1, dtype=np.int32)
         for key, i in ids.items():
-            if (
-                len(key) == 2 and key.endswith(MARK) and key[0] in ids
-            ):  # an imported alphabet may lack the unit
+            if len(key) == 2 and key.endswith(MARK):
                 marked[ids[key[0]]] = i
     return _runs(corpus, table, marker, marked)
 
@@ -117,10 +155,25 @@ def _runs(
             yield units, lengths
 
 
+def _with_plain_twins(ids: dict[str, int], config: PipelineConfig) -> dict[str, int]:
+    """``ids`` and, with an attached marker, an id past them for each unit that has none while its
+    marked twin has one. An imported tokenizer's alphabet may hold ``w</w>`` without ``w``, and a
+    word's last unit is read plain before it becomes its marked twin; its corpus was fitted to
+    the alphabet (``bpe_core.imported.fit_corpus``), so no such unit stays plain."""
+    if config.end_of_word is None or not config.attach_marker:
+        return ids
+    lacking = [key[0] for key in ids if len(key) == 2 and key[1] == MARK and key[0] not in ids]
+    if not lacking:
+        return ids
+    fresh = max(ids.values()) + 1
+    return {**ids, **{unit: fresh + k for k, unit in enumerate(lacking)}}
+
+
 def _table(corpus: Corpus, ids: dict[str, int]):
-    """Unit -> symbol id: an array indexed by byte in byte mode, else a ``str.translate`` table."""
+    """Unit -> symbol id: an array indexed by byte in byte mode, else a ``str.translate`` table.
+    An imported tokenizer's alphabet may lack bytes (-1 here): its corpus holds none of them."""
     if corpus.config.unit == "byte":
-        return np.array([ids[char] for char in BYTE_TO_CHAR], dtype=np.int32)
+        return np.array([ids.get(char, -1) for char in BYTE_TO_CHAR], dtype=np.int32)
     marker_key = MARK if corpus.config.end_of_word is not None else None  # else NUL is a character
     return {ord(key): chr(i) for key, i in ids.items() if len(key) == 1 and key != marker_key}
 
@@ -129,6 +182,6 @@ def _translated(corpus: Corpus, ids: dict[str, int], low: int, high: int) -> str
     """The units of the corpus' bytes ``low`` to ``high`` (whole words) as symbol characters."""
     blob = corpus.words.blob[low:high]
     if corpus.config.unit == "byte":
-        table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR)}
+        table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in ids}
         return blob.decode("latin-1").translate(table)
     return blob.decode("utf-8", "surrogatepass").translate(_table(corpus, ids))

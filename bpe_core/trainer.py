@@ -43,7 +43,7 @@ from bpe_core.events import (
 )
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
-from bpe_core.initial_symbols import alphabet, initial_lengths, initial_runs, initial_segs
+from bpe_core.initial_symbols import alphabet, initial_lengths, initial_runs, initial_segs, word_symbols
 from bpe_core.memory import release_free_memory
 from bpe_core.merge_line import LineView, MergeLine, common_length
 from bpe_core.numbering import Numbering
@@ -174,7 +174,10 @@ class Trainer:
         self.training = training
         self._rule = parse_rule(training.tie_break)
         config = corpus.config
-        self.vocab = Vocabulary(config.special_tokens, alphabet(corpus) | self._alphabet, config.end_of_word)
+        # An imported tokenizer's alphabet (the one given) is its own: beside it only what the
+        # words are made of, not every byte or the plain twin of each marked last unit.
+        symbols = self._alphabet | word_symbols(corpus) if self._alphabet else alphabet(corpus)
+        self.vocab = Vocabulary(config.special_tokens, symbols, config.end_of_word)
         self._records = MergeLine()  # the current branch's line
         self._tree = HistoryTree(self._records)
         self.revision = next(_REVISIONS)

@@ -267,3 +267,99 @@ def test_codes_whose_marked_units_lack_their_plain_twins_open_and_take_a_corpus(
     attached = attach_corpus(trainer, Corpus.from_text("low low lo", encoder.config))
     assert [attached.token_string(t) for t in attached.segmentation(0)] == ["low</w>"]
     assert attached.history[-1].count == 2
+
+
+# -- attaching a corpus leaves the tokenizer's alphabet, ids and encodings its own -------------
+
+LACKING = ["e.g. 0.5", "ab. x.y", "naïve café — 中文 😀", "ends with a dot.", ". .. ...", "\x85\u2028 tab\tend"]
+CORPUS = " ".join(LACKING) * 3 + " and some plain words the tokenizer knows: the cat sat. e.g. 2.5"
+
+
+def byte_model(merges: int = 300) -> Encoder:
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    trainer = Trainer(Corpus.from_text(data_text("kjv_genesis_100k.txt")[:60_000], config))
+    trainer.run(merges=merges)
+    return Encoder.from_trainer(trainer)
+
+
+def minbpe_model(path) -> None:
+    """A minbpe .model of a byte-level model trained here (minbpe numbers bytes by value)."""
+    from bpe_core.byte_alphabet import display_to_bytes
+
+    encoder = byte_model()
+    value = {i: display_to_bytes(key)[0] for i, key in enumerate(encoder.keys[:256])}
+    value.update({m.token: 256 + m.rank for m in encoder.merges})
+    pattern = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+    merges = "".join(f"{value[m.left]} {value[m.right]}\n" for m in encoder.merges)
+    path.write_text(f"minbpe v1\n{pattern}\n1\n<|end|> {256 + len(encoder.merges)}\n{merges}", encoding="utf-8")
+
+
+def hf_char_file(path) -> None:
+    """A character-level tokenizer.json whose vocabulary has '.</w>' but not '.', and no digits."""
+    vocab = {s: i for i, s in enumerate(["a", "b", "e", "g", "x", "y", "a</w>", "b</w>", ".</w>", "e</w>"])}
+    vocab.update({"ab": 10, "ab</w>": 11, "e.</w>": 12})
+    data = {
+        "normalizer": None,
+        "pre_tokenizer": {"type": "WhitespaceSplit"},
+        "model": {
+            "type": "BPE",
+            "end_of_word_suffix": "</w>",
+            "vocab": vocab,
+            "merges": ["a b", "a b</w>", "e .</w>"],
+        },
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def hf_byte_file(path) -> None:
+    """A byte-level tokenizer.json without most bytes: Hugging Face drops what it lacks."""
+    vocab = {s: i for i, s in enumerate(["a", "b", "c", ".", "Ġ", "ab", "Ġab"])}
+    data = {
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True},
+        "model": {"type": "BPE", "vocab": vocab, "merges": ["a b", "Ġ ab"]},
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def codes_learned(path) -> None:
+    import io
+
+    from subword_nmt.learn_bpe import learn_bpe
+
+    codes = io.StringIO()
+    learn_bpe(io.StringIO(data_text("kjv_genesis_100k.txt")), codes, 400, min_frequency=2)
+    path.write_text(codes.getvalue(), encoding="utf-8")
+
+
+TOKENIZERS = {
+    "hf characters": ("tokenizer.json", hf_char_file),
+    "hf bytes": ("tokenizer.json", hf_byte_file),
+    "gpt2 files": ("gpt2", lambda path: write_tokenizer(byte_model(), "gpt2", path)),
+    "codes": ("model.codes", codes_learned),
+    "codes 0.1": ("old.codes", lambda path: path.write_text("a b\nab c\n", encoding="utf-8")),
+    "tiktoken": ("model.tiktoken", lambda path: write_tokenizer(byte_model(), "tiktoken", path)),
+    "minbpe": ("model.model", minbpe_model),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOKENIZERS))
+def test_attaching_a_corpus_with_characters_a_tokenizer_lacks_keeps_its_encodings(name, tmp_path):
+    file_name, make = TOKENIZERS[name]
+    path = tmp_path / file_name
+    make(path)
+    encoder = read_tokenizer(path).encoder
+    expected = [encoder.encode_ids(text) for text in LACKING]
+    corpus = Corpus.from_text(CORPUS, encoder.config)
+    bare = trainer_from_encoder(encoder)
+    sessions = {
+        "opened": bare,
+        "attached": attach_corpus(bare, corpus),
+        "imported with it": trainer_from_encoder(encoder, corpus),
+    }
+    save_session(sessions["attached"], tmp_path / "attached.json")
+    sessions["saved and reopened"] = load_session(tmp_path / "attached.json")
+    for how, session in sessions.items():
+        ours = Encoder.from_trainer(session)
+        assert [ours.encode_ids(text) for text in LACKING] == expected, how
+        assert session.vocab_size == bare.vocab_size, how  # its alphabet is its own
+    assert sessions["attached"].word_count > 0

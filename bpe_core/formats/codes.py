@@ -55,7 +55,7 @@ def read_codes(path: str | Path) -> Encoder:
             raise InputError(f"Line {number} of the codes file {str(path)!r} is not two symbols.")
         pairs.append((key_of(parts[0], DEFAULT_MARKER), key_of(parts[1], DEFAULT_MARKER)))
     made: set[str] = set()
-    base: set[str] = set()
+    base: set[str] = set() if attached else {MARK}  # a marker of its own ends every word
     for left, right in pairs:
         for part in (left, right):
             if part not in made and part not in base:
