@@ -192,7 +192,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([docks["corpus"], docks["pairs"]], [760, 680], Qt.Orientation.Horizontal)
         self.resizeDocks([docks["corpus"], docks["encode"]], [620, 200], Qt.Orientation.Vertical)
         self.resizeDocks(
-            [docks["pairs"], docks["merges"], docks["plots"]], [270, 310, 240], Qt.Orientation.Vertical
+            [docks["pairs"], docks["merges"], docks["plots"]], [250, 310, 260], Qt.Orientation.Vertical
         )
 
     def _action(self, name: str, text: str, slot, shortcuts=(), tip: str = "", checkable=False) -> QAction:
