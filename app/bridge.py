@@ -256,8 +256,7 @@ class Bridge(QObject):
     def undo(self) -> bool:
         if self.busy or not self._trainer.can_undo:
             return False
-        self._trainer.undo()
-        return True
+        return self._guarded(self._trainer.undo, "Cannot undo")  # a merge read from a file is checked
 
     def redo(self) -> bool:
         if self.busy or not self._trainer.can_redo:
@@ -275,7 +274,7 @@ class Bridge(QObject):
 
         def work(progress, cancelled) -> bool:
             trainer.goto(step, progress, cancelled)
-            return trainer.position == step
+            return not cancelled()  # a step inside a pass arrives at the pass's end
 
         def finished(arrived: bool) -> None:
             if not arrived:
@@ -301,7 +300,7 @@ class Bridge(QObject):
 
         def work(progress, cancelled) -> bool:
             trainer.switch(branch, step, progress, cancelled)
-            return trainer.current_branch == branch and trainer.position == step
+            return trainer.current_branch == branch and not cancelled()
 
         def finished(arrived: bool) -> None:
             if not arrived:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from bpe_core.errors import ConfigError
+from bpe_core.errors import ConfigError, has_lone_surrogate
 
 NORMALIZATIONS = ("none", "nfc", "nfkc")
 PRETOKENIZERS = ("whitespace", "words", "gpt2", "gpt4", "gpt4-minbpe", "none")
@@ -55,7 +55,10 @@ class PipelineConfig:
         _choice("pre-tokenizer", self.pretokenize, PRETOKENIZERS)
         _choice("unit", self.unit, UNITS)
         if self.end_of_word is not None and (
-            not self.end_of_word or self.end_of_word.isspace() or "\x00" in self.end_of_word
+            not self.end_of_word
+            or self.end_of_word.isspace()
+            or "\x00" in self.end_of_word
+            or has_lone_surrogate(self.end_of_word)
         ):
             raise ConfigError("The end-of-word marker must be a visible, non-empty string.")
         if self.attach_marker and self.end_of_word is None:
@@ -63,6 +66,8 @@ class PipelineConfig:
         specials = tuple(self.special_tokens)
         if any(not token or "\x00" in token for token in specials):  # NUL: see bpe_core.vocab
             raise ConfigError("A special token must be a non-empty string without NUL characters.")
+        if any(has_lone_surrogate(token) for token in specials):
+            raise ConfigError("A special token holds a lone surrogate (U+D800 to U+DFFF), not text.")
         if len(set(specials)) != len(specials):
             raise ConfigError("Special tokens must be distinct.")
         object.__setattr__(self, "special_tokens", specials)
@@ -90,8 +95,9 @@ class TrainingConfig:
     ----------
     min_frequency : a pair is merged only if it occurs at least this often (default 2).
     tie_break : name of the rule ordering pairs tied at the top count (see ``bpe_core.tiebreak``).
-    merges_per_pass : how many merges one step makes (source document 000): 1 is the classic
-        algorithm; K > 1 takes up to K non-conflicting pairs of the ranking at once; 0 takes all.
+    merges_per_pass : how many merges one step makes (as the FRED FED TED BREAD walk-through
+        allows): 1 is the classic algorithm; K > 1 takes up to K non-conflicting pairs of the
+        ranking at once; 0 takes all.
     """
 
     min_frequency: int = 2

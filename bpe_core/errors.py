@@ -1,5 +1,7 @@
 """Errors the engine raises for bad input: each carries one clear sentence for the user."""
 
+import re
+
 
 class BpeError(ValueError):
     """Base class: the message is a complete sentence fit to show a user as is."""
@@ -34,3 +36,12 @@ def quoted(text: str, limit: int = 40) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit] + '…'!r} ({len(text):,} characters)"
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (U+D800 to U+DFFF): JSON can spell one
+    (``"\\ud800"``), no UTF-8 text holds it, and it fails wherever text is encoded."""
+    return not text.isascii() and _LONE_SURROGATE.search(text) is not None

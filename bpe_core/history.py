@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 USER = "user"
+IMPORTED = "imported"  # who decided a merge read from a tokenizer file
 CANDIDATE_CAP = 5  # how many tied candidates a record lists (the count of ties is always exact)
 
 

@@ -18,12 +18,11 @@ from bpe_core.config import TrainingConfig
 from bpe_core.corpus import Corpus, base_symbols
 from bpe_core.encoder import Encoder
 from bpe_core.errors import InputError, quoted
-from bpe_core.history import MergeRecord
+from bpe_core.history import IMPORTED, MergeRecord
 from bpe_core.numbering import Numbering
 from bpe_core.trainer import Trainer
 from bpe_core.vocab import MARK, display
 
-IMPORTED = "imported"  # who decided a merge read from a tokenizer file
 Progress = Callable[[int, int], None]
 
 

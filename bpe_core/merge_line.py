@@ -26,6 +26,7 @@ from bpe_core.word_types import equal_items
 
 _NEW_TOKEN = 1
 _UNVERIFIED = 2  # read from a file and not yet checked against the corpus (see Trainer._verify)
+_UNCHECKED = 4  # its decision data not yet checked against the state before it (Trainer._check_decision)
 
 # Who decided each merge, by number: a rule's name or "user", a handful of strings in all.
 _DECIDERS: list[str] = []
@@ -151,8 +152,6 @@ class MergeLine:
 
     def _record(self, j: int) -> MergeRecord:
         c = self._cols
-        low, high = (self._cand_ends[j - 1] if j else 0), self._cand_ends[j]
-        cand = self._cand
         return MergeRecord(
             self._fork + j + 1,
             (c["left"][j], c["right"][j]),
@@ -161,7 +160,7 @@ class MergeLine:
             c["top_count"][j],
             c["replacements"][j],
             c["ties"][j],
-            tuple((cand[2 * k], cand[2 * k + 1]) for k in range(low, high)),
+            self._own_candidates(j),
             _DECIDERS[c["decider"][j]],
             bool(self._flags[j] & _NEW_TOKEN),
             c["vocab_size"][j],
@@ -202,6 +201,31 @@ class MergeLine:
     def decided_by(self, i: int) -> str:
         return _DECIDERS[self._field("decider", i)]
 
+    def candidates(self, i: int) -> tuple[tuple[int, int], ...]:
+        line, j = self._owner(i)
+        return line._own_candidates(j)
+
+    def _own_candidates(self, j: int) -> tuple[tuple[int, int], ...]:
+        low, high = (self._cand_ends[j - 1] if j else 0), self._cand_ends[j]
+        cand = self._cand
+        return tuple((cand[2 * k], cand[2 * k + 1]) for k in range(low, high))
+
+    def candidate_counts(self, start: int = 0) -> np.ndarray:
+        """How many candidates each row from ``start`` on lists."""
+        parts: list[np.ndarray] = []
+        line: MergeLine | None = self
+        length = len(self)
+        while line is not None and length > start:
+            low = max(line._fork, start)
+            if low < length:
+                ends = np.frombuffer(line._cand_ends.tobytes(), dtype=_DTYPES[line._cand_ends.typecode])
+                ends = np.r_[0, ends.astype(np.int64)]
+                rows = slice(low - line._fork, length - line._fork)
+                parts.append(np.diff(ends)[rows])
+            length, line = min(line._fork, length), line._base
+        parts.reverse()
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
     def new_token(self, i: int) -> bool:
         line, j = self._owner(i)
         return bool(line._flags[j] & _NEW_TOKEN)
@@ -233,7 +257,7 @@ class MergeLine:
         for name, value in zip(_COLUMNS, values, strict=True):
             c[name] = _fitting(c[name], value)
             c[name][j] = value
-        line._flags[j] = (line._flags[j] & _UNVERIFIED) | (_NEW_TOKEN if record.new_token else 0)
+        line._flags[j] = (line._flags[j] & _UNVERIFIED) | (_NEW_TOKEN if record.new_token else 0)  # checked
         low, high = (line._cand_ends[j - 1] if j else 0), line._cand_ends[j]
         listed = [x for pair in record.candidates for x in pair]
         line._cand = _fitting(line._cand, *listed)
@@ -251,6 +275,14 @@ class MergeLine:
     def mark_verified(self, i: int) -> None:
         line, j = self._owner(i)
         line._flags[j] &= ~_UNVERIFIED
+
+    def unchecked(self, i: int) -> bool:
+        line, j = self._owner(i)
+        return bool(line._flags[j] & _UNCHECKED)
+
+    def mark_checked(self, i: int) -> None:
+        line, j = self._owner(i)
+        line._flags[j] &= ~_UNCHECKED
 
     # -- columns ---------------------------------------------------------------------------
 
@@ -278,19 +310,25 @@ class MergeLine:
         parts.reverse()
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)  # int64 (flags uint8)
 
+    def decider_codes(self, *names: str) -> list[int]:
+        """The codes the ``decider`` column gives these deciders."""
+        return [_decider_code(name) for name in names]
+
     def deciders(self, length: int | None = None) -> set[str]:
         """Who decided any of the first ``length`` merges."""
         return {_DECIDERS[code] for code in np.unique(self.column("decider", length)).tolist()}
 
-    def fill(self, columns: dict[str, np.ndarray], new_token: np.ndarray) -> None:
+    def fill(self, columns: dict[str, np.ndarray], new_token: np.ndarray, unchecked: np.ndarray) -> None:
         """Replace whole columns (each as long as the line, which forks from none) and every
-        row's ``new_token`` flag: how a restored history gets the values worked out for it."""
+        row's ``new_token`` flag and ``unchecked`` one: how a restored history gets the values
+        worked out for it."""
         if self._fork:
             raise ValueError("Only a line that forks from none is filled.")
         for name, values in columns.items():
             self._cols[name] = _narrowest(values)
         flags = np.frombuffer(self._flags, dtype=np.uint8) & _UNVERIFIED
-        self._flags = bytearray((flags | np.where(new_token, _NEW_TOKEN, 0).astype(np.uint8)).tobytes())
+        flags = flags | np.where(new_token, _NEW_TOKEN, 0).astype(np.uint8)
+        self._flags = bytearray((flags | np.where(unchecked, _UNCHECKED, 0).astype(np.uint8)).tobytes())
 
 
 def _values(record: MergeRecord) -> tuple[int, ...]:

@@ -12,15 +12,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bpe_core.branches import Branch
 from bpe_core.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.config import PipelineConfig, TrainingConfig
 from bpe_core.corpus import MAX_TOTAL, Corpus
 from bpe_core.encoder import Encoder, Merge
-from bpe_core.errors import BpeError, InputError, SessionError
+from bpe_core.errors import BpeError, InputError, SessionError, has_lone_surrogate, quoted
 from bpe_core.fileio import input_limit, open_input, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import MergeRecord
+from bpe_core.line_checks import check_line, pass_numbers
 from bpe_core.memory import release_free_memory
 from bpe_core.merge_line import MergeLine
 from bpe_core.numbering import Numbering
@@ -243,6 +246,8 @@ def _validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]
     alphabet = data["alphabet"]
     if not _is_list_of(alphabet, str) or "" in alphabet:
         raise SessionError("the alphabet must be a list of non-empty strings.")
+    if any(map(has_lone_surrogate, alphabet)):
+        raise SessionError("its alphabet holds a lone surrogate (U+D800 to U+DFFF), which text never has.")
     numbering = None
     if "numbering" in data:  # an imported tokenizer's ids (bpe_core.numbering)
         numbering = Numbering.from_dict(data["numbering"], len(pipeline.special_tokens))
@@ -335,12 +340,16 @@ def _check_branches(data: dict[str, Any]) -> None:
         name, parent, fork = branch.get("name"), branch.get("parent"), branch.get("fork")
         if not isinstance(name, str) or not name.strip():
             raise SessionError(f"branch {branch['id']} has no name.")
+        if has_lone_surrogate(name):
+            raise SessionError(
+                f"the name of branch {branch['id']} holds a lone surrogate, which text never has."
+            )
         if parent is not None and (
             type(parent) is not int or parent not in entries or parent == branch["id"]
         ):
-            raise SessionError(f"branch {name!r} forks from a branch that is not there.")
+            raise SessionError(f"branch {quoted(name)} forks from a branch that is not there.")
         if not isinstance(fork, int) or isinstance(fork, bool) or fork < 0:
-            raise SessionError(f"branch {name!r} has a malformed fork step.")
+            raise SessionError(f"branch {quoted(name)} has a malformed fork step.")
         own = branch.get("merges")
         if branch["id"] != current:
             if not isinstance(own, list):
@@ -350,25 +359,38 @@ def _check_branches(data: dict[str, Any]) -> None:
                 replaced = merge.get("replacements")
                 if not (_is_count_or_zero(replaced) and replaced <= MAX_TOTAL):
                     raise SessionError(
-                        f"merge {number} of branch {name!r} has a malformed replacement count."
+                        f"merge {number} of branch {quoted(name)} has a malformed replacement count."
                     )
     lengths: dict[int, int] = {}
+    for branch_id in _parents_first(entries):
+        entry = entries[branch_id]
+        parent = entry["parent"]
+        before = 0 if parent is None else lengths[parent]
+        line = entry["fork"] + len(entry["merges"]) if branch_id != current else len(data["merges"])
+        if entry["fork"] > min(before, line):
+            raise SessionError(f"branch {quoted(entry['name'])} forks after the end of a line.")
+        lengths[branch_id] = line
 
-    def length(branch_id: int, seen: frozenset[int]) -> int:
-        if branch_id in seen:
-            raise SessionError("the branches fork from each other in a circle.")
-        if branch_id not in lengths:
-            entry = entries[branch_id]
-            parent = entry["parent"]
-            before = 0 if parent is None else length(parent, seen | {branch_id})
-            line = entry["fork"] + len(entry["merges"]) if branch_id != current else len(data["merges"])
-            if entry["fork"] > min(before, line):
-                raise SessionError(f"branch {entry['name']!r} forks after the end of a line.")
-            lengths[branch_id] = line
-        return lengths[branch_id]
 
-    for branch_id in entries:
-        length(branch_id, frozenset())
+def _parents_first(entries: dict[int, dict[str, Any]]) -> list[int]:
+    """The branches' ids, each after the one it forks from (a file may list them in any order,
+    and a chain of thousands is walked without recursion); ``SessionError`` for a circle."""
+    order: list[int] = []
+    placed: set[int] = set()
+    for start in entries:
+        chain: list[int] = []
+        seen: set[int] = set()
+        branch_id: int | None = start
+        while branch_id is not None and branch_id not in placed:
+            if branch_id in seen:
+                raise SessionError("the branches fork from each other in a circle.")
+            chain.append(branch_id)
+            seen.add(branch_id)
+            branch_id = entries[branch_id]["parent"]
+        for branch_id in reversed(chain):
+            order.append(branch_id)
+            placed.add(branch_id)
+    return order
 
 
 def _keyed(alphabet: list[str], merges: list[dict], marker: str | None) -> tuple[list[str], list[dict]]:
@@ -455,6 +477,8 @@ def trainer_from_session(data: dict[str, Any], path: str | Path, progress: Progr
     """The trainer of validated session data (from :func:`read_session` or :func:`sniff_session`)."""
     try:
         return _trainer_from(data, progress)
+    except SessionError as error:  # what the file claims cannot be, whatever the corpus
+        raise SessionError(f"The session file {str(path)!r} is invalid: {error}") from None
     except BpeError as error:
         raise SessionError(f"The session file {str(path)!r} does not fit its corpus: {error}") from None
 
@@ -541,74 +565,81 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
     specials = vocab.n_special
     base = {key: i for i, key in enumerate(vocab.keys[: specials + vocab.n_base]) if i >= specials}
     entries = {entry["id"]: entry for entry in data["branches"]}
-    lines: dict[int, list[dict[str, Any]]] = {data["branch"]: data["merges"]}
-
-    def line(branch_id: int) -> list[dict[str, Any]]:
-        if branch_id not in lines:
-            entry = entries[branch_id]
-            parent = [] if entry["parent"] is None else line(entry["parent"])
-            lines[branch_id] = parent[: entry["fork"]] + entry["merges"]
-        return lines[branch_id]
-
     current = trainer.history.line
+    lines: dict[int, list[dict[str, Any]]] = {data["branch"]: data["merges"]}
     built: dict[int, MergeLine] = {data["branch"]: current}
-
-    def records_of(branch_id: int) -> MergeLine:
+    for branch_id in _parents_first(entries):  # a parent's line is built before its children's
         if branch_id in built:
-            return built[branch_id]
+            continue
         entry = entries[branch_id]
-        merges = line(branch_id)
+        parent = entry["parent"]
+        merges = lines[branch_id] = ([] if parent is None else lines[parent][: entry["fork"]]) + entry[
+            "merges"
+        ]
         shared = 0
         while shared < min(len(merges), len(current)) and merges[shared] == data["merges"][shared]:
             shared += 1
-        if entry["parent"] is not None and entry["fork"] > shared:
-            records, start = records_of(entry["parent"]).fork(entry["fork"]), entry["fork"]
+        if parent is not None and entry["fork"] > shared:
+            records, start = built[parent].fork(entry["fork"]), entry["fork"]
         else:
             records, start = current.fork(shared), shared
-        ids = dict(base)
-        corpus_tokens = trainer.initial_point.corpus_tokens
-        for number, merge in enumerate(merges, start=1):
-            try:
-                pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
-                candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
-            except KeyError as missing:
-                shown = display(missing.args[0], trainer.corpus.config.end_of_word)
-                raise SessionError(
-                    f"merge {number} of branch {entry['name']!r} uses the unknown token {shown!r}."
-                ) from None
-            new = merge["token"] not in ids
-            token = ids.setdefault(merge["token"], specials + len(ids))
-            corpus_tokens -= merge["replacements"]
-            if corpus_tokens < 0:
-                raise SessionError(
-                    f"merge {number} of branch {entry['name']!r} replaces more tokens than there are."
-                )
-            if number > start:
-                record = MergeRecord(
-                    number,
-                    pair,
-                    token,
-                    merge["count"],
-                    merge["top_count"],
-                    merge["replacements"],
-                    merge["ties"],
-                    candidates,
-                    merge["decided_by"],
-                    new,
-                    specials + len(ids),
-                    corpus_tokens,
-                    merge.get("pass", number),
-                )
-                records.append(record, verified=False)
-        built[branch_id] = records
-        return records
-
+        built[branch_id] = _branch_line(trainer, base, entry, merges, records, start)
     return [
-        Branch(
-            branch_id, " ".join(entry["name"].split()), records_of(branch_id), entry["parent"], entry["fork"]
-        )
+        Branch(branch_id, " ".join(entry["name"].split()), built[branch_id], entry["parent"], entry["fork"])
         for branch_id, entry in entries.items()
     ]
+
+
+def _branch_line(
+    trainer: Trainer,
+    base: dict[str, int],
+    entry: dict[str, Any],
+    merges: list[dict[str, Any]],
+    records: MergeLine,
+    start: int,
+) -> MergeLine:
+    """A branch's line: ``records`` (its first ``start`` steps, read from another line) and its
+    merges from ``start`` on, numbered as the vocabulary would number their tokens."""
+    specials = trainer.vocab.n_special
+    name = quoted(entry["name"])
+    ids = dict(base)
+    corpus_tokens = trainer.initial_point.corpus_tokens
+    saved_passes = np.array([merge.get("pass", 0) for merge in merges], dtype=np.int64)
+    before = records.pass_number(start - 1) if start else 0
+    passes = dict(enumerate(pass_numbers(saved_passes, start, before).tolist(), start=start + 1))
+    for number, merge in enumerate(merges, start=1):
+        try:
+            pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])
+            candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
+        except KeyError as missing:
+            shown = display(missing.args[0], trainer.corpus.config.end_of_word)
+            raise SessionError(
+                f"merge {number} of branch {name} uses the unknown token {quoted(shown)}."
+            ) from None
+        new = merge["token"] not in ids
+        token = ids.setdefault(merge["token"], specials + len(ids))
+        corpus_tokens -= merge["replacements"]
+        if corpus_tokens < 0:
+            raise SessionError(f"merge {number} of branch {name} replaces more tokens than there are.")
+        if number > start:
+            record = MergeRecord(
+                number,
+                pair,
+                token,
+                merge["count"],
+                merge["top_count"],
+                merge["replacements"],
+                merge["ties"],
+                candidates,
+                merge["decided_by"],
+                new,
+                specials + len(ids),
+                corpus_tokens,
+                passes[number],
+            )
+            records.append(record, verified=False)
+    check_line(records, records.pass_start(start), f" of branch {name}")
+    return records
 
 
 def read_model(path: str | Path) -> dict[str, Any]:

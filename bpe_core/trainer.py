@@ -44,6 +44,7 @@ from bpe_core.events import (
 from bpe_core.gc_pause import without_gc
 from bpe_core.history import CANDIDATE_CAP, USER, MergeRecord, StopReason
 from bpe_core.initial_symbols import alphabet, initial_lengths, initial_runs, initial_segs, word_symbols
+from bpe_core.line_checks import check_line, pass_numbers
 from bpe_core.memory import release_free_memory
 from bpe_core.merge_line import LineView, MergeLine, common_length
 from bpe_core.numbering import Numbering
@@ -57,6 +58,12 @@ Pair = tuple[int, int]
 Progress = Callable[[int, int], None]
 # A walk of this many merges or undos warms up an opened session's whole index first.
 LONG_WALK = 256
+# A session up to this size reopens by replaying its merges one by one, checking each merge's
+# decision data against the state before it at once; costs about what training it did (tenths
+# of a second here). Larger ones replay word by word, a fraction of that, and check a merge's
+# decision data where the trainer first stands before it (read when called: tests vary them).
+EXACT_REPLAY_SYMBOLS = 100_000
+EXACT_REPLAY_MERGES = 10_000
 # Every change of any trainer's recorded history (not of its position) gets a new number, so
 # "is this still the history I cached?" is one integer comparison, even across trainers.
 _REVISIONS = itertools.count(1)
@@ -353,10 +360,10 @@ class Trainer:
             return
         meet = min(common_length(self._records, branch.records), position)
         while self.position > meet:
-            self._unmerge()
+            self._unmerge(check=False)
         self._set_current(branch)
         while self.position < position:
-            self._remerge()
+            self._remerge(check=False)
         self._last_change = None
         if branch.id != failed_branch:
             self.events.emit(BranchSwitched(failed_branch, branch.id, failed_position, position))
@@ -416,6 +423,7 @@ class Trainer:
         self.events.emit(MergeApplied(record, redo=redone))
         return record
 
+    @_all_or_nothing
     @without_gc
     def undo(self) -> MergeRecord:
         """Undo the last merge exactly; it stays available for :meth:`redo`."""
@@ -751,6 +759,7 @@ class Trainer:
             self.position + 1, pair, 0, count, top_count, 0, ties, candidates, decided_by, False, 0, 0
         )
         template = replace(template, pass_number=pass_number)
+        self._check_decision(template)
         return self._advance(_key(pair), decided_by, template)[0]
 
     @without_gc
@@ -768,9 +777,11 @@ class Trainer:
         count is checked against the corpus (``MergeError`` if one differs, after which this
         trainer is unusable). With ``fill`` the counts are not checked but taken from the
         corpus (an imported tokenizer's merges), and each merge's top count is its own. The
-        result is exactly that of replaying merge by merge, which is
-        how it is done when the word-by-word replay (``bpe_core.word_replay``) does not apply:
-        a merge that spells an existing token, a long word, or counts too large for float64.
+        result is exactly that of replaying merge by merge, which is how it is done for a small
+        session (every merge's decision data is then checked against the state before it at
+        once; a large one's where the trainer first stands before it) and where the word-by-word
+        replay (``bpe_core.word_replay``) does not apply: a merge that spells an existing token,
+        a long word, or counts too large for float64.
         """
         if not self._unrestored:
             raise MergeError("Only a trainer made by Trainer.restoring can restore a history.")
@@ -778,12 +789,14 @@ class Trainer:
         if not 0 <= position <= len(saved):
             raise MergeError(f"Step {position} is outside the history (0 to {len(saved)}).")
         saved = saved if isinstance(saved, MergeLine) else MergeLine.of(saved)
+        passes = pass_numbers(saved.column("pass_number"))
         corpus = self.corpus
         weights = corpus.counts.numpy()
         lengths = initial_lengths(corpus)
         runs = initial_runs(corpus, self.vocab.ids)  # the base symbols' ids, read before merges are added
         if (
             not saved
+            or (not fill and int(lengths.sum()) <= EXACT_REPLAY_SYMBOLS and len(saved) <= EXACT_REPLAY_MERGES)
             or (len(lengths) and lengths.max() > pair_index.LONG_WORD)  # read when called: tests vary it
             or weighted_total(lengths, weights) >= 2**52
             or not self._add_new_tokens(saved)
@@ -792,9 +805,10 @@ class Trainer:
             del lengths
             self._index_segs(initial_segs(corpus, self.vocab.ids))
             self._initial = self._now()
-            for number, merge in enumerate(saved, start=1):
+            for number, (merge, pass_number) in enumerate(zip(saved, passes.tolist(), strict=True), start=1):
                 if fill:
-                    self._advance(_key(merge.pair), merge.decided_by, replace(merge, step=number))
+                    template = replace(merge, step=number, pass_number=pass_number)
+                    self._advance(_key(merge.pair), merge.decided_by, template)
                     self._records[-1] = replace(self._records[-1], top_count=self._records[-1].count)
                 else:
                     self.replay(
@@ -804,10 +818,11 @@ class Trainer:
                         merge.ties,
                         merge.candidates,
                         merge.decided_by,
-                        merge.pass_number,
+                        pass_number,
                     )
                 if progress is not None:
                     progress(number, len(saved))
+            check_line(self._records)
             self.goto(position)
             return
         vocab, total = self.vocab, len(saved)
@@ -853,19 +868,20 @@ class Trainer:
                 f"Merge {k + 1} {self.pair_string(saved.pair(k))} occurs {int(counts[k])} times in the "
                 f"corpus, not {int(recorded[k])} as recorded."
             )
-        passes = saved.column("pass_number")
-        steps = np.arange(1, total + 1, dtype=np.int32)
         columns = {
             "token": tokens,
             "replacements": replacements,
             "vocab_size": tokens + 1,
             "corpus_tokens": corpus_tokens - np.cumsum(replacements),
-            "pass_number": np.where((passes == 0) | (passes == steps), steps, passes),
+            "pass_number": passes,
         }
         if fill:
             columns["count"] = columns["top_count"] = counts
         head = saved[0]
-        saved.fill(columns, np.ones(total, dtype=bool))
+        # The state before each merge is not rebuilt here: a merge's decision data is checked
+        # against it where the trainer stands before that merge (a walk, or now for the next one).
+        saved.fill(columns, np.ones(total, dtype=bool), saved.column("ties") > 0)
+        check_line(saved)
         self._records = saved
         self._tree = HistoryTree(saved)
         self._initial = SeriesPoint(
@@ -874,6 +890,8 @@ class Trainer:
         self._index_segs(cold, lazy=range(first, first + position))
         self._effects = [None] * position
         self.revision = next(_REVISIONS)
+        if position < total:
+            self._check_decision(saved[position])
 
     def _add_new_tokens(self, saved: MergeLine) -> bool:
         """Add each merge's token to the vocabulary if every merge makes a token no earlier one
@@ -904,11 +922,13 @@ class Trainer:
         self.revision = next(_REVISIONS)
         return new
 
-    def _remerge(self) -> MergeRecord:
+    def _remerge(self, check: bool = True) -> MergeRecord:
         record = self._records[self.position]
         index = self._index
-        if self._records.unverified(self.position):
+        if check and self._records.unverified(self.position):
             self._verify(record)
+        if check and self._records.unchecked(self.position):
+            self._check_decision(record)
         if record.new_token:
             self.vocab.add(self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]], record.step)
             index.token_freq.append(0)
@@ -933,6 +953,7 @@ class Trainer:
                 f"Merge {record.step} {self.pair_string(record.pair)} of branch {self._tree.current.name!r} "
                 "does not make the replacements recorded."
             )
+        self._check_decision(record)
         self._records.mark_verified(record.step - 1)
 
     @property
@@ -951,7 +972,7 @@ class Trainer:
         self._tree.replace(branches, current, next_branch)
         self.revision = next(_REVISIONS)
 
-    def _unmerge(self) -> MergeRecord:
+    def _unmerge(self, check: bool = True) -> MergeRecord:
         record = self._records[self.position - 1]
         effect = self._last_effect()
         self._effects.pop()
@@ -960,7 +981,32 @@ class Trainer:
         if record.new_token:
             self.vocab.remove_last()
             self._index.token_freq.pop()
+        if check and self._records.unchecked(self.position):
+            self._check_decision(record)  # the state before it, again: raises with it undone
         return record
+
+    def _check_decision(self, record: MergeRecord) -> None:
+        """Check a merge's decision data, read from a file, against the state before it (the
+        trainer's now): its top count, how many pairs share it, and that each tied pair listed
+        has it. A merge whose decision was not recorded (0 ties) has nothing to check."""
+        if record.ties:
+            top = self._queue.top_count()
+            ties = self._ties(top)
+            listed = [pair for pair in record.candidates if self.pair_count(pair) != top]
+            if (top, ties) != (record.top_count, record.ties) or listed:
+                line = self._tree.current.name
+                found = (
+                    f"the corpus has a top count of {top:,} shared by {ties:,} pair{'s' if ties != 1 else ''}"
+                    if (top, ties) != (record.top_count, record.ties)
+                    else f"{self.pair_string(listed[0])} is not at the top count there"
+                )
+                raise MergeError(
+                    f"Merge {record.step} {self.pair_string(record.pair)} of branch {quoted(line)} was "
+                    f"recorded at a top count of {record.top_count:,} shared by {record.ties:,} "
+                    f"pair{'s' if record.ties != 1 else ''}, but before it {found}."
+                )
+        if record.step <= len(self._records) and self._records.unchecked(record.step - 1):
+            self._records.mark_checked(record.step - 1)
 
     # -- queries: pairs --------------------------------------------------------------------
 

@@ -64,14 +64,15 @@ def tiny_slices():
     ``initial_symbols``), and carries a run's last few words over to the next
     (``word_replay``); a few symbols each makes tiny corpora cross every boundary."""
     saved = cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK
-    few = word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS
+    few = word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, trainer_module.EXACT_REPLAY_SYMBOLS
     cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = 3, 2, 5, 4
-    word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS = 2, 3
+    # Tiny sessions would replay merge by merge: these take the word-by-word replay of large ones.
+    word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, trainer_module.EXACT_REPLAY_SYMBOLS = 2, 3, -1
     try:
         yield
     finally:
         cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = saved
-        word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS = few
+        word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, trainer_module.EXACT_REPLAY_SYMBOLS = few
 
 
 def rebuilt(trainer: Trainer) -> Trainer:
