@@ -353,7 +353,7 @@ def _check_branches(data: dict[str, Any]) -> None:
         own = branch.get("merges")
         if branch["id"] != current:
             if not isinstance(own, list):
-                raise SessionError(f"branch {name!r} does not list its merges.")
+                raise SessionError(f"branch {quoted(name)} does not list its merges.")
             for number, merge in enumerate(own, start=fork + 1):
                 _check_merge(number, merge)
                 replaced = merge.get("replacements")
@@ -535,7 +535,7 @@ def _records(trainer: Trainer, merges: list[dict[str, Any]]) -> MergeLine:
             candidates = tuple((ids[a], ids[b]) for a, b in merge["candidates"])
         except KeyError as missing:
             shown = display(missing.args[0], pipeline.end_of_word)
-            raise SessionError(f"merge {number} uses the unknown token {shown!r}.") from None
+            raise SessionError(f"merge {number} uses the unknown token {quoted(shown)}.") from None
         ids.setdefault(merge["token"], len(ids) + trainer.vocab.n_special)
         saved.append(
             MergeRecord(

@@ -943,16 +943,13 @@ class Trainer:
         made = self.vocab.ids.get(key)
         actual = self.pair_count(record.pair)
         token = len(self.vocab) if made is None else made
+        merge = (
+            f"Merge {record.step} {self.pair_string(record.pair)} of branch {quoted(self._tree.current.name)}"
+        )
         if actual != record.count or (made is None) != record.new_token or token != record.token:
-            raise MergeError(
-                f"Merge {record.step} {self.pair_string(record.pair)} of branch {self._tree.current.name!r} "
-                f"occurs {actual} times in the corpus, not {record.count} as recorded."
-            )
+            raise MergeError(f"{merge} occurs {actual} times in the corpus, not {record.count} as recorded.")
         if self.replacements(record.pair) != record.replacements:
-            raise MergeError(
-                f"Merge {record.step} {self.pair_string(record.pair)} of branch {self._tree.current.name!r} "
-                "does not make the replacements recorded."
-            )
+            raise MergeError(f"{merge} does not make the replacements recorded.")
         self._check_decision(record)
         self._records.mark_verified(record.step - 1)
 
@@ -1098,7 +1095,7 @@ class Trainer:
         return self.vocab.tokens[token_id]
 
     def pair_string(self, pair: Pair) -> str:
-        return f"({self.vocab.tokens[pair[0]]!r}, {self.vocab.tokens[pair[1]]!r})"
+        return f"({quoted(self.vocab.tokens[pair[0]])}, {quoted(self.vocab.tokens[pair[1]])})"
 
     def token_length(self, token_id: int) -> int:
         """Units (characters, or bytes in byte mode) of text the token stands for: the end-of-word

@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Iterable, Sequence
 from typing import overload
 
-from bpe_core.errors import ConfigError
+from bpe_core.errors import ConfigError, quoted
 from bpe_core.word_types import equal_items
 
 MARK = "\x00"  # the end-of-word marker in a key; only ever a key's last character
@@ -86,7 +86,7 @@ class Vocabulary:
         alphabet = sorted_alphabet(alphabet, marker)
         clash = set(specials) & set(alphabet)
         if clash:
-            raise ConfigError(f"The special token {sorted(clash)[0]!r} is also a base symbol.")
+            raise ConfigError(f"The special token {quoted(sorted(clash)[0])} is also a base symbol.")
         self.keys: list[str] = [*specials, *alphabet]
         self.tokens = Displays(self.keys, marker)
         self.special_ids: dict[str, int] = {key: i for i, key in enumerate(specials)}

@@ -169,3 +169,12 @@ def test_a_chain_of_thousands_of_branches_listed_children_first_opens(tmp_path):
     data["branches"][0]["parent"] = 2999  # and a circle is a sentence, not a traceback
     with pytest.raises(SessionError, match="in a circle"):
         load_session(written(tmp_path, data))
+
+
+def test_a_message_names_a_huge_token_by_an_excerpt(tmp_path):
+    data = session_to_dict(trained())
+    data["merges"][1].update(ties=2, candidates=[data["merges"][1]["pair"], ["x" * 1_000_000, "o"]])
+    with pytest.raises(
+        SessionError, match=r"merge 2 uses the unknown token 'x{40}…' \(1,000,000 characters\)\.$"
+    ):
+        load_session(written(tmp_path, data))
