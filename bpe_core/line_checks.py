@@ -27,6 +27,8 @@ from bpe_core.history import CANDIDATE_CAP, IMPORTED, USER
 from bpe_core.merge_line import MergeLine
 from bpe_core.tiebreak import parse_rule
 
+BLOCK = 4096  # rows whose decision data is checked together
+
 
 def pass_numbers(saved: np.ndarray, start: int = 0, before: int = 0) -> np.ndarray:
     """The pass numbers to keep for rows ``start`` on of a line whose file gave it ``saved`` (a
@@ -48,7 +50,8 @@ def check_line(line: MergeLine, start: int = 0, what: str = "") -> None:
     decision data cannot be; ``what`` names the line in the message (``" of branch 'b'"``)."""
     _check_deciders(line, start, what)
     _check_passes(line, start, what)
-    _check_decisions(line, start, what)
+    for low in range(start, len(line), BLOCK):
+        _check_decisions(line, low, min(low + BLOCK, len(line)), what)
 
 
 def _check_deciders(line: MergeLine, start: int, what: str) -> None:
@@ -94,12 +97,13 @@ def _check_passes(line: MergeLine, start: int, what: str) -> None:
         made.add(token)
 
 
-def _check_decisions(line: MergeLine, start: int, what: str) -> None:
-    count, top, ties = (line.column(name, start=start) for name in ("count", "top_count", "ties"))
-    listed = line.candidate_counts(start)
-    passes = line.column("pass_number", start=max(start - 1, 0))
+def _check_decisions(line: MergeLine, start: int, stop: int, what: str) -> None:
+    """Rows ``start`` to ``stop`` (a block: an opened session's memory is counted closely)."""
+    count, top, ties = (line.column(name, stop, start) for name in ("count", "top_count", "ties"))
+    listed = line.candidate_counts(start, stop)
+    passes = line.column("pass_number", stop, max(start - 1, 0))
     begins = np.r_[True, passes[1:] != passes[:-1]] if start == 0 else passes[1:] != passes[:-1]
-    by_rule = line.column("decider", start=start) != line.decider_codes(USER)[0]
+    by_rule = line.column("decider", stop, start) != line.decider_codes(USER)[0]
     recorded = ties > 0
     shown = np.minimum(ties, CANDIDATE_CAP)
     bad = (
@@ -110,7 +114,7 @@ def _check_decisions(line: MergeLine, start: int, what: str) -> None:
         | ((ties == 1) & (listed > 0) & ((listed != 1) | (count == top)))
     )
     # Candidates themselves: read only where there are any.
-    sizes = line.column("vocab_size", start=start) - line.column("new_token", start=start)
+    sizes = line.column("vocab_size", stop, start) - line.column("new_token", stop, start)
     for i in np.flatnonzero(listed > 0).tolist():
         if bad[i]:
             break

@@ -210,18 +210,18 @@ class MergeLine:
         cand = self._cand
         return tuple((cand[2 * k], cand[2 * k + 1]) for k in range(low, high))
 
-    def candidate_counts(self, start: int = 0) -> np.ndarray:
-        """How many candidates each row from ``start`` on lists."""
+    def candidate_counts(self, start: int = 0, length: int | None = None) -> np.ndarray:
+        """How many candidates each of rows ``start`` to ``length`` (default: all) lists."""
         parts: list[np.ndarray] = []
         line: MergeLine | None = self
-        length = len(self)
+        length = len(self) if length is None else length
         while line is not None and length > start:
             low = max(line._fork, start)
             if low < length:
-                ends = np.frombuffer(line._cand_ends.tobytes(), dtype=_DTYPES[line._cand_ends.typecode])
-                ends = np.r_[0, ends.astype(np.int64)]
-                rows = slice(low - line._fork, length - line._fork)
-                parts.append(np.diff(ends)[rows])
+                first, last = low - line._fork, length - line._fork
+                raw = line._cand_ends[max(first - 1, 0) : last].tobytes()
+                ends = np.frombuffer(raw, dtype=_DTYPES[line._cand_ends.typecode]).astype(np.int64)
+                parts.append(np.diff(ends, prepend=0) if first == 0 else np.diff(ends))
             length, line = min(line._fork, length), line._base
         parts.reverse()
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
