@@ -66,6 +66,7 @@ CURVES = (("top_count", "Top pair count"), ("corpus_tokens", "Corpus tokens"), (
 SWEEP_RULES = [name for name in RULE_NAMES if name != "random"] + ["random:1", "random:2", "random:3"]
 
 
+@guard_overrides
 class _NumbersRight(QStyledItemDelegate):
     """Right-aligns a table's number columns, as the window's panes do."""
 
