@@ -162,6 +162,7 @@ def test_a_saved_branch_that_does_not_fit_is_refused_by_keys_and_the_panes_stay_
     data = session_to_dict(branched())  # three lines; the current is branch 2, at step 8
     main = next(b for b in data["branches"] if b["id"] == 0)
     main["merges"][-1]["count"] += 1  # main's merge 6
+    main["merges"][-1]["top_count"] = main["merges"][-1]["count"]  # as if a rule had taken it
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     window = make_window()
