@@ -320,3 +320,36 @@ def test_a_fork_label_stays_in_view_when_the_graph_is_scrolled(qtbot, make_windo
         assert point.x() + metrics.horizontalAdvance(text) <= graph.viewport().width()
         assert text.startswith(graph._labels[graph.lanes[lane].id][:5])
     graph.viewport().grab().save(str(tmp_path / "history.png"))
+
+
+def test_a_false_tie_claim_met_by_undo_gives_one_warning_and_the_panes_stay_right(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+):
+    """A large session checks a merge's decision data where the trainer first stands before
+    it: Ctrl+Z onto a merge that claims a tie that never happened is refused, in a dialog."""
+    import json
+
+    from bpe_core import trainer as trainer_module
+    from bpe_core.session import session_to_dict
+    from tests.test_session import branched
+
+    monkeypatch.setattr(trainer_module, "EXACT_REPLAY_SYMBOLS", -1)  # opened as a large one is
+    data = session_to_dict(branched())
+    merge = data["merges"][2]
+    others = [p for p in (["l", "o"], ["o", "w"], ["e", "s"], ["s", "t"], ["w", "i"]) if p != merge["pair"]]
+    merge.update(ties=7, candidates=[merge["pair"], *others[:4]])
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    window = make_window()
+    window.open_path(path)
+    wait_idle(qtbot, window)
+    trainer = window.bridge.trainer
+    assert trainer.position == 8 and not dialogs.shown
+    fresh_focus(qtbot, window)
+    for _ in range(8):  # five undos to step 3, then three refusals: one dialog each
+        press("Ctrl+Z")
+    wait_idle(qtbot, window)
+    assert [title for kind, title, _ in dialogs.shown if kind == "warning"] == ["Cannot undo"] * 3
+    assert "Merge 3 " in dialogs.shown[0][2] and "7 pairs" in dialogs.shown[0][2]
+    assert trainer.position == 3
+    assert_panes_agree_with_core(window)
