@@ -3,7 +3,7 @@
 1. Engine: on the corpus, main is trained to --merges; at step --fork a branch is made (the
    second-ranked pair instead of the first) and trained as far. Switching between the two
    lines at step fork + apart/2 walks ``apart`` merges (undo to the fork, redo along the other).
-   Target (issue 9): 1,000 merges apart ≤ 150 ms. No peer has branches; HF's training time per
+   Target: 1,000 merges apart ≤ 150 ms. No peer has branches; HF's training time per
    merge on the same corpus (its ``train_from_iterator``) is printed for scale.
 2. Window: the History pane with 10,000 steps on four branches, painted at 40 scroll positions,
    against the same pane with a ten-step history: drawing only what is visible keeps the two

@@ -5,7 +5,7 @@ vocabulary search over its 50,257 tokens.
 A step here is the tokenizer's next merge (a redo along its line). Each operation is timed as
 the command plus processing every event it caused, the repaint of all visible panes included.
 A search is the filter applied to the vocabulary (what the 150 ms typing pause then runs) and
-the repaint. Targets (issue 10): median ≤ 16 ms, p99 ≤ 50 ms; search ≤ 50 ms.
+the repaint. Targets: median ≤ 16 ms, p99 ≤ 50 ms; search ≤ 50 ms.
 
     python bench/gpt2_window.py [--steps 500] [--at 25000]
 """

@@ -7,7 +7,7 @@ Each figure is one fresh process, as a user meets it (the real CLI, start-up inc
           the corpus and replaying the 50,000 merges on it, counts filled in;
   train   ``bpe-studio train CORPUS --unit byte --pretokenize gpt2 --end-of-word none --merges
           8000`` (the same pipeline, 8,000 merges).
-Targets (issue 10): open ≤ 1.5 s; attach ≤ 2× train. The time of ``import`` inside its process
+Targets: open ≤ 1.5 s; attach ≤ 2× train. The time of ``import`` inside its process
 (without start-up and the save) is printed too, from ``bpe_core`` calls in one process.
 
     python bench/import_gpt2.py [--corpus english_10mb.txt] [--runs 3]

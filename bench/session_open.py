@@ -4,7 +4,7 @@ Trains with the real CLI (``bpe-studio train ... -o S.json``), then, each in a f
 opens the session as the window does (``load_session``: the corpus and every merge replayed),
 opens it in the real window (offscreen, ``bench/open_in_window.py``: File > Open, every pane
 shown), and encodes one sentence with ``bpe-studio encode --model S.json`` (which reads only the
-model). Targets (issue 8): opening ≤ 0.5× the training time and ≤ 3× the file size in memory.
+model). Targets: opening ≤ 0.5× the training time and ≤ 3× the file size in memory.
 Memory is given whole and above the start-up of a process that has imported ``bpe_core`` (the
 interpreter and numpy, which no file size pays for), and for the window above the window's own
 start-up.

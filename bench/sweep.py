@@ -1,7 +1,7 @@
 """The rule sweep against one training run, as whole processes on the same corpus.
 
 ``bpe-studio compare FILE --merges N --tie-break R1 ... R5`` (the corpus counted once, each rule
-trained to N merges) against ``bpe-studio train FILE --merges N``. Target (issue 9): a sweep of
+trained to N merges) against ``bpe-studio train FILE --merges N``. Target: a sweep of
 5 rules × 2,000 merges ≤ 5× one training run. No peer sweeps rules; HF's training of the same
 merges (``train_from_iterator`` on the lines) is printed for scale.
 

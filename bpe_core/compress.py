@@ -1,4 +1,4 @@
-"""The classic compression variant of BPE (source document 002, after Gage 1994).
+"""The classic compression variant of BPE (after Gage 1994, as Wikipedia tabulates it).
 
 The data is one sequence of characters. Each merge writes its pair as a fresh single symbol that
 does not occur in the data (``Z``, then ``Y``, ``X``, … as in the document), and a rule table

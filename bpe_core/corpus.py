@@ -1,7 +1,7 @@
 """The corpus as word types with counts, built from raw text or from ``word<TAB>count`` lines.
 
 Word types keep the order of their first appearance in the text: the ``first-seen`` tie-break
-(and Python's ``max`` over a dict, as the seeds, minbpe and tiktoken use it) depends on it.
+(and Python's ``max`` over a dict, as the classic walk-throughs, minbpe and tiktoken use it) depends on it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""A lesson's walk-through: steps 1…k written as a document in the source documents' style.
+"""A lesson's walk-through: steps 1…k written as a document in the style of the classic
+walk-throughs (Sennrich et al.'s low · lower · newest · widest, the FRED FED TED BREAD one).
 
 Per iteration: the merge made (with its count, the ties it met and who decided), the vocabulary,
 the corpus with each word's segmentation, the pair table with the ties at the top marked, and the

@@ -1,4 +1,4 @@
-"""The CLI with other tools' tokenizer files (issue 10): encode, decode and export any format."""
+"""The CLI with other tools' tokenizer files: encode, decode and export any format."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""subword-nmt codes in and out, and minbpe .model in (issue 10): against subword-nmt and tiktoken."""
+"""subword-nmt codes in and out, and minbpe .model in: against subword-nmt and tiktoken."""
 
 import io
 import itertools

@@ -1,4 +1,4 @@
-"""GPT-2 style vocab.json + merges.txt in and out (issue 10): exact ids against HF tokenizers."""
+"""GPT-2 style vocab.json + merges.txt in and out: exact ids against HF tokenizers."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Hugging Face tokenizer.json in and out (issue 10): exact ids against ``tokenizers`` itself."""
+"""Hugging Face tokenizer.json in and out: exact ids against ``tokenizers`` itself."""
 
 import json
 

@@ -1,4 +1,6 @@
-"""tiktoken ranks in and out (issue 10, first format): exact ids against tiktoken itself."""
+"""tiktoken ranks in and out: exact ids against tiktoken itself."""
+
+import itertools
 
 import pytest
 import tiktoken

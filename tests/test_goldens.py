@@ -1,4 +1,6 @@
-"""The worked examples of the source documents (../shared/DESIGN.md), each reproduced exactly."""
+"""The worked examples BPE is taught with, each reproduced exactly: Sennrich et al. (2016), the
+subword primer's old · older · finest · lowest, the FRED FED TED BREAD walk-through, and the
+Hugging Face course's hug · pug · pun · bun · hugs."""
 
 import pytest
 
@@ -11,7 +13,7 @@ OLD_OLDER = "old\t7\nolder\t3\nfinest\t9\nlowest\t4\n"
 FRED = "FRED FED TED BREAD AND TED FED FRED BREAD"
 
 
-def test_seed_003_low_lower_newest_widest_ten_merges():
+def test_sennrich_low_lower_newest_widest_ten_merges():
     trainer = trainer_for(LOW_LOWER, counts=True)
     assert trainer.run(merges=10) is StopReason.MERGES
     assert merge_strings(trainer) == [
@@ -27,7 +29,7 @@ def test_seed_003_low_lower_newest_widest_ten_merges():
         ("w", "i"),
     ]
     assert [r.count for r in trainer.history] == [9, 9, 9, 7, 7, 6, 6, 6, 5, 3]
-    # Stage 0 of the seed lists three pairs at 9: the tie is recorded with its candidates.
+    # Stage 0 of the walk-through lists three pairs at 9: the tie is recorded with its candidates.
     first = trainer.record(1)
     assert first.ties == 3 and first.decided_by == "first-seen"
     assert [trainer.pair_string(p) for p in first.candidates] == ["('e', 's')", "('s', 't')", "('t', '</w>')"]
@@ -39,17 +41,17 @@ def test_seed_003_low_lower_newest_widest_ten_merges():
     ]
 
 
-def test_seed_002_old_older_finest_lowest():
+def test_subword_primer_old_older_finest_lowest():
     trainer = trainer_for(OLD_OLDER, counts=True)
     trainer.run(merges=5)
     assert merge_strings(trainer) == [("e", "s"), ("es", "t"), ("est", "</w>"), ("o", "l"), ("ol", "d")]
     assert [r.count for r in trainer.history] == [13, 13, 13, 10, 10]
-    # 23 words, so 23 end-of-word markers, and 12 distinct initial tokens (the seed's table).
+    # 23 words, so 23 end-of-word markers, and 12 distinct initial tokens (the primer's table).
     assert trainer.initial_point.vocab_size == 12
     assert trainer.token_frequency(trainer.vocab.find("</w>")) == 23 - 13
 
 
-def test_seed_000_fred_with_underscore_marker():
+def test_fred_walkthrough_with_underscore_marker():
     trainer = trainer_for(FRED, end_of_word="_")
     assert trainer.run() is StopReason.MIN_FREQUENCY
     assert merge_strings(trainer)[:2] == [("D", "_"), ("E", "D_")]
@@ -77,7 +79,7 @@ def test_seed_000_fred_with_underscore_marker():
     assert encoding.spans == [(0, 4), (5, 6), (6, 7), (7, 8), (8, 9), (9, 9), (10, 15)]
 
 
-def test_seed_000_initial_pairs_table():
+def test_fred_walkthrough_initial_pairs_table():
     trainer = trainer_for(FRED, end_of_word="_")
     counts = {
         (trainer.token_string(a), trainer.token_string(b)): c for (a, b), c in trainer.pair_counts().items()
@@ -113,12 +115,12 @@ def test_compression_variant_aaabdaaabac(rule, merges):
     assert segmentation_strings(trainer) == [["aaab", "d", "aaab", "a", "c"]]
 
 
-def test_seed_004_base_vocabulary_of_hug_pug_pun_bun_hugs():
+def test_hf_course_base_vocabulary_of_hug_pug_pun_bun_hugs():
     trainer = trainer_for("hug pug pun bun hugs", end_of_word=None)
     assert trainer.vocab.tokens == ["b", "g", "h", "n", "p", "s", "u"]
 
 
-def test_seed_004_hf_course_corpus_with_special_token():
+def test_hf_course_corpus_with_special_token():
     corpus = "\n".join(
         [
             "Hi my name is Jino",

@@ -1,4 +1,4 @@
-"""The Compression view (source document 002) in the window: the rule table, the data, and the
+"""The Compression view (the classic variant after Gage 1994) in the window: the rule table, the data, and the
 decompression player, driven by clicks, following the session."""
 
 from PySide6.QtCore import Qt

@@ -1,4 +1,4 @@
-"""Real tokenizers in the window (issue 10): the GPT-2 sample, import, attach, export, and keys."""
+"""Real tokenizers in the window: the GPT-2 sample, import, attach, export, and keys."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Tokenizers opened as sessions (issue 10): their merges as history, ids kept, a corpus attached."""
+"""Tokenizers opened as sessions: their merges as history, ids kept, a corpus attached."""
 
 import json
 

@@ -1,6 +1,6 @@
 """The end-of-word marker is a symbol no text can produce: text that spells it round-trips.
 
-Issue 8 reproductions first, then properties over markers drawn from the text's own alphabet.
+Reproductions of what once went wrong first, then properties over markers drawn from the text's own alphabet.
 """
 
 import tempfile

@@ -1,4 +1,4 @@
-"""The walk-through export: the source document's iterations, as Markdown and HTML."""
+"""The walk-through export: the classic walk-throughs' iterations, as Markdown and HTML."""
 
 import re
 from pathlib import Path
