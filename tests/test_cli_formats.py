@@ -146,3 +146,28 @@ def test_files_that_start_with_a_byte_order_mark_read_as_without_it(tmp_path):
         marked = model.with_name("bom-" + model.name)
         marked.write_bytes(b"\xef\xbb\xbf" + model.read_bytes())
         assert encode_ids("--model", str(marked), text) == expected, model.name
+
+
+def test_tiktoken_ranks_have_their_merges_recovered_once_per_import_and_never_from_a_session(
+    gpt2_ranks, tmp_path, monkeypatch
+):
+    from bpe_core.formats import tiktoken_ranks
+
+    recoveries = []
+    recover = tiktoken_ranks.merges_of
+    monkeypatch.setattr(tiktoken_ranks, "merges_of", lambda ranks: recoveries.append(1) or recover(ranks))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(TEXT * 20, encoding="utf-8")
+    session = tmp_path / "gpt2.json"
+    commands = [
+        (["import", str(gpt2_ranks), "--corpus", str(corpus), "-o", str(session)], 1),
+        (["encode", "--model", str(session), "hello"], 0),
+        (["decode", "--model", str(session), "31373"], 0),
+        (["export", str(session), "--format", "hf", "-o", str(tmp_path / "t.json")], 0),
+        (["encode", "--model", str(gpt2_ranks), "hello"], 1),
+    ]
+    for argv, expected in commands:
+        recoveries.clear()
+        code, _, err = run(*argv)
+        assert code == 0, err
+        assert len(recoveries) == expected, argv

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.encoder import Encoder
-from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
+from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, merges_of, ranks_of, ranks_text, read_ranks
 from tests.conftest import GPT2_RANKS, corpus_path, data_text
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -126,3 +126,84 @@ def test_a_model_whose_special_tokens_come_first_is_refused_for_tiktoken(merges)
     trainer.run(merges=merges)
     with pytest.raises(InputError, match="special tokens do not come after its ranks"):
         ranks_of(Encoder.from_trainer(trainer))
+
+
+# -- recovering the merges: the same as byte-level BPE of each token, without its cost --------
+
+
+def merges_by_bpe(ranks: dict[bytes, int]) -> list[tuple[int, int]] | int:
+    """The merges as the definition gives them: each token's bytes merged by BPE with the ranks
+    below its own (tiktoken's rule: the adjacent pair whose join ranks lowest, leftmost first)
+    must end in two tokens, its pair; else the rank of the first token that does not."""
+    merges = []
+    for token, rank in sorted(ranks.items(), key=lambda item: item[1]):
+        parts = [token[i : i + 1] for i in range(len(token))]
+        while len(parts) > 2:
+            found = [(ranks.get(a + b, rank), i) for i, (a, b) in enumerate(itertools.pairwise(parts))]
+            best, i = min(found)
+            if best >= rank:
+                break
+            parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        if len(parts) == 2:
+            merges.append((ranks[parts[0]], ranks[parts[1]]))
+        elif len(parts) > 2:
+            return rank
+    return merges
+
+
+def recovered(ranks: dict[bytes, int]) -> list[tuple[int, int]] | int:
+    try:
+        return [(m.left, m.right) for m in merges_of(ranks)[1]]
+    except InputError as error:
+        return int(error.args[0].split("rank ")[1].split()[0])
+
+
+@st.composite
+def grown_ranks(draw) -> dict[bytes, int]:
+    """Ranks grown by joining two tokens at random, over a few bytes: many tokens have several
+    cuts into two tokens, and some cannot be made from two of lower rank at all."""
+    ranks = {bytes([b]): b for b in range(256)}
+    tokens = [b"a", b"b", b"c"]
+    for _ in range(draw(st.integers(1, 40))):
+        joined = draw(st.sampled_from(tokens)) + draw(st.sampled_from(tokens))
+        if joined not in ranks and len(joined) <= 24:
+            ranks[joined] = len(ranks)
+            tokens.append(joined)
+    return ranks
+
+
+@st.composite
+def long_grown_ranks(draw) -> dict[bytes, int]:
+    """Ranks grown by joining recent tokens to any: they pass 128 bytes, where prefixes are
+    found by hashing them (bpe_core.formats.recovery)."""
+    ranks = {bytes([b]): b for b in range(256)}
+    tokens = [b"a", b"b"]
+    for _ in range(draw(st.integers(1, 30))):
+        joined = draw(st.sampled_from(tokens[-4:])) + draw(st.sampled_from(tokens))
+        if joined not in ranks and len(joined) <= 300:
+            ranks[joined] = len(ranks)
+            tokens.append(joined)
+    return ranks
+
+
+@settings(max_examples=1500, deadline=None)
+@given(ranks=grown_ranks())
+def test_recovered_merges_are_what_bpe_of_each_token_makes(ranks):
+    assert recovered(ranks) == merges_by_bpe(ranks)
+
+
+@settings(max_examples=40, deadline=None)
+@given(ranks=long_grown_ranks())
+def test_recovered_merges_of_long_tokens_are_what_bpe_of_each_token_makes(ranks):
+    assert recovered(ranks) == merges_by_bpe(ranks)
+
+
+def test_runs_and_alternations_up_to_512_bytes_are_recovered_as_bpe_makes_them():
+    ranks = {bytes([b]): b for b in range(256)}
+    for length in range(2, 513):
+        ranks[b"x" * length] = len(ranks)
+        ranks[(b"xy" * length)[:length]] = len(ranks)
+        ranks[(b"zzw" * length)[:length]] = len(ranks)
+    expected = merges_by_bpe({t: r for t, r in ranks.items() if len(t) <= 160})  # the rest takes minutes
+    assert recovered(ranks)[: len(expected)] == expected
+    assert [ranks[t] for t in (b"x" * 256, b"x" * 256)] == list(recovered(ranks)[-3])  # 512: 256 + 256

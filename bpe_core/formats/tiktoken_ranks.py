@@ -17,12 +17,13 @@ import binascii
 from collections.abc import Sequence
 from pathlib import Path
 
-from bpe_core.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
+from bpe_core.byte_alphabet import CHAR_TO_BYTE, bytes_to_display
 from bpe_core.config import PipelineConfig
 from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.fileio import read_bounded
 from bpe_core.formats.checks import LONE_SURROGATE, has_lone_surrogate, whole_number
+from bpe_core.formats.recovery import Recovery
 
 MAX_TOKEN_BYTES = 512  # GPT-2's longest token has 128 bytes
 # Split patterns by name, as ``bpe_core.pretokenize`` names them.
@@ -65,40 +66,25 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
 
 def merges_of(ranks: dict[bytes, int]) -> tuple[list[str], list[Merge]]:
     """Token keys by id (bytes as ``bpe_core.byte_alphabet`` symbols) and the merges in rank
-    order; raises ``InputError`` if the ranks are not those of a byte-level BPE."""
-    by_rank = sorted(ranks, key=ranks.__getitem__)
+    order (``bpe_core.formats.recovery``); raises ``InputError`` if the ranks are not those of a
+    byte-level BPE."""
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
         raise InputError(
             f"The tiktoken ranks lack the single byte {missing[0]}: they are not byte-level BPE."
         )
-    keys = ["".join(BYTE_TO_CHAR[b] for b in token) for token in by_rank]
+    if sorted(ranks.values()) != list(range(len(ranks))):
+        raise InputError("The tiktoken ranks are not 0, 1, 2, … without gaps.")
+    recovery = Recovery(ranks)
     merges: list[Merge] = []
-    for token in by_rank:
+    for rank, token in enumerate(recovery.tokens):
         if len(token) == 1:
             continue
-        rank = ranks[token]
-        parts = _bpe(token, ranks, rank)
-        if len(parts) != 2:
+        pair = recovery.pair(rank)
+        if pair is None:
             raise InputError(f"The token of rank {rank} cannot be made from two tokens of lower rank.")
-        merges.append(Merge(len(merges), ranks[parts[0]], ranks[parts[1]], rank, 0))
-    return keys, merges
-
-
-def _bpe(token: bytes, ranks: dict[bytes, int], below: int) -> list[bytes]:
-    """What byte-level BPE with the ranks below ``below`` makes of ``token``'s bytes."""
-    parts = [token[i : i + 1] for i in range(len(token))]
-    while len(parts) > 2:
-        best: tuple[int, int] | None = None
-        for i in range(len(parts) - 1):
-            rank = ranks.get(parts[i] + parts[i + 1])
-            if rank is not None and rank < below and (best is None or rank < best[0]):
-                best = (rank, i)
-        if best is None:
-            break
-        i = best[1]
-        parts[i : i + 2] = [parts[i] + parts[i + 1]]
-    return parts
+        merges.append(Merge(len(merges), pair[0], pair[1], rank, 0))
+    return list(map(bytes_to_display, recovery.tokens)), merges
 
 
 def encoder_from_ranks(
