@@ -10,17 +10,24 @@ Each figure is one fresh process, as a user meets it (the real CLI, start-up inc
 Targets: open ≤ 1.5 s; attach ≤ 2× train. The time of ``import`` inside its process
 (without start-up and the save) is printed too, from ``bpe_core`` calls in one process.
 
-    python bench/import_gpt2.py [--corpus english_10mb.txt] [--runs 3]
+``--against DIR`` measures another checkout of BPE Studio the same way (``git worktree add DIR
+REV``, or ``git archive REV | tar -x -C DIR``), a run of each in turn so that both meet the same
+moments of a shared machine, and prints both with their ratio.
+
+    python bench/import_gpt2.py [--corpus english_10mb.txt] [--runs 3] [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import tempfile
+import time
 from pathlib import Path
 
-from common import CORPORA, PYTHON, REPO, compile_sources, measure, ours_train, table
+from common import CORPORA, ENV, PYTHON, REPO, compile_sources, measure, ours_train, table
 
 RANKS = REPO / "resources" / "tokenizers" / "gpt2.tiktoken"
 IN_PROCESS = """
@@ -41,58 +48,79 @@ print(f"{read - started:.2f} {opened - read:.2f} {counted - opened:.2f} {attache
 """
 
 
+def seconds(argv: list[str], root: Path, stdout: Path | None = None) -> float:
+    """Wall time of ``argv`` run in the checkout ``root`` (its packages first on the path)."""
+    with open(stdout or os.devnull, "w") as out:
+        started = time.perf_counter()
+        subprocess.run(argv, stdout=out, check=True, cwd=root, env={**ENV, "PYTHONPATH": str(root)})
+        return time.perf_counter() - started
+
+
+def measured(root: Path, corpus: Path, folder: Path) -> dict:
+    """One run's figures for the checkout ``root``, each appended to a list."""
+    session = str(folder / "s.json")
+    out = folder / "out.txt"
+    importing = [PYTHON, "-m", "app", "import", str(RANKS), "--special-token", "<|endoftext|>"]
+    opened = seconds([*importing, "-o", session], root)
+    attached = seconds([*importing, "--corpus", str(corpus), "-o", session], root)
+    seconds([PYTHON, "-c", IN_PROCESS, str(RANKS), str(corpus)], root, out)
+    return {"open": opened, "attach": attached, "inside": [float(x) for x in out.read_text().split()]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="english_10mb.txt")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--against", type=Path, help="another checkout, measured in turn with this one")
     args = parser.parse_args()
     compile_sources()
     corpus = CORPORA / args.corpus
-    importing = [PYTHON, "-m", "app", "import", str(RANKS), "--special-token", "<|endoftext|>"]
-    opens, attaches, trains, inside = [], [], [], []
+    roots = {"this": REPO} | ({"against": args.against.resolve()} if args.against else {})
+    if args.against:
+        subprocess.run([PYTHON, "-m", "compileall", "-q", str(args.against)], check=True)
+    figures: dict[str, list[dict]] = {name: [] for name in roots}
+    trains = []
     with tempfile.TemporaryDirectory() as folder:
-        session = str(Path(folder) / "s.json")
-        out = Path(folder) / "out.txt"
         for _ in range(args.runs):
-            opens.append(measure([*importing, "-o", session]).seconds)
-            attaches.append(measure([*importing, "--corpus", str(corpus), "-o", session]).seconds)
-            trains.append(
-                measure(
-                    ours_train(
-                        corpus,
-                        "--unit",
-                        "byte",
-                        "--pretokenize",
-                        "gpt2",
-                        "--end-of-word",
-                        "none",
-                        "--merges",
-                        "8000",
-                    )
-                ).seconds
+            for name, root in roots.items():
+                figures[name].append(measured(root, corpus, Path(folder)))
+            train = ours_train(
+                corpus, "--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none", "--merges", "8000"
             )
-            measure([PYTHON, "-c", IN_PROCESS, str(RANKS), str(corpus)], out)
-            inside.append([float(x) for x in out.read_text().split()])
-    open_s, attach_s, train_s = map(statistics.median, (opens, attaches, trains))
-    attach_only = attach_s - open_s
+            trains.append(measure(train).seconds)
+    train_s = statistics.median(trains)
     print(f"median of {args.runs} runs, whole processes; corpus {corpus.name}")
-    rows = [
-        [
-            "open GPT-2's ranks as a session (import, saved)",
-            f"{open_s:.2f}",
-            "≤ 1.50",
-            f"{open_s / 1.5:.2f}× target",
-        ],
-        ["attach the corpus (import --corpus, less open)", f"{attach_only:.2f}", "", ""],
-        ["train the corpus to 8,000 merges", f"{train_s:.2f}", "", ""],
-        ["attach / train", f"{attach_only / train_s:.2f}", "≤ 2.00", ""],
-    ]
-    print(table(["what", "seconds", "target", ""], rows))
-    parts = [statistics.median(run[i] for run in inside) for i in range(4)]
-    print(
-        "in one process: read ranks {:.2f} s, make the session {:.2f} s, read the corpus {:.2f} s, "
-        "replay the merges on it {:.2f} s".format(*parts)
-    )
+    for name, runs in figures.items():
+        open_s = statistics.median(run["open"] for run in runs)
+        attach_only = statistics.median(run["attach"] - run["open"] for run in runs)
+        print(f"\n{name}: {roots[name]}")
+        rows = [
+            [
+                "open GPT-2's ranks as a session (import, saved)",
+                f"{open_s:.2f}",
+                "≤ 1.50",
+                f"{open_s / 1.5:.2f}× target",
+            ],
+            ["attach the corpus (import --corpus, less open)", f"{attach_only:.2f}", "", ""],
+            ["train the corpus to 8,000 merges", f"{train_s:.2f}", "", ""],
+            ["attach / train", f"{attach_only / train_s:.2f}", "≤ 2.00", ""],
+        ]
+        print(table(["what", "seconds", "target", ""], rows))
+        parts = [statistics.median(run["inside"][i] for run in runs) for i in range(4)]
+        print(
+            "in one process: read ranks {:.2f} s, make the session {:.2f} s, read the corpus {:.2f} s, "
+            "replay the merges on it {:.2f} s".format(*parts)
+        )
+    if args.against:
+        ratio = statistics.median(
+            this["open"] / other["open"]
+            for this, other in zip(figures["this"], figures["against"], strict=True)
+        )
+        inside = statistics.median(
+            this["inside"][0] / other["inside"][0]
+            for this, other in zip(figures["this"], figures["against"], strict=True)
+        )
+        print(f"\nthis / against: open {ratio:.2f}×, read ranks (recovering the merges) {inside:.2f}×")
 
 
 if __name__ == "__main__":
