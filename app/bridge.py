@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 Pair = tuple[int, int]
 ASK = "ask"  # the tie rule selector's "Ask me"
 TIE_LIST = 50  # tied pairs listed when asking the user (the rules' picks are always among all)
+# Said where counts would be, in an imported tokenizer's session without a corpus.
+NO_CORPUS = "Attach a corpus (File → Attach corpus…) to see counts"
 SYNC_JUMP = 50  # jumps of more merges than this run in the background
 COUNTS_SUFFIXES = (".tsv", ".counts")
 
@@ -233,6 +235,9 @@ class Bridge(QObject):
         trainer = self._trainer
         if trainer.numbering is not None and trainer.can_redo:
             return self._guarded(trainer.redo, "Cannot step")
+        if not trainer.word_count:  # no corpus: nothing to count pairs in, let alone merge
+            self.sig_message.emit("No step: the tokenizer has no merge left; attach a corpus to train on.")
+            return False
         reason = trainer.stop_reason()
         if reason is not None:
             self.sig_message.emit(f"No step: {reason.value}.")
@@ -379,6 +384,9 @@ class Bridge(QObject):
         if self.busy:
             return
         trainer, ask = self._trainer, self.ask_at_ties
+        if not trainer.word_count:
+            self.sig_message.emit("No run: there is no corpus to train on (File → Attach corpus…).")
+            return
         start = trainer.position
         self._interrupted_run = None
 

@@ -67,6 +67,7 @@ COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges a
 PLOTS_READABLE = 200  # a Plots dock lower than this gets room back when the window grows
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
 ZOOM_MIN, ZOOM_MAX = -4.0, 24.0  # points added to the normal font size
+NEEDS_CORPUS = " (needs a corpus: File → Attach corpus…)"
 
 
 @guard_overrides
@@ -762,6 +763,14 @@ class MainWindow(QMainWindow):
             self.commands["goto"].setEnabled(trainer.history_length > 0)
             steps = trainer.stop_reason() is None or (trainer.numbering is not None and trainer.can_redo)
             self.commands["play"].setEnabled(steps or self.playback.playing)
+            if not trainer.word_count:  # a tokenizer without a corpus: Step takes its next merge
+                self.commands["step"].setEnabled(trainer.can_redo)
+                self.commands["run"].setEnabled(False)
+                self.commands["run_target"].setEnabled(False)
+            for name in ("run", "run_target"):
+                action = self.commands[name]
+                tip = action.toolTip().removesuffix(NEEDS_CORPUS)
+                action.setToolTip(tip + (NEEDS_CORPUS if not trainer.word_count else ""))
         else:
             self.commands["undo"].setEnabled(False)
             self.commands["redo"].setEnabled(False)

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QProgressBar, QPushButton, QSizePolicy, QStatusBar
 
-from app.bridge import ASK, Bridge
+from app.bridge import ASK, NO_CORPUS, Bridge
 from app.guard import guard_overrides
 from app.widgets import StatusText
 from bpe_core import TrainingConfig
@@ -70,9 +70,14 @@ class StatusFields(QObject):
     def fit(self, metrics: QFontMetrics) -> None:
         """Widths for the current font (start-up and every zoom)."""
         for name, label in self.labels.items():
-            label.setFixedWidth(metrics.horizontalAdvance(WIDEST[name] or label.text()) + 20)
+            label.setFixedWidth(self._width(metrics, name))
         self.progress.setFixedWidth(metrics.horizontalAdvance("100%") * 4)
         self._fit_width()
+
+    def _width(self, metrics: QFontMetrics, name: str) -> int:
+        """A field's width: its longest expected text, or wider for a longer one it shows now."""
+        text = self.labels[name].text()
+        return max(metrics.horizontalAdvance(WIDEST[name]), metrics.horizontalAdvance(text)) + 20
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._bar and event.type() == QEvent.Type.Resize:
@@ -131,14 +136,17 @@ class StatusFields(QObject):
         labels = self.labels
         labels["step"].setText(f"Step {trainer.position:,} of {trainer.history_length:,}")
         labels["vocab"].setText(f"Vocabulary {trainer.vocab_size:,}")
-        ratio = trainer.initial_point.corpus_tokens / max(1, trainer.corpus_tokens)
-        labels["tokens"].setText(f"{trainer.corpus_tokens:,} tokens ({ratio:.2f}×)")
+        if trainer.word_count:
+            ratio = trainer.initial_point.corpus_tokens / max(1, trainer.corpus_tokens)
+            labels["tokens"].setText(f"{trainer.corpus_tokens:,} tokens ({ratio:.2f}×)")
+        else:  # an imported tokenizer without a corpus: no count means anything
+            labels["tokens"].setText(NO_CORPUS)
         spec = bridge.tie_rule_spec()
         labels["rule"].setText(f"ties: {'ask me' if spec == ASK else spec}")
-        mode = training_mode(trainer.training)
-        if mode != labels["mode"].text():
-            labels["mode"].setText(mode)
-            self.fit(labels["mode"].fontMetrics())
+        labels["mode"].setText(training_mode(trainer.training))
+        metrics = self._bar.fontMetrics()
+        if any(label.width() != self._width(metrics, name) for name, label in labels.items()):
+            self.fit(metrics)
 
 
 def training_mode(training: TrainingConfig) -> str:

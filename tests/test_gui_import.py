@@ -279,3 +279,58 @@ def test_ranks_the_size_of_cl100k_s_are_offered_its_pattern_and_a_drop_asks_too(
     fresh_focus(qtbot, window)
     press("Space")
     assert trainer.position == 1
+
+
+def test_a_tokenizer_without_a_corpus_says_how_to_get_counts_and_offers_what_works(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """Imported without a corpus, the window said "0 tokens (0.00×)", drew count plots with
+    meaningless axes, and Step at the last merge said "every word is a single token"."""
+    from app.bridge import NO_CORPUS
+    from app.dialogs.run_dialog import RunDialog
+
+    window = make_window()
+    codes = tmp_path / "model.codes"
+    codes.write_text("#version: 0.2\nl o\nlo w</w>\ne r</w>\n", encoding="utf-8")
+    fresh_focus(qtbot, window)
+    dialogs.open_path = str(codes)
+    press("Ctrl+I")
+    wait_idle(qtbot, window)
+    trainer, commands, plots = window.bridge.trainer, window.commands, window.plots_pane
+    assert (trainer.word_count, trainer.position) == (0, 3)
+    tokens = window.status.labels["tokens"]
+    assert tokens.text() == NO_CORPUS and tokens.isVisible()
+    assert window.fontMetrics().horizontalAdvance(NO_CORPUS) < tokens.width()
+    qtbot.waitUntil(lambda: not plots._timer.isActive())
+    assert all(note.isVisible() for note in plots.no_corpus_notes)
+    assert not plots.top_curve.isVisible() and not plots.tokens_curve.isVisible()
+    assert plots.vocab_curve.isVisible()  # the vocabulary per step needs no corpus
+    # At the tokenizer's last merge nothing can step or run; the keys do nothing, say nothing wrong.
+    assert not any(commands[name].isEnabled() for name in ("step", "play", "run", "run_target"))
+    assert "needs a corpus" in commands["run"].toolTip()
+    runs = ModalAnswerer(RunDialog, lambda dialog: dialog.reject())
+    for key in ("Space", "Right", "P", "Ctrl+R", "Ctrl+T"):
+        press(key)
+    wait_idle(qtbot, window)
+    runs.stop()
+    assert trainer.position == 3 and not runs.seen and dialogs.shown == []
+    assert "single token" not in window.status.message.text()
+    assert window.bridge.run() is None and "no corpus to train on" in window.status.message.text()
+    press("Left")  # Space takes the tokenizer's next merge while there is one
+    assert commands["step"].isEnabled() and not commands["run"].isEnabled()
+    press("Space")
+    assert trainer.position == 3 and trainer.record(3).decided_by == "imported"
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low loer " * 5, encoding="utf-8")  # made of the tokenizer's symbols
+    dialogs.open_path = str(corpus)
+    menu_action(window, "Attach corpus…").trigger()
+    wait_idle(qtbot, window)
+    attached = window.bridge.trainer
+    assert attached.word_count > 0 and tokens.text().endswith("×)")
+    qtbot.waitUntil(lambda: not plots._timer.isActive())
+    assert not any(note.isVisible() for note in plots.no_corpus_notes) and plots.top_curve.isVisible()
+    assert commands["run"].isEnabled() and "needs a corpus" not in commands["run"].toolTip()
+    fresh_focus(qtbot, window)
+    press("Space")  # past the tokenizer's merges: the rule picks on the corpus
+    assert attached.position == 4 and attached.record(4).decided_by == "first-seen"

@@ -3,26 +3,30 @@ they are not classic BPE, and what a new corpus keeps of them."""
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 
 from app.dialogs.settings_dialog import SettingsDialog
 from tests.gui_helpers import ModalAnswerer, fresh_focus, press, wait_idle
 
 
 def type_into(dialog: SettingsDialog, field, text: str) -> None:
-    """Click into a field of the dialog, select what it holds and type, as a user does."""
+    """Click into a field of the dialog, select what it holds and type, as a user does (into the
+    field itself: the platform may not have activated the dialog yet)."""
     field.setFocus(Qt.FocusReason.MouseFocusReason)
-    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    QTest.keyClicks(QApplication.focusWidget(), text)
+    QTest.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(field, text)
 
 
 def settings(qtbot, window, **typed: str) -> None:
     """Ctrl+, then type each field's text and press Enter."""
 
     def answer(dialog: SettingsDialog) -> None:
-        for name, text in typed.items():
-            type_into(dialog, getattr(dialog, name), text)
-        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        try:
+            for name, text in typed.items():
+                type_into(dialog, getattr(dialog, name), text)
+            QTest.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_Return)
+        finally:
+            if dialog.isVisible():  # typing failed: never leave the test waiting
+                dialog.reject()
 
     answerer = ModalAnswerer(SettingsDialog, answer)
     press("Ctrl+,")

@@ -9,6 +9,7 @@ step itself. Undo and redo move only the cursor.
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from array import array
@@ -25,7 +26,7 @@ from PySide6.QtGui import QFontMetrics, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from app.bridge import Bridge
+from app.bridge import NO_CORPUS, Bridge
 from app.guard import guard_overrides, guarded
 from app.theme import is_dark
 from bpe_core.errors import BpeError
@@ -382,6 +383,16 @@ class PlotsPane(QWidget):
             cursor = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#ef4444", width=1))
             plot.addItem(cursor)
             self.cursors.append(cursor)
+        # Without a corpus (an imported tokenizer) the count plots say how to get counts instead.
+        self.no_corpus_notes = []
+        for plot in (self.top_plot, self.tokens_plot):
+            lines = NO_CORPUS.replace(" (", "\n(").replace(") ", ")\n").splitlines()
+            note = pg.TextItem(color=self._text_color, anchor=(0.5, 0.5))
+            note.setHtml(f'<p align="center">{"<br>".join(map(html.escape, lines))}</p>')
+            note.setTextWidth(note.textItem.boundingRect().width())  # centred within its width
+            note.setVisible(False)
+            plot.addItem(note, ignoreBounds=True)
+            self.no_corpus_notes.append(note)
         self._fit_axes()
         self.top_plot.setToolTip("Orange ticks: the step met a tie at the top count (logarithmic scale)")
         # Counts fall from hundreds of thousands to a handful: only a log scale shows the tail.
@@ -448,6 +459,8 @@ class PlotsPane(QWidget):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTextPen(color)
                 plot.getAxis(axis).setPen(color)
+        for note in getattr(self, "no_corpus_notes", ()):  # made after the first restyle
+            note.setColor(color)
 
     def set_font_size(self, points: float) -> None:
         """Follow the window's zoom."""
@@ -484,6 +497,23 @@ class PlotsPane(QWidget):
         for cursor in self.cursors:
             cursor.setValue(trainer.position)
         self._update_histogram(trainer)
+        self._show_counts(trainer.word_count > 0)
+
+    def _show_counts(self, shown: bool) -> None:
+        """The count plots' curves and scale, or (no corpus) a note in their middle."""
+        for plot, curves, note in zip(
+            (self.top_plot, self.tokens_plot),
+            ((self.top_curve, self.tie_marks), (self.tokens_curve,)),
+            self.no_corpus_notes,
+            strict=True,
+        ):
+            for curve in curves:
+                curve.setVisible(shown)
+            plot.getAxis("left").setStyle(showValues=shown)
+            note.setVisible(not shown)
+            if not shown:
+                (x0, x1), (y0, y1) = plot.viewRange()
+                note.setPos((x0 + x1) / 2, (y0 + y1) / 2)
 
     def _update_series(self, trainer, history: LineView) -> bool:
         """Bring the series up to the history; False if nothing changed (an undo or redo)."""
