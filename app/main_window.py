@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QChildEvent, QEvent, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QChildEvent, QDataStream, QEvent, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -62,6 +62,7 @@ from bpe_core.session import MAX_TEST_TEXT
 from bpe_core.tiebreak import RULE_NAMES
 
 STATE_VERSION = 1
+GEOMETRY_MAGIC = 0x1D9D0CB  # how QWidget.saveGeometry's data begins
 DEFAULT_SIZE = QSize(1440, 900)
 COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges and Vocabulary
 PLOTS_READABLE = 200  # a Plots dock lower than this gets room back when the window grows
@@ -869,19 +870,45 @@ class MainWindow(QMainWindow):
             return
         self.bridge.shutdown()
         self.encode_pane.shutdown()
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState(STATE_VERSION))
+        layout = self.layout_key()
+        self.settings.setValue(f"{layout}/geometry", self.saveGeometry())
+        self.settings.setValue(f"{layout}/state", self.saveState(STATE_VERSION))
         self.settings.setValue("window/zoom", self._zoom_points)
         event.accept()
 
+    def layout_key(self) -> str:
+        """Where the layout is kept: one per screen size (a layout saved on a large screen,
+        reused on a small one, squashed the plots to lines and cut off the right edge)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        room = screen.availableGeometry().size() if screen is not None else DEFAULT_SIZE
+        return f"window/{room.width()}x{room.height()}"
+
     def _restore(self) -> None:
-        geometry = self.settings.value("window/geometry")
+        layout = self.layout_key()
+        geometry, state = self.settings.value(f"{layout}/geometry"), self.settings.value(f"{layout}/state")
+        if not isinstance(geometry, QByteArray):  # none for this screen: one kept before, if it fits
+            geometry, state = self.settings.value("window/geometry"), self.settings.value("window/state")
+            if not (isinstance(geometry, QByteArray) and self._fits_screen(geometry)):
+                geometry = state = None  # the layout made for this screen stays
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state, STATE_VERSION)
         self._zoom_points = restored_zoom(self.settings.value("window/zoom", 0.0))
+
+    def _fits_screen(self, geometry: QByteArray) -> bool:
+        """Whether a saved geometry's window fits this screen. Qt shrinks one that does not,
+        and keeps its docks' sizes: the size is read from the data (``saveGeometry``'s
+        format: a magic number, two version numbers, then the frame as a rectangle)."""
+        stream = QDataStream(geometry)
+        if stream.readUInt32() != GEOMETRY_MAGIC:
+            return False
+        stream.skipRawData(4)  # the format's major and minor version
+        left, top, right, bottom = (stream.readInt32() for _ in range(4))
+        screen = self.screen() or QApplication.primaryScreen()
+        area = screen.availableGeometry().size() if screen is not None else DEFAULT_SIZE
+        width, height = right - left + 1, bottom - top + 1
+        return stream.status() == QDataStream.Status.Ok and width <= area.width() and height <= area.height()
 
 
 def restored_zoom(value: object) -> float:

@@ -284,7 +284,7 @@ def test_unsaved_changes_prompt_on_close(qtbot, make_window, dialogs):
     assert dialogs.shown[-1][0] == "question"
     dialogs.answer = QMessageBox.StandardButton.Discard
     assert window.close()
-    assert window.settings.value("window/state") is not None
+    assert window.settings.value(f"{window.layout_key()}/state") is not None
 
 
 def test_zoom_scales_every_pane_and_persists(qtbot, make_window):
