@@ -14,16 +14,26 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from array import array
+from collections import deque
+from collections.abc import Iterable, Sequence
 from typing import NoReturn, TextIO
 
+from bpe_core import text_parts
 from bpe_core.compare import Run, pairwise_comparisons, run_of, sweep
 from bpe_core.compress import Compression, compress
 from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig, TrainingConfig
 from bpe_core.corpus import load_corpus, read_text_file
 from bpe_core.encoder import Encoder
 from bpe_core.errors import BpeError
-from bpe_core.fileio import check_writable, placements, replaced_together, write_atomic
+from bpe_core.fileio import (
+    check_writable,
+    placements,
+    regular_file_size,
+    replaced_together,
+    text_blocks,
+    write_atomic,
+)
 from bpe_core.formats import DESCRIPTIONS, READABLE, WRITABLE, export_notes, read_tokenizer, write_tokenizer
 from bpe_core.formats.tiktoken_ranks import PATTERNS
 from bpe_core.gc_pause import gc_paused
@@ -39,6 +49,7 @@ _VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 _WIDTH = 72  # characters of data shown on one line
 _SHORT_DATA = 1_000  # compress --json gives the data after every step for inputs this short
 _OUTPUT_PIECE = 1 << 20  # characters of output held before they are written out
+_NUMBERS_AT_ONCE = 1 << 16  # ids or spans turned into text at once
 
 
 class _Parser(argparse.ArgumentParser):
@@ -532,21 +543,89 @@ def _read_model(path: str, format: str | None, args: argparse.Namespace, stderr:
 
 
 def _encode(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Encode a part of the text at a time (``Encoder.parts``), writing the tokens as they are
+    made and holding only the ids and spans, as machine integers, for the lines after them."""
     encoder = _read_model(args.model, args.format, args, stderr)
-    text = read_text_file(args.file) if args.file is not None else _argument_text(args.text)
-    encoding = encoder.encode(text, allow_special=args.allow_special)
+    if args.file is None:
+        blocks: Iterable[str] = [_argument_text(args.text)]
+        size: int | None = 0
+    else:
+        size = regular_file_size(args.file)
+        if size is not None:  # refuse a bad file before any of it is written (a pipe is read once)
+            deque(text_blocks(args.file), maxlen=0)
+        blocks = text_blocks(args.file)
+    parts = encoder.parts(blocks, allow_special=args.allow_special, size=text_parts.PART_SIZE)
     if args.json:
-        data = {"tokens": encoding.tokens, "ids": encoding.ids, "spans": [list(s) for s in encoding.spans]}
-        if any(encoding.unknown):
-            data["unknown"] = [i for i, flag in enumerate(encoding.unknown) if flag]
-        stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-        return 0
-    print(" ".join(t.translate(_VISIBLE) for t in encoding.tokens), file=stdout)
-    print(" ".join(map(str, encoding.ids)), file=stdout)
-    unknown = sum(encoding.unknown)
-    note = f"; {unknown} unknown" if unknown else ""
-    print(f"{len(encoding):,} tokens for {len(text):,} characters{note}.", file=stdout)
+        offsets = "I" if size is not None and size < 2**32 else "q"  # characters are at most bytes
+        _encode_json(encoder, parts, args.allow_special, offsets, stdout)
+    else:
+        _encode_lines(encoder, parts, args.allow_special, stdout)
     return 0
+
+
+def _encode_lines(encoder: Encoder, parts: Iterable[str], allow_special: bool, out: TextIO) -> None:
+    """The tokens on a line, the ids on the next, then how many."""
+    shown = [token.translate(_VISIBLE) for token in encoder.tokens]
+    flagged = encoder.unknown_id  # what unknown units become (None: they are dropped)
+    ids = array("i")
+    characters = unknown = 0
+    for part in parts:
+        part_ids = encoder.encode_ids(part, allow_special=allow_special, offset=characters)
+        tokens: Iterable[str] = map(shown.__getitem__, part_ids)
+        if flagged is not None and flagged in part_ids:  # an unknown unit shows its own text
+            encoding = encoder.encode(part, allow_special=allow_special, offset=characters)
+            tokens = (token.translate(_VISIBLE) for token in encoding.tokens)
+            unknown += sum(encoding.unknown)
+        if part_ids:
+            out.write((" " if ids else "") + " ".join(tokens))
+        ids.extend(part_ids)
+        characters += len(part)
+        encoder.trim_caches()
+    out.write("\n")
+    _write_numbers(out, ids)
+    note = f"; {unknown} unknown" if unknown else ""
+    out.write(f"\n{len(ids):,} tokens for {characters:,} characters{note}.\n")
+
+
+def _encode_json(
+    encoder: Encoder, parts: Iterable[str], allow_special: bool, offsets: str, out: TextIO
+) -> None:
+    """``{"tokens": [...], "ids": [...], "spans": [...]}`` and ``"unknown"`` if any, as
+    ``json.dumps`` writes it."""
+    quoted = [json.dumps(token, ensure_ascii=False) for token in encoder.tokens]
+    ids, starts, ends, unknown = array("i"), array(offsets), array(offsets), array("b")
+    characters = 0
+    out.write('{"tokens": [')
+    for part in parts:
+        first = len(ids)
+        encoder.encode_columns(
+            part, ids, starts, ends, unknown, allow_special=allow_special, offset=characters
+        )
+        tokens: Iterable[str] = map(quoted.__getitem__, ids[first:])
+        if any(unknown[first:]):  # an unknown unit's token is its own text
+            strings = encoder.encode(part, allow_special=allow_special, offset=characters).tokens
+            tokens = (json.dumps(string, ensure_ascii=False) for string in strings)
+        if len(ids) > first:
+            out.write((", " if first else "") + ", ".join(tokens))
+        characters += len(part)
+        encoder.trim_caches()
+    out.write('], "ids": [')
+    _write_numbers(out, ids, ", ")
+    out.write('], "spans": [')
+    for at in range(0, len(ids), _NUMBERS_AT_ONCE):
+        spans = map("[{}, {}]".format, starts[at : at + _NUMBERS_AT_ONCE], ends[at : at + _NUMBERS_AT_ONCE])
+        out.write((", " if at else "") + ", ".join(spans))
+    out.write("]")
+    if any(unknown):
+        out.write(', "unknown": [')
+        _write_numbers(out, array("q", (i for i, flag in enumerate(unknown) if flag)), ", ")
+        out.write("]")
+    out.write("}\n")
+
+
+def _write_numbers(out: TextIO, numbers: array, separator: str = " ") -> None:
+    for at in range(0, len(numbers), _NUMBERS_AT_ONCE):
+        out.write((separator if at else "") + separator.join(map(str, numbers[at : at + _NUMBERS_AT_ONCE])))
 
 
 def _argument_text(text: str) -> str:

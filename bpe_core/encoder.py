@@ -22,9 +22,9 @@ import re
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from bpe_core.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
 from bpe_core.config import PipelineConfig
@@ -35,15 +35,23 @@ from bpe_core.merge_heap import merged_by_rank
 from bpe_core.normalize import normalize, normalize_aligned
 from bpe_core.pretokenize import spans as piece_spans
 from bpe_core.pretokenize import split as split_pieces
+from bpe_core.text_parts import PART_SIZE, cut
 from bpe_core.vocab import MARK, display
 
 if TYPE_CHECKING:
     from bpe_core.trainer import Trainer
 
 UNKNOWN_ID = -1
+# ids, starts, ends and unknown flags, as encode_columns() appends to them
+_Columns = tuple[MutableSequence[int], MutableSequence[int], MutableSequence[int], MutableSequence[Any]]
 # Pieces longer than this many symbols take their merges from a heap (bpe_core.merge_heap).
 LONG_PIECE = 64
 CACHED_POSITIONS = 4  # per-step word caches kept (the window moves back and forth around one step)
+# Words a per-step cache keeps through trim_caches(): a long text of rare words (one with its
+# spaces taken out) would otherwise keep hundreds of megabytes of them. A word's ids alone take
+# about a quarter of what its encoding with spans does.
+CACHED_WORDS = 50_000
+CACHED_IDS = 400_000
 # Symbol used for units missing from the vocabulary: no merge involves it.
 _UNKNOWN_SYMBOL = chr(0x10FFFF)
 
@@ -142,6 +150,9 @@ class Encoder:
                 self._later_ranks.setdefault(key, []).append(merge.rank)
             else:
                 self._first_rank[key] = merge.rank
+        self._numbers: list[int] | None = None  # one int object per id, made for the first word's ids
+        # A text that continues one cut by parts() takes no prefix space.
+        self._continued = replace(config, prefix_space=False)
         self._units = self._unit_lengths()
         marked_alone = config.end_of_word is not None and not config.attach_marker
         self._marker_id = self._ids.get(MARK) if marked_alone else None
@@ -151,8 +162,10 @@ class Encoder:
             if self._special_of
             else None
         )
-        # Encoded words per merge count ``upto``; only the most recently used few are kept.
+        # Encoded words per merge count ``upto``, with their spans and alone as ids (for
+        # encode_ids); only the most recently used few are kept.
         self._cache: OrderedDict[int, dict[str, _Word]] = OrderedDict()
+        self._id_cache: OrderedDict[int, dict[str, tuple[int, ...]]] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     @classmethod
@@ -221,50 +234,107 @@ class Encoder:
         upto: int | None = None,
         allow_special: bool = False,
         cancelled: Callable[[], bool] | None = None,
+        offset: int = 0,
     ) -> Encoding:
         """Encode ``text`` with the first ``upto`` merges (all by default). Never fails.
 
         Special tokens in ``text`` are matched only with ``allow_special``. ``cancelled`` is
         asked between pieces; once it answers true, :class:`~bpe_core.errors.Cancelled` is raised.
+        ``offset``: where ``text`` starts in a longer text that :meth:`parts` cut (spans then
+        count from that text's start).
         """
-        upto = self._upto(upto)
+        out = Encoding([], [], [], [], [])
         with gc_paused():
-            out = Encoding([], [], [], [], [])
-            for start, plain, special in self._segments(text, allow_special):
-                if plain:
-                    self._encode_plain(plain, start, upto, out, cancelled)
-                elif special is not None:
-                    out.ids.append(special)
-                    out.starts.append(start)
-                    out.ends.append(start + len(self.keys[special]))
-                    out.unknown.append(False)
+            columns = (out.ids, out.starts, out.ends, out.unknown)
+            self._encode_into(text, columns, self._upto(upto), allow_special, cancelled, offset)
             if any(out.unknown):
                 out.tokens = [
-                    self.tokens[i] if i >= 0 else text[s:e]
+                    self.tokens[i] if i >= 0 else text[s - offset : e - offset]
                     for i, s, e in zip(out.ids, out.starts, out.ends, strict=True)
                 ]
             else:
                 out.tokens = list(map(self.tokens.__getitem__, out.ids))
         return out
 
-    def encode_ids(self, text: str, *, upto: int | None = None, allow_special: bool = False) -> list[int]:
+    def encode_columns(
+        self,
+        text: str,
+        ids: MutableSequence[int],
+        starts: MutableSequence[int],
+        ends: MutableSequence[int],
+        unknown: MutableSequence[Any],
+        *,
+        upto: int | None = None,
+        allow_special: bool = False,
+        offset: int = 0,
+    ) -> None:
+        """:meth:`encode`'s ids, starts, ends and unknown flags, but not its token strings,
+        appended to the four sequences given: lists, or arrays of machine integers, which hold
+        those of a long text in a fraction of the memory."""
+        with gc_paused():
+            self._encode_into(
+                text, (ids, starts, ends, unknown), self._upto(upto), allow_special, None, offset
+            )
+
+    def _encode_into(
+        self,
+        text: str,
+        columns: _Columns,
+        upto: int,
+        allow_special: bool,
+        cancelled: Callable[[], bool] | None,
+        offset: int,
+    ) -> None:
+        ids, starts, ends, unknown = columns
+        for start, plain, special in self._segments(text, allow_special):
+            if plain:
+                config = self._continued if offset and not start else self.config
+                self._encode_plain(plain, offset + start, upto, columns, cancelled, config)
+            elif special is not None:
+                ids.append(special)
+                starts.append(offset + start)
+                ends.append(offset + start + len(self.keys[special]))
+                unknown.append(False)
+
+    def encode_ids(
+        self, text: str, *, upto: int | None = None, allow_special: bool = False, offset: int = 0
+    ) -> list[int]:
         """Only the ids of :meth:`encode` (what a model is fed): no tokens, spans or flags to
         build, so it is the fast path for bulk encoding. Unknown units are ``unknown_id``."""
         upto = self._upto(upto)
         mode = self.config.pretokenize
+        cache = self._at(self._id_cache, upto)
         with gc_paused():
             ids: list[int] = []
-            for _, plain, special in self._segments(text, allow_special):
+            for start, plain, special in self._segments(text, allow_special):
                 if plain:
-                    cache = self._words_at(upto)
-                    for piece in split_pieces(normalize(plain, self.config), mode):
+                    config = self._continued if offset and not start else self.config
+                    for piece in split_pieces(normalize(plain, config), mode):
                         word = cache.get(piece)
                         if word is None:
-                            word = cache[piece] = self._encode_word(piece, upto)
-                        ids.extend(word.ids)
+                            word = cache[piece] = self._word_ids(piece, upto)
+                        ids.extend(word)
                 elif special is not None:
                     ids.append(special)
         return ids
+
+    def parts(
+        self, blocks: Iterable[str], *, allow_special: bool = False, size: int = PART_SIZE
+    ) -> Iterator[str]:
+        """The text that ``blocks`` spell together, cut into parts of about ``size`` characters
+        that encode one after another exactly as the whole text does (``bpe_core.text_parts``):
+        encode each with ``offset`` the length of the parts before it. A pre-tokenizer that
+        makes one piece of the whole text (``none``) gives one part."""
+        config = self.config
+        special = self._special_pattern if allow_special else None
+        return cut(
+            blocks,
+            config.pretokenize,
+            normalized=config.normalization != "none" or config.lowercase,
+            special=special,
+            longest=max(map(len, self._special_of), default=0),
+            size=size,
+        )
 
     def _upto(self, upto: int | None) -> int:
         return len(self.merges) if upto is None else max(0, min(upto, len(self.merges)))
@@ -282,13 +352,19 @@ class Encoder:
         yield start, text[start:], None
 
     def _encode_plain(
-        self, text: str, offset: int, upto: int, out: Encoding, cancelled: Callable[[], bool] | None
+        self,
+        text: str,
+        offset: int,
+        upto: int,
+        columns: _Columns,
+        cancelled: Callable[[], bool] | None,
+        config: PipelineConfig,
     ) -> None:
         if not text:
             return
-        normalized, starts = normalize_aligned(text, self.config)
+        normalized, starts = normalize_aligned(text, config)
         cache = self._words_at(upto)
-        ids, out_starts, out_ends, unknown = out.ids, out.starts, out.ends, out.unknown
+        ids, out_starts, out_ends, unknown = columns
         size = len(normalized)
         for begin, end in piece_spans(normalized, self.config.pretokenize):
             piece = normalized[begin:end]
@@ -313,16 +389,44 @@ class Encoder:
                     out_starts.append(offset + source_start)
                     out_ends.append(offset + source_end)
 
+    def trim_caches(self) -> None:
+        """Empty the word caches grown past ``CACHED_WORDS`` (with spans) or ``CACHED_IDS``
+        (ids alone) words; the common ones come back at once. Encoding a long text a part at a
+        time calls it between parts, so that memory stays flat."""
+        with self._cache_lock:
+            for caches, limit in ((self._cache, CACHED_WORDS), (self._id_cache, CACHED_IDS)):
+                for cache in caches.values():
+                    if len(cache) > limit:
+                        cache.clear()
+
     def _words_at(self, upto: int) -> dict[str, _Word]:
+        return self._at(self._cache, upto)
+
+    def _at(self, caches: OrderedDict[int, dict], upto: int) -> dict:
+        """The cache of ``caches`` for step ``upto``, made if need be."""
         with self._cache_lock:  # the window encodes on two threads (short texts, long ones)
-            cache = self._cache.get(upto)
+            cache = caches.get(upto)
             if cache is None:
-                cache = self._cache[upto] = {}
-                while len(self._cache) > CACHED_POSITIONS:
-                    self._cache.popitem(last=False)
+                cache = caches[upto] = {}
+                while len(caches) > CACHED_POSITIONS:
+                    caches.popitem(last=False)
             else:
-                self._cache.move_to_end(upto)
+                caches.move_to_end(upto)
             return cache
+
+    def _word_ids(self, piece: str, upto: int) -> tuple[int, ...]:
+        """The ids of :meth:`_encode_word`, without the spans."""
+        symbols, known = self._symbols(piece)
+        if not known and self.unknown_id is None:  # dropped, as in _encode_word
+            symbols, known = symbols.replace(_UNKNOWN_SYMBOL, ""), True
+        symbols = self._apply_merges(symbols, upto)
+        numbers = self._numbers
+        if numbers is None:
+            numbers = self._numbers = list(range(len(self.keys)))
+        if known:  # the ids as shared objects: a word's own ints would double what it keeps
+            return tuple(map(numbers.__getitem__, map(ord, symbols)))
+        unknown_id = UNKNOWN_ID if self.unknown_id is None else self.unknown_id
+        return tuple(unknown_id if symbol == _UNKNOWN_SYMBOL else numbers[ord(symbol)] for symbol in symbols)
 
     def _encode_word(self, piece: str, upto: int) -> _Word:
         symbols, known = self._symbols(piece)

@@ -15,6 +15,7 @@ or FIFO given as one (``--model <(zcat model.json.gz)``) is read once into memor
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import io
 import os
@@ -32,6 +33,7 @@ from bpe_core.errors import InputError, SessionError
 LIMIT_VARIABLE = "BPE_STUDIO_MAX_INPUT_MB"
 DEFAULT_LIMIT_MB = 2048  # well above the largest real corpus anyone trains on a desktop
 _CHUNK = 16 * 2**20
+TEXT_BLOCK = 2**20  # bytes of text read at a time by text_blocks()
 # What tempfile.mkstemp puts between our prefix (".NAME.PID.") and suffix (".tmp").
 _RANDOM_PART = re.compile(r"[a-z0-9_]{8}")
 _MAX_PID = 2**31 - 1  # pid_t: a larger number is no process's, and os.kill refuses it
@@ -51,26 +53,68 @@ def read_bounded(path: Path, what: str = "file") -> bytes:
     """The bytes of ``path``, refusing more than :func:`input_limit` with one sentence. A
     leading UTF-8 byte-order mark, which some editors write, is dropped: every file read here
     is UTF-8 text or JSON, where it means nothing."""
+    data = b"".join(_blocks(path, what, _CHUNK))
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def text_blocks(path: str | Path, size: int | None = None) -> Iterator[str]:
+    """The UTF-8 text of ``path`` a block of about ``size`` bytes at a time, without a leading
+    byte-order mark, refused as a whole text file is (``corpus.read_text_file``): beyond the
+    input limit, binary (a NUL byte) or not UTF-8. The refusal comes when the block that holds
+    the fault is read, after the blocks before it: where nothing may be written before it,
+    read a file through once first."""
+    path = Path(path)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    fed = 0  # bytes given to the decoder so far
+    marks = 2  # byte-order marks dropped at the start at most (as read_text_file does)
+    for data in _blocks(path, "file", size or TEXT_BLOCK):
+        if b"\x00" in data:  # anywhere: a NUL byte deep in a file is as binary as one at the start
+            raise InputError(f"The file {str(path)!r} looks binary, not like text (it contains NUL bytes).")
+        text = _decoded(decoder, data, fed, path)
+        fed += len(data)
+        while marks and text:
+            if not text.startswith("\ufeff"):
+                marks = 0
+                break
+            text, marks = text[1:], marks - 1
+        if text:
+            yield text
+    _decoded(decoder, b"", fed, path, final=True)
+
+
+def _decoded(
+    decoder: codecs.IncrementalDecoder, data: bytes, fed: int, path: Path, final: bool = False
+) -> str:
+    held = len(decoder.getstate()[0])  # bytes of a character the last block cut in two
+    try:
+        return decoder.decode(data, final)
+    except UnicodeDecodeError as error:
+        at = fed - held + error.start
+        raise InputError(
+            f"The file {str(path)!r} is not valid UTF-8 (byte {at} cannot be decoded)."
+        ) from None
+
+
+def _blocks(path: Path, what: str, size: int) -> Iterator[bytes]:
+    """The bytes of ``path`` a block at a time, within :func:`input_limit`."""
     limit = input_limit()
+    total = 0
     try:
         with open_input(path) as stream:
-            chunks, size = [], 0
-            while chunk := stream.read(min(_CHUNK, limit + 1 - size)):
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > limit:
+            while block := stream.read(min(size, limit + 1 - total)):
+                total += len(block)
+                if total > limit:
                     raise InputError(
                         f"The {what} {str(path)!r} is larger than {limit // 2**20:,} MB, the input limit "
                         f"(set {LIMIT_VARIABLE} to raise it)."
                     )
+                yield block
     except FileNotFoundError:
         raise InputError(f"The {what} {str(path)!r} does not exist.") from None
     except IsADirectoryError:
         raise InputError(f"{str(path)!r} is a folder, not a file.") from None
     except OSError as error:
         raise InputError(f"The {what} {str(path)!r} cannot be read ({error.strerror}).") from None
-    data = b"".join(chunks)
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
 def open_input(path: Path) -> BinaryIO:
@@ -86,6 +130,17 @@ def within_limit(stream: BinaryIO) -> bool:
         return True
     info = os.fstat(stream.fileno())
     return stat.S_ISREG(info.st_mode) and info.st_size <= input_limit()
+
+
+def regular_file_size(path: str | Path) -> int | None:
+    """The size of ``path`` if it is a regular file (which can be read again), else ``None``."""
+    if str(path) in _SPOOLED:
+        return len(_SPOOLED[str(path)])
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None  # missing or unreadable: the reader reports it
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def is_pipe(path: str | Path) -> bool:
