@@ -692,7 +692,7 @@ def _compress(args: argparse.Namespace, stdout: TextIO) -> int:
         every = args.data_every
         if every is None:
             every = 1 if len(text) <= _SHORT_DATA else 0
-        _compress_json(result, decompressed, every, stdout)
+        _compress_json(result, decompressed, decompressed == text, every, stdout)
         return 0
     print(f"{_shown(text)}  (the input, {len(text):,} symbols)", file=stdout)
     for step, (length, head, tail) in zip(result.steps, result.edges(_WIDTH), strict=True):
@@ -707,7 +707,7 @@ def _compress(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
-def _compress_json(result: Compression, decompressed: str, every: int, out: TextIO) -> None:
+def _compress_json(result: Compression, decompressed: str, lossless: bool, every: int, out: TextIO) -> None:
     """``compress --json``, written a step at a time; ``"data"`` after every ``every``-th step
     (never with 0), as each costs a pass over the data and a copy of it in the output."""
     data_after = result.data_after_steps() if every else None
@@ -720,7 +720,7 @@ def _compress_json(result: Compression, decompressed: str, every: int, out: Text
     ending = {
         "compressed": result.compressed,
         "decompressed": decompressed,
-        "lossless": decompressed == result.original,
+        "lossless": lossless,
     }
     out.write("], " + json.dumps(ending, ensure_ascii=False)[1:] + "\n")
 
