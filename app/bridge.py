@@ -374,6 +374,11 @@ class Bridge(QObject):
         self.sig_message.emit(f"Saved to {self.path}")
         return True
 
+    def save_copy(self, path: str | Path) -> None:
+        """Write the session to ``path`` (atomically) without making it the session's file: a
+        recovery copy. Raises what ``save_session`` raises; not while a job runs."""
+        save_session(self._trainer, path, self.test_text())
+
     # -- commands: background --------------------------------------------------------------
 
     def run(

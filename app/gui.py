@@ -32,12 +32,18 @@ def sample_trainer(sample: Sample = DEFAULT_SAMPLE) -> Trainer:
     return Trainer(corpus, sample.training)
 
 
-def log_path() -> Path:
-    """``~/.local/share/BPE Studio/bpe-studio.log`` on Linux. Qt's application data folder
-    would name the program twice (organisation, then application: both "BPE Studio"), and
-    renaming the organisation would move everyone's settings."""
+def data_folder() -> Path:
+    """``~/.local/share/BPE Studio`` on Linux: the log, and work kept when a signal ended the
+    program. Qt's application data folder would name the program twice (organisation, then
+    application: both "BPE Studio"), and renaming the organisation would move everyone's
+    settings."""
     data = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
-    folder = Path(data) / "BPE Studio" if data else Path.home()
+    return Path(data) / "BPE Studio" if data else Path.home()
+
+
+def log_path() -> Path:
+    """``~/.local/share/BPE Studio/bpe-studio.log`` on Linux."""
+    folder = data_folder()
     folder.mkdir(parents=True, exist_ok=True)
     return folder / "bpe-studio.log"
 
@@ -70,6 +76,7 @@ def run(args: list[str]) -> int:
     window = MainWindow(sample_trainer(), source_name=DEFAULT_SAMPLE.name)
     window.show()
     close_on_signals(window)
+    window.offer_recovery()
     if args:
         window.open_path(args[0])
     if os.environ.get("BPE_STUDIO_SMOKE_TEST"):  # tests and benchmarks: start, paint, quit
@@ -78,11 +85,12 @@ def run(args: list[str]) -> int:
 
 
 def close_on_signals(window: MainWindow) -> None:
-    """Ctrl+C in the terminal, or SIGTERM, closes the window as its close button does (asking
-    about unsaved work). Python runs signal handlers only between its own bytecodes: a light
-    timer gives it that chance while Qt's event loop waits."""
+    """Ctrl+C in the terminal, or SIGTERM (a logout, a shutdown), ends the program without
+    waiting behind a dialog: unsaved work is kept in a recovery copy in :func:`data_folder`,
+    offered at the next start. Python runs signal handlers only between its own bytecodes: a
+    light timer gives it that chance while Qt's event loop (or a dialog's) waits."""
     for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, lambda *_: QTimer.singleShot(0, window.close))
+        signal.signal(number, lambda *_: QTimer.singleShot(0, lambda: window.end_keeping_work(data_folder())))
     heartbeat = QTimer(window, interval=250)
     heartbeat.timeout.connect(lambda: None)
     heartbeat.start()

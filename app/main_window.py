@@ -3,7 +3,9 @@ bridge. It holds no engine logic; a test can build as many windows as it likes."
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QChildEvent, QDataStream, QEvent, QSettings, QSize, Qt, QTimer
@@ -13,6 +15,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDialog,
     QDockWidget,
     QInputDialog,
     QLabel,
@@ -61,7 +64,9 @@ from bpe_core.fileio import write_atomic
 from bpe_core.session import MAX_TEST_TEXT
 from bpe_core.tiebreak import RULE_NAMES
 
+log = logging.getLogger("bpe_studio")
 STATE_VERSION = 1
+RECOVERY_KEY = "recovery/pending"  # a copy of unsaved work kept when a signal ended the program
 GEOMETRY_MAGIC = 0x1D9D0CB  # how QWidget.saveGeometry's data begins
 DEFAULT_SIZE = QSize(1440, 900)
 COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges and Vocabulary
@@ -91,6 +96,7 @@ class MainWindow(QMainWindow):
         self.compression_dialog: CompressionDialog | None = None
         self.compare_dialog: CompareDialog | None = None
         self._asking_tie = False
+        self._ending = False  # a signal ends the program: closing asks nothing
         self.commands: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
         # Widgets
@@ -675,6 +681,56 @@ class MainWindow(QMainWindow):
     def maybe_save(self) -> bool:
         return self.files.maybe_save()
 
+    def end_keeping_work(self, folder: Path) -> None:
+        """A signal (SIGTERM, Ctrl+C in the terminal) ends the program: no dialog waits for an
+        answer nobody may give. Unsaved work is written to a recovery copy in ``folder``, offered
+        at the next start (:meth:`offer_recovery`); if it cannot be written, closing asks as usual."""
+        for widget in QApplication.topLevelWidgets():  # open dialogs (message boxes too) give up
+            if isinstance(widget, QDialog) and widget.isVisible():
+                widget.reject()
+        self.playback.pause()
+        self.files.forget_deferred_open()
+        self.bridge.shutdown(final=False)  # a run stops between two merges; an opening is dropped
+        if self.bridge.has_unsaved_work():
+            path = folder / time.strftime("recovered %Y-%m-%d %H-%M-%S.json")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                self.bridge.save_copy(path)
+            except Exception:
+                log.exception("Could not keep the unsaved work in %s", path)
+                QTimer.singleShot(0, self, self.close)  # asks, as the close button does
+                return
+            self.settings.setValue(RECOVERY_KEY, str(path))
+            log.info("Ended by a signal; the unsaved work is kept in %s", path)
+        self._ending = True
+        QTimer.singleShot(0, self, self.close)  # once the dialogs' own event loops have returned
+
+    def offer_recovery(self) -> None:
+        """At start-up: say where the work kept when a signal ended the program is, and offer to
+        open it (once; the copy stays where it is)."""
+        pending = self.settings.value(RECOVERY_KEY)
+        self.settings.remove(RECOVERY_KEY)
+        if not isinstance(pending, str) or not Path(pending).is_file():
+            return
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "Unsaved work was kept",
+            "BPE Studio was ended by a signal (a logout, a shutdown, Ctrl+C) while it held unsaved "
+            f"work. The work was saved to\n\n{pending}\n\nOpen it now?",
+            QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Close,
+            self,
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setWindowModality(Qt.WindowModality.NonModal)  # the window stays usable meanwhile
+
+        def clicked(button) -> None:
+            if box.standardButton(button) == QMessageBox.StandardButton.Open:
+                self.files.open_path(pending, "session")
+
+        box.buttonClicked.connect(clicked)
+        box.show()
+        log.info("Offered the work kept in %s", pending)
+
     # -- reactions ---------------------------------------------------------------------------
 
     def _on_pair_selected(self, pair) -> None:
@@ -865,7 +921,7 @@ class MainWindow(QMainWindow):
         self.playback.pause()
         self.files.forget_deferred_open()  # a file dropped during a run: not once we are closing
         self.bridge.shutdown(final=False)  # a run stops where it is: its merges are asked about below
-        if not self.maybe_save():
+        if not self._ending and not self.maybe_save():
             event.ignore()
             return
         self.bridge.shutdown()
