@@ -46,7 +46,7 @@ def clean_stem(name: str) -> str:
     """
     words = re.sub(r"\([^)]*\)", " ", name).casefold()
     stem = re.sub(r"[^\w]+", "-", words).strip("-_")
-    stem = re.sub(r"(?<=[a-z])-(?=[0-9])", "", stem)  # gpt-2 -> gpt2
+    stem = re.sub(r"\b([a-z]{1,4})-([0-9]+)\b", r"\1\2", stem)  # gpt-2 -> gpt2, not shakespeare60
     return stem[:40].rstrip("-") or "session"
 
 

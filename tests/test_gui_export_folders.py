@@ -46,6 +46,7 @@ def choose_format(name):
 
 def test_clean_names_from_the_session_name():
     assert clean_stem("GPT-2 tokenizer") == "gpt2-tokenizer"
+    assert clean_stem("Shakespeare, 60 kB (public domain)") == "shakespeare-60-kb"
     assert file_name("gpt2-tokenizer", "tokenizer.json") == "gpt2-tokenizer.json"  # not said twice
     assert file_name(clean_stem("corpus"), "tokenizer.json") == "corpus-tokenizer.json"
     assert clean_stem("low · lower · newest · widest (a worked example)") == "low-lower-newest-widest"
