@@ -50,7 +50,7 @@ CACHED_POSITIONS = 4  # per-step word caches kept (the window moves back and for
 # Words a per-step cache keeps through trim_caches(): a long text of rare words (one with its
 # spaces taken out) would otherwise keep hundreds of megabytes of them. A word's ids alone take
 # about a quarter of what its encoding with spans does.
-CACHED_WORDS = 50_000
+CACHED_WORDS = 30_000
 CACHED_IDS = 400_000
 # Symbol used for units missing from the vocabulary: no merge involves it.
 _UNKNOWN_SYMBOL = chr(0x10FFFF)

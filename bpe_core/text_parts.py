@@ -1,8 +1,8 @@
 """A long text cut into parts that encode, one after another, exactly as the whole text does.
 
 Encoding a 20 MB file whole holds the text, its pieces and every token's record at once. Cut
-into parts of about a megabyte, it holds one part at a time, provided no cut changes what the
-pipeline makes of the text around it:
+into parts of a quarter of a megabyte, it holds one part at a time, provided no cut changes
+what the pipeline makes of the text around it:
 
 * pre-tokenization: a cut falls where every mode ends a piece and starts the next one whatever
   follows; ``whitespace`` ends pieces at any whitespace character, and the pattern modes
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 
 import regex
 
-PART_SIZE = 1 << 20  # characters: about a megabyte of text a part
+PART_SIZE = 1 << 18  # characters of text a part: a quarter of a megabyte
 
 _PUNCTUATION = re.escape("".join(sorted(set(string.punctuation) - {"_"})))  # "_" is a word character
 _CUTS = {
