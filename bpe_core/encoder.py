@@ -1,7 +1,8 @@
 """Encoding text with trained merges, decoding ids back to text, and per-word merge traces.
 
-Encoding a word is equivalent to replaying the merges in order (as seed 000 describes): the
-next merge applied is the lowest-ranked one present that comes after the last merge applied.
+Encoding a word is equivalent to replaying the merges in order (as the FRED FED TED BREAD
+walk-through describes): the next merge applied is the lowest-ranked one present that comes
+after the last merge applied.
 That is the usual "lowest rank first" loop, and stays exact even in the rare histories where a
 pair is merged twice (a merged string can be re-created by another route).
 
