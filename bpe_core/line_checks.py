@@ -4,9 +4,10 @@ Counts, replacements and tokens are checked against the corpus by replaying the 
 (``Trainer.restore``). This module checks, without the corpus, what a line claims about how each
 merge was chosen:
 
-* **passes** are numbered 1, 2, 3, ... along the line, each a run of consecutive merges that one
-  rule could make at once: no two of its pairs overlap (one's right symbol the other's left),
-  none uses a token the pass made, and a pair picked by hand is a pass of its own;
+* **passes** are numbered 1, 2, 3, ... along the line (``pass_numbers``: a run of merges with
+  one saved number and one decider, a pair picked by hand a pass of its own), and each pass could
+  be made at once: no two of its pairs overlap (one's right symbol the other's left), and none
+  uses a token the pass made;
 * **decision data**: a merge's top count is at least its count, and is its count where a rule
   began a pass with it; its tie count and tied candidates agree (``CANDIDATE_CAP`` of them at a
   tie, one where a pair was picked by hand below the top, none otherwise), and the candidates
@@ -30,18 +31,21 @@ from bpe_core.tiebreak import parse_rule
 BLOCK = 4096  # rows whose decision data is checked together
 
 
-def pass_numbers(saved: np.ndarray, start: int = 0, before: int = 0) -> np.ndarray:
-    """The pass numbers to keep for rows ``start`` on of a line whose file gave it ``saved`` (a
-    number per row, from row 0), after a row ``start - 1`` kept as pass ``before``: a new pass
-    wherever the saved number changes, and at every 0 (a file from before passes: each merge a
-    pass of its own), numbered on from ``before``.
+def pass_numbers(
+    saved: np.ndarray, deciders: np.ndarray, by_hand: np.ndarray, start: int = 0, before: int = 0
+) -> np.ndarray:
+    """The pass numbers to keep for rows ``start`` on of a line whose file gave it ``saved``,
+    ``deciders`` and ``by_hand`` (a value per row, from row 0; ``by_hand``: picked by the user),
+    after a row ``start - 1`` kept as pass ``before``. A new pass begins wherever the saved
+    number or the decider changes, at a pair picked by hand (a pass of its own) and at every 0 (a
+    file from before passes: each merge a pass of its own); they are numbered on from ``before``.
 
     Example: saved ``[1, 2, 1]`` (as an earlier version could write) reads as ``[1, 2, 3]``.
     """
-    new = saved[start:] == 0
+    new = (saved[start:] == 0) | by_hand[start:]
     if len(new):
-        new[0] |= start == 0 or saved[start] != saved[start - 1]
-    new[1:] |= saved[start + 1 :] != saved[start:-1]
+        new[0] |= start == 0 or saved[start] != saved[start - 1] or deciders[start] != deciders[start - 1]
+    new[1:] |= (saved[start + 1 :] != saved[start:-1]) | (deciders[start + 1 :] != deciders[start:-1])
     return before + np.cumsum(new, dtype=np.int64)
 
 
@@ -70,23 +74,17 @@ def _check_passes(line: MergeLine, start: int, what: str) -> None:
     passes = line.column("pass_number", start=start)
     if not (passes[1:] == passes[:-1]).any():
         return  # every merge a pass of its own: the classic algorithm
-    columns = ("pass_number", "decider", "left", "right", "token")
+    columns = ("pass_number", "left", "right", "token")
     rows = zip(*(line.column(name, start=start).tolist() for name in columns), strict=True)
-    user = line.decider_codes(USER)[0]
-    number, decider = -1, -1
+    number = -1
     lefts: set[int] = set()
     rights: set[int] = set()
     made: set[int] = set()
-    for step, (pass_number, by, left, right, token) in enumerate(rows, start=start + 1):
+    for step, (pass_number, left, right, token) in enumerate(rows, start=start + 1):
         if pass_number != number:
-            number, decider = pass_number, by
+            number = pass_number
             lefts, rights, made = {left}, {right}, {token}
             continue
-        if by != decider or by == user:
-            raise SessionError(
-                f"merge {step}{what} shares a pass with the merge before it but was not chosen by the "
-                "same rule (a pass is one rule's choice; a pair picked by hand is a pass of its own)."
-            )
         if left in rights or right in lefts or left in made or right in made:
             raise SessionError(
                 f"merge {step}{what} shares a pass with a merge it overlaps or builds on, which no pass "

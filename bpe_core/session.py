@@ -22,7 +22,7 @@ from bpe_core.encoder import Encoder, Merge
 from bpe_core.errors import BpeError, InputError, SessionError, has_lone_surrogate, quoted
 from bpe_core.fileio import input_limit, open_input, read_bounded, write_atomic
 from bpe_core.gc_pause import without_gc
-from bpe_core.history import MergeRecord
+from bpe_core.history import USER, MergeRecord
 from bpe_core.line_checks import check_line, pass_numbers
 from bpe_core.memory import release_free_memory
 from bpe_core.merge_line import MergeLine
@@ -605,8 +605,10 @@ def _branch_line(
     ids = dict(base)
     corpus_tokens = trainer.initial_point.corpus_tokens
     saved_passes = np.array([merge.get("pass", 0) for merge in merges], dtype=np.int64)
+    deciders = np.array([merge["decided_by"] for merge in merges], dtype=object)
     before = records.pass_number(start - 1) if start else 0
-    passes = dict(enumerate(pass_numbers(saved_passes, start, before).tolist(), start=start + 1))
+    numbers = pass_numbers(saved_passes, deciders, deciders == USER, start, before)
+    passes = dict(enumerate(numbers.tolist(), start=start + 1))
     for number, merge in enumerate(merges, start=1):
         try:
             pair = (ids[merge["pair"][0]], ids[merge["pair"][1]])

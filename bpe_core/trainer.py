@@ -789,7 +789,9 @@ class Trainer:
         if not 0 <= position <= len(saved):
             raise MergeError(f"Step {position} is outside the history (0 to {len(saved)}).")
         saved = saved if isinstance(saved, MergeLine) else MergeLine.of(saved)
-        passes = pass_numbers(saved.column("pass_number"))
+        deciders = saved.column("decider")
+        passes = pass_numbers(saved.column("pass_number"), deciders, deciders == saved.decider_codes(USER)[0])
+        del deciders
         corpus = self.corpus
         weights = corpus.counts.numpy()
         lengths = initial_lengths(corpus)

@@ -109,17 +109,18 @@ def test_a_pass_of_merges_that_overlap_is_refused(tmp_path):
         load_session(written(tmp_path, data))
 
 
-def test_a_pass_picked_partly_by_hand_is_refused(tmp_path):
+def test_a_pair_picked_by_hand_inside_a_pass_reads_as_a_pass_of_its_own(tmp_path, replay):
+    # An earlier version recorded a pick that followed a line inside that line's pass.
     trainer = trained(per_pass=0)
     data = session_to_dict(trainer)
-    several = next(
-        i for i in range(1, len(data["merges"])) if data["merges"][i]["pass"] == data["merges"][i - 1]["pass"]
-    )
+    passes = [m["pass"] for m in data["merges"]]
+    several = next(i for i in range(1, len(passes)) if passes[i] == passes[i - 1])
     data["merges"][several]["decided_by"] = "user"
-    with pytest.raises(
-        SessionError, match=rf"merge {several + 1} shares a pass .* not chosen by the same rule"
-    ):
-        load_session(written(tmp_path, data))
+    loaded = load_session(written(tmp_path, data))
+    kept = [r.pass_number for r in loaded.history]
+    assert kept[several] == kept[several - 1] + 1  # a pass of its own, the rest of its pass after it
+    assert all(b - a in (0, 1) for a, b in zip([0, *kept], kept, strict=False))
+    assert snapshot(loaded) == snapshot(trainer)
 
 
 def test_pass_numbers_out_of_order_read_as_passes_of_their_own(tmp_path, replay):
