@@ -320,8 +320,10 @@ STATIC_RULES = ("hf", "subword-nmt", "lexicographic")  # rules whose pick needs 
 def tie_picks(record: MergeRecord, token: Callable[[int], str]) -> tuple[dict[str, tuple[int, int]], bool]:
     """Which pair each position-free rule picks among a tie step's tied pairs, and whether that
     is all of them (a record lists at most ``CANDIDATE_CAP`` of its tied pairs, plus the merged
-    one). ``first-seen`` is left out: its pick depends on the corpus at that step."""
-    pairs = list(dict.fromkeys([*record.candidates, record.pair]))
+    one, if it was tied: a pair picked by hand below the top was none of them). ``first-seen`` is
+    left out: its pick depends on the corpus at that step."""
+    tied = (record.pair,) if record.count == record.top_count else ()
+    pairs = list(dict.fromkeys([*record.candidates, *tied]))
     picks = {}
     for name in STATIC_RULES:
         rule = TieBreakRule(name)

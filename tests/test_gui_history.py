@@ -367,3 +367,22 @@ def test_a_false_tie_claim_met_by_undo_gives_one_warning_and_the_panes_stay_righ
     assert "Merge 3 " in dialogs.shown[0][2] and "7 pairs" in dialogs.shown[0][2]
     assert trainer.position == 3
     assert_panes_agree_with_core(window)
+
+
+def test_the_merges_tooltip_of_a_pick_below_the_top_names_the_pair_it_was_chosen_over(qtbot, make_window):
+    from app.models.merge_model import STEP
+    from app.models.roles import TOOLTIP
+
+    window = make_window()
+    trainer = window.bridge.trainer
+    top = trainer.top_pairs(1)[0]
+    below = next(p for p in trainer.pair_counts() if trainer.pair_count(p) < top.count)
+    window.bridge.step_pair(below)
+    model = window.merges_pane.view.model()
+    tip = model.data(model.index(0, STEP), TOOLTIP)
+    tied = ", ".join(
+        " + ".join(trainer.token_string(t) for t in pair) for pair in trainer.history[0].candidates
+    )
+    assert f"The highest count then was {top.count:,} ({tied}): chosen by hand." in tip
+    below_text = " + ".join(trainer.token_string(t) for t in below)
+    assert f": {below_text}" not in tip.split("each rule picks")[1]  # no rule picks a pair below the top

@@ -247,7 +247,19 @@ class MergeModel(TableModel):
             f"{record.replacements:,} replacements."
         ]
         if record.count != record.top_count:
-            lines.append(f"The highest count then was {record.top_count:,}: chosen by hand.")
+            over = ", ".join(
+                f"{visible(self._token(a), config)} + {visible(self._token(b), config)}"
+                for a, b in record.candidates
+            )
+            lines.append(
+                f"The highest count then was {record.top_count:,}"
+                + (
+                    f" ({over}{' and others' if record.ties > len(record.candidates) else ''})"
+                    if over
+                    else ""
+                )
+                + ": chosen by hand."
+            )
         if record.ties > 1:
             shown = ", ".join(
                 f"{visible(self._token(a), config)} + {visible(self._token(b), config)}"
