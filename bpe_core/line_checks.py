@@ -63,7 +63,7 @@ def _check_deciders(line: MergeLine, start: int, what: str) -> None:
         try:
             parse_rule(name)
         except BpeError:
-            row = next(i for i in range(start, len(line)) if line.decided_by(i) == name)
+            row = next((i for i in range(len(line)) if line.decided_by(i) == name), 0)
             raise SessionError(
                 f"merge {row + 1}{what} names an unknown decider; a merge is decided by a tie-break "
                 "rule, the user or an imported tokenizer."
