@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDialog,
+    QLineEdit,
     QSizePolicy,
     QTableView,
     QWidget,
@@ -181,6 +182,16 @@ class RowTable(QTableView):
 
 def row_table(model, column_samples: dict[int, Sample], stretch: dict[int, str] | None = None) -> RowTable:
     return RowTable(model, column_samples, stretch)
+
+
+def clear_for_new_session(field: QLineEdit, table: QWidget) -> None:
+    """Empty a pane's filter or search for a new session without its own reaction (the model
+    cleared its filter already), and hand keys left in it to the pane's table."""
+    field.blockSignals(True)
+    field.clear()
+    field.blockSignals(False)
+    if field.window().focusWidget() is field:
+        table.setFocus(Qt.FocusReason.OtherFocusReason)
 
 
 @contextmanager

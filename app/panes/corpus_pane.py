@@ -17,7 +17,7 @@ from app.bridge import Bridge
 from app.delegates.chips import ChipDelegate
 from app.guard import guard_overrides
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
-from app.widgets import StatusText, row_table, status_label
+from app.widgets import StatusText, clear_for_new_session, row_table, status_label
 
 
 @guard_overrides
@@ -74,11 +74,7 @@ class CorpusPane(QWidget):
         cleared, and keys left in it go to the table, as in a fresh window."""
         self.show_selection("", ())
         self._filter_timer.stop()
-        self.filter_edit.blockSignals(True)  # the model has cleared its own filter
-        self.filter_edit.clear()
-        self.filter_edit.blockSignals(False)
-        if self.window().focusWidget() is self.filter_edit:
-            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
+        clear_for_new_session(self.filter_edit, self.view)
 
     def show_selection(self, label: str, words) -> None:
         """Highlight the words containing what is selected elsewhere (``label`` describes it)."""

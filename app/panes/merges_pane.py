@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QPushButton, QV
 from app.bridge import Bridge
 from app.guard import guard_overrides
 from app.models.merge_model import COUNT, DECIDED, MERGE, OTHERS, PASS, STEP, STEP_ROLE, TIES, MergeModel
-from app.widgets import StatusText, row_table, status_label
+from app.widgets import StatusText, clear_for_new_session, row_table, status_label
 
 
 @guard_overrides
@@ -88,12 +88,8 @@ class MergesPane(QWidget):
     def _on_new_session(self) -> None:
         """A new session (a file, a sample, a reset): nothing found yet, the keys back on the
         table if they were in the search."""
-        self.search.blockSignals(True)
-        self.search.clear()
-        self.search.blockSignals(False)
+        clear_for_new_session(self.search, self.view)
         self.found.setText("")
-        if self.window().focusWidget() is self.search:
-            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (

@@ -20,7 +20,7 @@ from app.bridge import Bridge
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.vocab_model import CREATED, FREQUENCY, ID, LENGTH, TOKEN, VocabModel
-from app.widgets import row_table, status_label
+from app.widgets import clear_for_new_session, row_table, status_label
 
 
 @guard_overrides
@@ -77,11 +77,7 @@ class VocabPane(QWidget):
         """A new session (a file, a sample, a reset) shows all its tokens: the search is
         cleared, and keys left in it go to the table."""
         self._search_timer.stop()
-        self.search.blockSignals(True)  # the model has cleared its own filter
-        self.search.clear()
-        self.search.blockSignals(False)
-        if self.window().focusWidget() is self.search:
-            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
+        clear_for_new_session(self.search, self.view)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
