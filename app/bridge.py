@@ -26,10 +26,9 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.collector import collect_on_gui_thread
 from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
-from bpe_core.compare import Run, sweep, tie_choices
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import Cancelled
-from bpe_core.events import (
+from bpe_core.history.events import (
     BranchCreated,
     BranchDeleted,
     BranchRenamed,
@@ -41,12 +40,13 @@ from bpe_core.events import (
     MergeApplied,
     MergeUndone,
 )
-from bpe_core.fileio import is_pipe, write_atomic
-from bpe_core.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
-from bpe_core.history import USER
-from bpe_core.imported import attach_corpus, trainer_from_encoder
-from bpe_core.session import load_session, save_session, sniff_session, trainer_from_session
-from bpe_core.walkthrough import walkthrough
+from bpe_core.history.records import USER
+from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
+from bpe_core.io.imported import attach_corpus, trainer_from_encoder
+from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
+from bpe_core.runtime.fileio import is_pipe, write_atomic
+from bpe_core.tools.compare import Run, sweep, tie_choices
+from bpe_core.tools.walkthrough import walkthrough
 
 log = logging.getLogger(__name__)
 Pair = tuple[int, int]
@@ -166,7 +166,7 @@ class Bridge(QObject):
         trainer = self._trainer
         key = (trainer.revision,)
         if self._encoder is None or key != self._encoder_key:
-            self._encoder = Encoder.from_trainer(trainer, full_history=True)
+            self._encoder = trainer.encoder(full_history=True)
             self._encoder_key = key
         return self._encoder
 
@@ -455,7 +455,7 @@ class Bridge(QObject):
 
     def sweep_rules(self, rules: list[str], merges: int, on_done: Callable[[list[Run]], None]) -> None:
         """Train every rule from the corpus to ``merges`` in the background (see
-        ``bpe_core.compare.sweep``); ``on_done(runs)`` on success."""
+        ``bpe_core.tools.compare.sweep``); ``on_done(runs)`` on success."""
         if self.busy:
             return
         corpus, training = self._trainer.corpus, self._trainer.training
@@ -494,7 +494,7 @@ class Bridge(QObject):
 
     def compute_tie_choices(self, on_done: Callable[[dict], None]) -> None:
         """Every rule's pick at every tie step of the current line, first-seen included (see
-        ``bpe_core.compare.tie_choices``), in the background."""
+        ``bpe_core.tools.compare.tie_choices``), in the background."""
         if self.busy:
             return
         trainer = self._trainer
@@ -527,7 +527,7 @@ class Bridge(QObject):
         rather than after the outcome in the status bar, where a long one was cut off."""
         if self.busy:
             return
-        encoder = Encoder.from_trainer(self._trainer)
+        encoder = self._trainer.encoder()
 
         def work(progress, cancelled) -> list[Path]:
             return write_tokenizer(encoder, format, path)
@@ -603,7 +603,7 @@ class Bridge(QObject):
         on_opened: Callable[[], None] | None = None,
         pattern: str = "gpt2",
     ) -> None:
-        """A tokenizer file or folder as a session of its merges (``bpe_core.imported``); with
+        """A tokenizer file or folder as a session of its merges (``bpe_core.io.imported``); with
         ``corpus``, that text attached at once. ``pattern`` and ``specials`` complete tiktoken
         ranks, which hold neither (``pattern``: GPT-2 files too)."""
         path = Path(path)

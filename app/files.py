@@ -16,9 +16,8 @@ from app.dialogs.ranks_dialog import ask_ranks_settings
 from app.samples import SAMPLES_DIR
 from app.widgets import keeping_focus
 from bpe_core import PipelineConfig
-from bpe_core.encoder import Encoder
-from bpe_core.fileio import is_pipe
-from bpe_core.formats import DESCRIPTIONS, formats_for, tokenizer_format
+from bpe_core.io.formats import DESCRIPTIONS, formats_for, tokenizer_format
+from bpe_core.runtime.fileio import is_pipe
 
 RECENT_KEY = "files/recent"
 FOLDER_KEY = "files/last_folder"
@@ -161,7 +160,7 @@ class FileActions(QObject):
         bridge = self._bridge
         if bridge.busy:
             return
-        dialog = ExportDialog(formats_for(Encoder.from_trainer(bridge.trainer)), self._window)
+        dialog = ExportDialog(formats_for(bridge.trainer.encoder()), self._window)
         with keeping_focus(self._window):
             accepted = dialog.exec()
         format = dialog.chosen() if accepted else None

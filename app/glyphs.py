@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from bpe_core import PipelineConfig
-from bpe_core.byte_alphabet import CHAR_TO_BYTE
+from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE
 
 _GLYPHS = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "\u00a0": "⍽", "\x7f": "␡"}
 _GLYPHS.update({chr(c): chr(0x2400 + c) for c in range(0x20) if chr(c) not in _GLYPHS})

@@ -90,8 +90,8 @@ def _interrupt(_signal, _frame) -> None:
 
 
 def _outputs_placed() -> bool:
-    """Whether a command has begun putting its new files in place (``bpe_core.fileio``)."""
-    fileio = sys.modules.get("bpe_core.fileio")
+    """Whether a command has begun putting its new files in place (``bpe_core.runtime.fileio``)."""
+    fileio = sys.modules.get("bpe_core.runtime.fileio")
     return fileio is not None and fileio.placements() > 0
 
 

@@ -60,9 +60,9 @@ from app.text_keys import TextFieldKeys
 from app.widgets import FRAME, TITLE_BAR, keeping_focus, table_csv
 from bpe_core import Trainer
 from bpe_core.errors import BpeError
-from bpe_core.fileio import write_atomic
-from bpe_core.session import MAX_TEST_TEXT
-from bpe_core.tiebreak import RULE_NAMES
+from bpe_core.io.session import MAX_TEST_TEXT
+from bpe_core.runtime.fileio import write_atomic
+from bpe_core.training.tie_rules import RULE_NAMES
 
 log = logging.getLogger("bpe_studio")
 STATE_VERSION = 1

@@ -40,8 +40,8 @@ SIZE = 20_000_000
 def child(kind: str, path: str, cli_output: str | None = None) -> None:
     """Run in a child process: encode ``path`` with ``kind`` and print the call's seconds."""
     sys.path.insert(0, str(REPO))
-    from bpe_core.formats import read_tokenizer
-    from bpe_core.formats.tiktoken_ranks import read_ranks
+    from bpe_core.io.formats import read_tokenizer
+    from bpe_core.io.formats.tiktoken_ranks import read_ranks
 
     text = Path(path).read_text(encoding="utf-8")
     if kind == "ours":

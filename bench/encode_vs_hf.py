@@ -39,9 +39,9 @@ from common import CORPORA, REPO, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, TrainingConfig, load_corpus
-from bpe_core.byte_alphabet import display_to_bytes
-from bpe_core.encoder import Encoder
-from bpe_core.pretokenize import GPT2_PATTERN
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.pipeline.byte_alphabet import display_to_bytes
+from bpe_core.pipeline.pretokenize import GPT2_PATTERN
 
 SETTINGS = {
     "whitespace, </w> attached": PipelineConfig(attach_marker=True),

@@ -1,7 +1,7 @@
 """Encoding with GPT-2's real ranks: BPE Studio against HF ``tokenizers`` and tiktoken.
 
 All three use the same vocabulary and merges, read from ``gpt2.tiktoken`` (the shared file, or
-``resources/tokenizers``): ours through ``bpe_core.formats.tiktoken_ranks``; HF's ``BPE`` model with a
+``resources/tokenizers``): ours through ``bpe_core.io.formats.tiktoken_ranks``; HF's ``BPE`` model with a
 ``ByteLevel`` pre-tokenizer (GPT-2's pattern) built from the same vocabulary and merge list and
 timed the way its users call it, ``encode_batch`` on the lines with ``RAYON_NUM_THREADS=1``;
 tiktoken's ``Encoding`` from the same ranks, ``encode_ordinary`` on the whole text. Every
@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 import tiktoken
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 
-from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
+from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
 
 PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 

@@ -10,7 +10,7 @@ is two tokens.
 
 "before" is the recovery this project shipped until now (byte-level BPE of each token with the
 ranks below it, the square of its length in pair look-ups), kept here to measure it; "after" is
-``bpe_core.formats.tiktoken_ranks.merges_of``. Both give the same merges (checked). A command
+``bpe_core.io.formats.tiktoken_ranks.merges_of``. Both give the same merges (checked). A command
 given the ranks file (``encode --model hostile.tiktoken``) is timed as a whole process too.
 
     python bench/hostile_ranks.py [--runs 3] [--skip-before] [--keep FILE]
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from common import PYTHON, REPO, compile_sources, measure, table
 
-from bpe_core.encoder import Merge
-from bpe_core.formats.tiktoken_ranks import merges_of, read_ranks
+from bpe_core.encoding.encoder import Merge
+from bpe_core.io.formats.tiktoken_ranks import merges_of, read_ranks
 
 LONGEST = 512
 RUN_FAMILIES, ALTERNATING_FAMILIES = 40, 57

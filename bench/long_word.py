@@ -20,7 +20,8 @@ import time
 from common import REPO, table
 
 sys.path.insert(0, str(REPO))
-from bpe_core import Corpus, PipelineConfig, Trainer, pair_index
+from bpe_core import Corpus, PipelineConfig, Trainer
+from bpe_core.training import pair_index
 
 
 def per_merge_ms(text: str, merges: int, block: int, long_word: int) -> tuple[float, list[tuple], float]:

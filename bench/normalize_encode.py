@@ -36,7 +36,7 @@ from encode_vs_hf import hf_tokenizer
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, TrainingConfig, load_corpus
-from bpe_core.encoder import UNKNOWN_ID, Encoder
+from bpe_core.encoding.encoder import UNKNOWN_ID
 
 CONFIG = PipelineConfig(normalization="nfkc", lowercase=True, attach_marker=True)
 LIGATURE = "ﬁ"
@@ -66,7 +66,7 @@ def hf_normalized(trainer: Trainer):
 
 
 def encode_ours(trainer: Trainer, text: str):
-    encoder = Encoder.from_trainer(trainer)  # fresh: empty word cache
+    encoder = trainer.encoder()  # fresh: empty word cache
     started = time.perf_counter()
     encoding = encoder.encode(text)
     seconds = time.perf_counter() - started

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from common import CORPORA, PYTHON, compile_sources, measure, ours_train, table
 
-OPEN = "import sys; from bpe_core.session import load_session; load_session(sys.argv[1])"
-START_UP = "import bpe_core.session"
+OPEN = "import sys; from bpe_core.io.session import load_session; load_session(sys.argv[1])"
+START_UP = "import bpe_core.io.session"
 IN_WINDOW = str(Path(__file__).resolve().parent / "open_in_window.py")
 
 

@@ -3,7 +3,7 @@
 ``bpe-studio train taylorswift.txt --pretokenize none --unit byte --end-of-word none --merges 1000``
 against Hugging Face ``tokenizers`` fed the file as one sequence (ByteLevel without its regex);
 then encoding the whole file as one sequence with the model trained here: ours (``Encoder``,
-the heap of ``bpe_core/merge_heap.py``) against HF's ``Tokenizer.encode`` of the same model
+the heap of ``bpe_core/encoding/merge_heap.py``) against HF's ``Tokenizer.encode`` of the same model
 exported as ``tokenizer.json`` (one string: there is nothing to batch), in this process, best of
 ``--runs``, with the ids compared.
 
@@ -68,8 +68,8 @@ def encode_one_sequence(corpus: str, merges: int, runs: int) -> None:
     sys.path.insert(0, str(REPO))
     from tokenizers import Tokenizer
 
-    from bpe_core.encoder import Encoder
-    from bpe_core.session import load_encoder
+    from bpe_core.encoding.encoder import Encoder
+    from bpe_core.io.session import load_encoder
 
     text = Path(corpus).read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:

@@ -5,7 +5,7 @@ and every ``redo()`` forward again. No peer has an undo to compare with; HF's tr
 merge (whole run / merges, same corpus) is printed for scale.
 
 With ``--opened SESSION`` it opens a saved session instead (whose index starts cold, see
-``bpe_core/cold_index.py``) and times, one at a time, --merges new steps, as many undos of them
+``bpe_core/training/cold_index.py``) and times, one at a time, --merges new steps, as many undos of them
 and as many again of the merges the file restored, then redos back.
 
     python bench/step_latency.py [--corpus english_10mb.txt] [--merges 8000]
@@ -25,7 +25,7 @@ from common import CORPORA, PEERS, PYTHON, REPO, measure, percentile, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, load_corpus
-from bpe_core.session import load_session
+from bpe_core.io.session import load_session
 
 
 def percentiles(samples: list[float]) -> list[str]:

@@ -19,14 +19,23 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import NoReturn, TextIO
 
-from bpe_core import text_parts
-from bpe_core.compare import Run, pairwise_comparisons, run_of, sweep
-from bpe_core.compress import Compression, compress
-from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig, TrainingConfig
-from bpe_core.corpus import load_corpus, read_text_file
-from bpe_core.encoder import Encoder
+from bpe_core.encoding import text_parts
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import BpeError
-from bpe_core.fileio import (
+from bpe_core.io.formats import (
+    DESCRIPTIONS,
+    READABLE,
+    WRITABLE,
+    export_notes,
+    read_tokenizer,
+    write_tokenizer,
+)
+from bpe_core.io.formats.tiktoken_ranks import PATTERNS
+from bpe_core.io.imported import trainer_from_encoder
+from bpe_core.io.session import save_session
+from bpe_core.pipeline.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig
+from bpe_core.pipeline.corpus import load_corpus, read_text_file
+from bpe_core.runtime.fileio import (
     check_writable,
     placements,
     regular_file_size,
@@ -34,14 +43,13 @@ from bpe_core.fileio import (
     text_blocks,
     write_atomic,
 )
-from bpe_core.formats import DESCRIPTIONS, READABLE, WRITABLE, export_notes, read_tokenizer, write_tokenizer
-from bpe_core.formats.tiktoken_ranks import PATTERNS
-from bpe_core.gc_pause import gc_paused
-from bpe_core.imported import trainer_from_encoder
-from bpe_core.session import save_session
-from bpe_core.tiebreak import RULE_NAMES, parse_rule
-from bpe_core.trainer import Trainer
-from bpe_core.walkthrough import walkthrough
+from bpe_core.runtime.gc_pause import gc_paused
+from bpe_core.tools.compare import Run, pairwise_comparisons, run_of, sweep
+from bpe_core.tools.compress import Compression, compress
+from bpe_core.tools.walkthrough import walkthrough
+from bpe_core.training.config import TrainingConfig
+from bpe_core.training.tie_rules import RULE_NAMES, parse_rule
+from bpe_core.training.trainer import Trainer
 
 PROG = "bpe-studio"
 COMMANDS = ("train", "encode", "decode", "compress", "compare", "import", "export")
@@ -286,7 +294,7 @@ def main(
     code = 0
     try:
         args = build_parser().parse_args(argv)
-        with gc_paused():  # see bpe_core.gc_pause; a command never builds reference cycles to collect
+        with gc_paused():  # see bpe_core.runtime.gc_pause; a command never builds reference cycles to collect
             code = _run_command(args, out, stderr)
         out.send()
     except _OutputEnded as ended:  # a reader that went away has what it wanted, as with any Unix filter

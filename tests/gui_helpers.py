@@ -14,7 +14,6 @@ from app.gui import sample_trainer
 from app.main_window import MainWindow
 from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
 from app.samples import SAMPLES
-from bpe_core.encoder import Encoder
 from tests.helpers import recount
 
 
@@ -152,7 +151,7 @@ def assert_panes_agree_with_core(window) -> None:
     assert merges.rowCount() == len(trainer.history) and merges.position == trainer.position
     encode = window.encode_pane
     qt_wait_until(encode.is_current)
-    expected_encoding = Encoder.from_trainer(trainer).encode(encode.input.toPlainText())
+    expected_encoding = trainer.encoder().encode(encode.input.toPlainText())
     assert encode.encoding.ids == expected_encoding.ids and encode.encoding.spans == expected_encoding.spans
     assert all(cursor.value() == trainer.position for cursor in window.plots_pane.cursors)
     assert window.status.labels["step"].text() == f"Step {trainer.position:,} of {len(trainer.history):,}"

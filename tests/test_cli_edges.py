@@ -16,8 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer
-from bpe_core.encoder import Encoder
-from bpe_core.session import load_encoder, session_to_dict
+from bpe_core.io.session import load_encoder, session_to_dict
 from tests.helpers import recount
 from tests.test_cli import one_sentence, run
 
@@ -68,7 +67,7 @@ def test_byte_mode_with_an_attached_marker_encodes_any_text_without_unknowns(tex
     config = PipelineConfig(unit="byte", attach_marker=True)
     trainer = Trainer(Corpus.from_text("aa bb aa bb cc", config))
     trainer.run()
-    encoding = Encoder.from_trainer(trainer).encode(text)
+    encoding = trainer.encoder().encode(text)
     assert not any(encoding.unknown)
 
 
@@ -433,7 +432,7 @@ def test_sigterm_during_training_cleans_up_like_ctrl_c(tmp_path):
 
 @pytest.mark.parametrize("output", ["", "newdir/", "missing/m.json", "low.tsv/m.json", "readonly/m.json"])
 def test_a_bad_output_path_is_refused_before_training(tmp_path, monkeypatch, output):
-    from bpe_core import fileio
+    from bpe_core.runtime import fileio
 
     (tmp_path / "low.tsv").write_text(LOW)
     (tmp_path / "newdir").mkdir()

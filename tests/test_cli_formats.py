@@ -6,7 +6,7 @@ import pytest
 import tiktoken
 from tokenizers import Tokenizer
 
-from bpe_core.formats import detect
+from bpe_core.io.formats import detect
 from tests.conftest import GPT2_RANKS, data_text
 from tests.test_cli import run
 
@@ -151,7 +151,7 @@ def test_files_that_start_with_a_byte_order_mark_read_as_without_it(tmp_path):
 def test_tiktoken_ranks_have_their_merges_recovered_once_per_import_and_never_from_a_session(
     gpt2_ranks, tmp_path, monkeypatch
 ):
-    from bpe_core.formats import tiktoken_ranks
+    from bpe_core.io.formats import tiktoken_ranks
 
     recoveries = []
     recover = tiktoken_ranks.merges_of

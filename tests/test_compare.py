@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.compare import compare, pairwise_comparisons, run_of, sweep, tie_picks, tie_steps
+from bpe_core.tools.compare import compare, pairwise_comparisons, run_of, sweep, tie_picks, tie_steps
 from tests.conftest import data_text
 from tests.test_cli import run
 
@@ -85,7 +85,7 @@ def test_comparing_two_branches_of_one_trainer():
 
 
 def test_numbers_read_alike_everywhere_and_no_difference_reads_minus_zero():
-    from bpe_core.compare import signed_percent
+    from bpe_core.tools.compare import signed_percent
 
     assert [signed_percent(v) for v in (-0.001, 0.0, -1.5, 2.345)] == ["+0.00%", "+0.00%", "-1.50%", "+2.35%"]
 
@@ -127,7 +127,7 @@ def test_tie_picks_of_the_position_free_rules():
 def test_the_comparison_exports_carry_the_names_and_marks_and_show_tokens_as_they_are():
     """The Markdown export wrote `est + </w>` raw (rendered, the marker vanished as an HTML tag),
     its columns were headed A and B, and it marked the first divergence only as "differs"."""
-    from bpe_core.compare import comparison_header, comparison_rows, to_csv, to_markdown
+    from bpe_core.tools.compare import comparison_header, comparison_rows, to_csv, to_markdown
 
     trainer = Trainer(Corpus.from_counts("low\t5\nlower\t2\nnewest\t6\nwidest\t3\n", PipelineConfig()))
     trainer.run(merges=6)

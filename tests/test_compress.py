@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bpe_core.cli import main
-from bpe_core.compress import Compression, Step, compress, fresh_symbols
-from bpe_core.config import TrainingConfig
+from bpe_core.tools.compress import Compression, Step, compress, fresh_symbols
+from bpe_core.training.config import TrainingConfig
 from tests.conftest import data_text
 
 

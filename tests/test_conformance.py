@@ -10,8 +10,8 @@ import json
 import pytest
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.byte_alphabet import display_to_bytes
-from bpe_core.pretokenize import GPT2_PATTERN
+from bpe_core.pipeline.byte_alphabet import display_to_bytes
+from bpe_core.pipeline.pretokenize import GPT2_PATTERN
 from tests.conftest import DATA, corpus_path, data_text
 from tests.helpers import merge_strings
 

@@ -13,11 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig, fileio, text_parts
+from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.cli import main
-from bpe_core.encoder import Encoder
-from bpe_core.formats import read_tokenizer
-from bpe_core.session import save_session
+from bpe_core.encoding import text_parts
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.io.formats import read_tokenizer
+from bpe_core.io.session import save_session
+from bpe_core.runtime import fileio
 from tests.conftest import GPT2_RANKS, data_text
 
 SPECIALS = ("<|end of text|>", "EOS", "<s>")
@@ -43,7 +45,7 @@ TRAINING_TEXT = data_text("shakespeare_200k.txt")[:6_000] + " İstanbul ΣΟΦΊ
 def encoder(name: str) -> Encoder:
     trainer = Trainer(Corpus.from_text(TRAINING_TEXT, CONFIGS[name]), TrainingConfig())
     trainer.run(merges=150)
-    return Encoder.from_trainer(trainer)
+    return trainer.encoder()
 
 
 PIECES = st.one_of(
@@ -181,7 +183,7 @@ def test_memory_does_not_grow_with_the_text(tmp_path, monkeypatch, as_json):
     trainer.run(merges=200)
     save_session(trainer, tmp_path / "m.json")
     sample = data_text("shakespeare_200k.txt")[:100_000]
-    tokens = len(Encoder.from_trainer(trainer).encode_ids(sample))
+    tokens = len(trainer.encoder().encode_ids(sample))
 
     def peak(copies: int) -> int:
         path = tmp_path / f"in{copies}.txt"

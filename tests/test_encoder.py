@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.encoder import UNKNOWN_ID, Encoder
-from bpe_core.normalize import normalize
+from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder
+from bpe_core.pipeline.normalize import normalize
 from tests.conftest import data_text
 
 
@@ -17,7 +17,7 @@ def training_text() -> str:
 def encoder_for(merges=300, **pipeline) -> tuple[Trainer, Encoder]:
     trainer = Trainer(Corpus.from_text(training_text(), PipelineConfig(**pipeline)), TrainingConfig())
     trainer.run(merges=merges)
-    return trainer, Encoder.from_trainer(trainer)
+    return trainer, trainer.encoder()
 
 
 BYTE_ENCODERS = {
@@ -102,13 +102,13 @@ def test_encoding_as_of_step_k_equals_a_trainer_at_step_k():
     text = training_text()[5000:9000]
     for k in (0, 1, 50, 200):
         trainer.goto(k)
-        assert encoder.encode(text, upto=k) == Encoder.from_trainer(trainer).encode(text)
+        assert encoder.encode(text, upto=k) == trainer.encoder().encode(text)
 
 
 def test_trace_lists_the_merges_applied_to_a_word_in_order():
     trainer = Trainer(Corpus.from_counts("low\t5\nlower\t2\nnewest\t6\nwidest\t3\n", PipelineConfig()))
     trainer.run(merges=10)
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     initial, steps = encoder.trace("lowest")
     assert [trainer.token_string(t) for t in initial] == ["l", "o", "w", "e", "s", "t", "</w>"]
     assert [(s.merge.rank + 1, trainer.token_string(s.merge.token), s.merge.count) for s in steps] == [
@@ -134,7 +134,7 @@ def test_special_tokens_take_first_ids_are_never_merged_and_match_only_when_allo
     trainer.run()
     assert all(0 not in r.pair for r in trainer.history)
     assert trainer.corpus.words == ("abc",)
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     allowed = encoder.encode("abc<|endoftext|>", allow_special=True)
     assert allowed.tokens == ["abc", "<|endoftext|>"] and allowed.ids[1] == 0 and allowed.spans[1] == (3, 16)
     plain = encoder.encode("abc<|endoftext|>")
@@ -146,7 +146,7 @@ def test_special_tokens_take_first_ids_are_never_merged_and_match_only_when_allo
 def test_markers_in_encoding_and_spans(attach):
     trainer = Trainer(Corpus.from_text("low low lower", PipelineConfig(attach_marker=attach)))
     trainer.run()
-    encoding = Encoder.from_trainer(trainer).encode("low lowe")
+    encoding = trainer.encoder().encode("low lowe")
     if attach:  # "e</w>" never ended a word in training: a symbol of its own, unknown
         assert encoding.tokens == ["low</w>", "lo", "w", "e"] and encoding.unknown == [
             False,
@@ -172,9 +172,9 @@ def test_markers_in_encoding_and_spans(attach):
 def test_long_pieces_merged_from_a_heap_encode_as_the_scan_does(
     corpus, texts, merges, unit, marker, pretokenize, upto
 ):
-    """Pieces longer than ``LONG_PIECE`` take their merges from a heap (``bpe_core.merge_heap``):
+    """Pieces longer than ``LONG_PIECE`` take their merges from a heap (``bpe_core.encoding.merge_heap``):
     one long piece took 14 s where HF takes 0.1 s. Ids and spans equal the scan's, as of any step."""
-    from bpe_core import encoder as encoder_module
+    from bpe_core.encoding import encoder as encoder_module
 
     config = PipelineConfig(
         unit=unit,
@@ -191,7 +191,7 @@ def test_long_pieces_merged_from_a_heap_encode_as_the_scan_does(
     def encoded(threshold):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(encoder_module, "LONG_PIECE", threshold)
-            encoder = Encoder.from_trainer(trainer)  # a fresh cache
+            encoder = trainer.encoder()  # a fresh cache
             return [(e.ids, e.spans) for e in (encoder.encode(t, upto=min(upto, merges)) for t in texts)]
 
     assert encoded(0) == encoded(10**9)
@@ -200,8 +200,8 @@ def test_long_pieces_merged_from_a_heap_encode_as_the_scan_does(
 def test_a_pair_merged_twice_takes_its_later_rank_from_the_heap_too(monkeypatch):
     """Imported tokenizers may list one pair at two ranks (the second applies to the pair as it
     forms again); the heap asks for the next rank above the one applied."""
-    from bpe_core import encoder as encoder_module
-    from bpe_core.encoder import Merge
+    from bpe_core.encoding import encoder as encoder_module
+    from bpe_core.encoding.encoder import Merge
 
     keys = ["a", "b", "ab", "aab", "ab", "abab"]
     merges = [Merge(0, 0, 1, 2, 0), Merge(1, 0, 2, 3, 0), Merge(2, 0, 1, 2, 0), Merge(3, 2, 2, 5, 0)]

@@ -3,9 +3,15 @@
 import pytest
 
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, TrainingConfig
-from bpe_core.byte_alphabet import BYTE_TO_CHAR
-from bpe_core.encoder import Encoder
-from bpe_core.events import CorpusReplaced, HistoryReset, Jumped, MergeApplied, MergeUndone, SettingsChanged
+from bpe_core.history.events import (
+    CorpusReplaced,
+    HistoryReset,
+    Jumped,
+    MergeApplied,
+    MergeUndone,
+    SettingsChanged,
+)
+from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR
 from tests.helpers import snapshot, trainer_for
 
 LOW = "low\t5\nlower\t2\nnewest\t6\nwidest\t3\n"
@@ -145,7 +151,7 @@ def test_a_merge_that_spells_the_marker_makes_a_text_token_not_the_marker():
     assert record.new_token and record.token != marker and trainer.vocab_size == size + 1
     assert trainer.token_string(record.token) == trainer.token_string(marker) == "bc"
     assert [trainer.segmentation(w)[1:] for w in range(2)] == [[record.token, marker]] * 2
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     assert encoder.decode(encoder.encode("abc xbc").ids) == "abc xbc"
     trainer.undo()
     assert snapshot(trainer) == before

@@ -9,11 +9,11 @@ from subword_nmt.apply_bpe import BPE
 from subword_nmt.learn_bpe import learn_bpe
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.byte_alphabet import display_to_bytes
-from bpe_core.encoder import Encoder
-from bpe_core.formats.codes import codes_text, read_codes, write_codes
-from bpe_core.formats.minbpe_model import read_minbpe
-from bpe_core.pretokenize import MINBPE_GPT4_PATTERN
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.io.formats.codes import codes_text, read_codes, write_codes
+from bpe_core.io.formats.minbpe_model import read_minbpe
+from bpe_core.pipeline.byte_alphabet import display_to_bytes
+from bpe_core.pipeline.pretokenize import MINBPE_GPT4_PATTERN
 from tests.conftest import data_text
 
 TEXT = "kjv_genesis_100k.txt"
@@ -49,7 +49,7 @@ def test_a_model_trained_here_as_codes_segments_identically_in_apply_bpe(attache
     config = PipelineConfig(attach_marker=attached)
     trainer = Trainer(Corpus.from_text(data_text(TEXT), config), TrainingConfig(tie_break="subword-nmt"))
     trainer.run(merges=600)
-    ours = Encoder.from_trainer(trainer)
+    ours = trainer.encoder()
     text = codes_text(ours)
     assert text.startswith("#version: 0.2\n") == attached
     theirs = BPE(io.StringIO(text))
@@ -90,7 +90,7 @@ def test_codes_are_refused_for_models_they_cannot_hold():
         trainer = Trainer(Corpus.from_text("low lower lowest", config))
         trainer.run(merges=3)
         with pytest.raises(InputError, match="codes file"):
-            codes_text(Encoder.from_trainer(trainer))
+            codes_text(trainer.encoder())
 
 
 def minbpe_file(pattern: str, merges: list[tuple[int, int]], specials: dict[str, int]) -> str:
@@ -211,18 +211,14 @@ def test_a_codes_merge_listed_twice_keeps_its_first_place_as_apply_bpe_does(tmp_
 
 
 def test_an_imported_minbpe_model_with_a_merge_listed_twice_opens_as_a_session(tmp_path):
-    from bpe_core.imported import trainer_from_encoder
+    from bpe_core.io.imported import trainer_from_encoder
 
     path = tmp_path / "dup.model"
     path.write_text(minbpe_file("", [(97, 98), (98, 99), (97, 98)], {}), encoding="utf-8")
     encoder = read_minbpe(path)
     trainer = trainer_from_encoder(encoder)
     assert trainer.position == 2
-    assert (
-        Encoder.from_trainer(trainer).encode_ids("abc ab")
-        == encoder.encode_ids("abc ab")
-        == [97, 257, 32, 258]
-    )
+    assert trainer.encoder().encode_ids("abc ab") == encoder.encode_ids("abc ab") == [97, 257, 32, 258]
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"])

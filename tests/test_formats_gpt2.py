@@ -6,10 +6,9 @@ import pytest
 from tokenizers import Tokenizer, models, pre_tokenizers
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.encoder import Encoder
-from bpe_core.formats import read_tokenizer
-from bpe_core.formats.gpt2_files import read_gpt2, write_gpt2
-from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
+from bpe_core.io.formats import read_tokenizer
+from bpe_core.io.formats.gpt2_files import read_gpt2, write_gpt2
+from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
 from tests.conftest import GPT2_RANKS, data_text
 from tests.test_cli import run
 
@@ -52,7 +51,7 @@ def test_a_model_trained_here_written_as_gpt2_files_encodes_identically_in_hf(tm
         Corpus.from_text(data_text("kjv_genesis_100k.txt"), config), TrainingConfig(tie_break="hf")
     )
     trainer.run(merges=600)
-    ours = Encoder.from_trainer(trainer)
+    ours = trainer.encoder()
     files = write_gpt2(ours, tmp_path / "model")
     theirs = hf_from(*files)
     for line in data_text("shakespeare_200k.txt").splitlines()[:2000]:
@@ -93,12 +92,12 @@ def test_damaged_files_are_refused_with_one_sentence(gpt2_files, tmp_path, vocab
 def test_merges_that_use_a_token_no_merge_makes_are_refused_on_import(tmp_path):
     """Found by an adversarial pass: a merges.txt missing ``Ġ s`` while later merges use ``Ġs``
     (a token then taken as special) crashed the import with a KeyError."""
-    from bpe_core.imported import trainer_from_encoder
+    from bpe_core.io.imported import trainer_from_encoder
 
     config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
     trainer = Trainer(Corpus.from_text(data_text("kjv_genesis_100k.txt")[:50_000], config))
     trainer.run(merges=150)
-    vocab, merges = write_gpt2(Encoder.from_trainer(trainer), tmp_path / "model")
+    vocab, merges = write_gpt2(trainer.encoder(), tmp_path / "model")
     lines = merges.read_text(encoding="utf-8").splitlines(keepends=True)
     made = {line.rstrip("\n").replace(" ", "") for line in lines[1:]}
     used = [line for line in lines[1:] if any(part in made for part in line.split())]
@@ -111,15 +110,15 @@ def test_merges_that_use_a_token_no_merge_makes_are_refused_on_import(tmp_path):
 def test_a_failed_export_leaves_the_old_pair_of_files_whole(tmp_path, monkeypatch):
     """Found by an adversarial pass: with the disk full at merges.txt, the folder held the new
     vocab.json beside the old merges.txt, a pair that no longer loads."""
-    from bpe_core import fileio
     from bpe_core.errors import SessionError
-    from bpe_core.formats import write_tokenizer
+    from bpe_core.io.formats import write_tokenizer
+    from bpe_core.runtime import fileio
 
     config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
     trainer = Trainer(Corpus.from_text(data_text("kjv_genesis_100k.txt")[:20_000], config))
     trainer.run(merges=50)
     folder = tmp_path / "model"
-    write_tokenizer(Encoder.from_trainer(trainer), "gpt2", folder)
+    write_tokenizer(trainer.encoder(), "gpt2", folder)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     trainer.run(merges=50)
     real = fileio._written_beside
@@ -131,7 +130,7 @@ def test_a_failed_export_leaves_the_old_pair_of_files_whole(tmp_path, monkeypatc
 
     monkeypatch.setattr(fileio, "_written_beside", full_disk_at_merges)
     with pytest.raises(SessionError, match="No space left"):
-        write_tokenizer(Encoder.from_trainer(trainer), "gpt2", folder)
+        write_tokenizer(trainer.encoder(), "gpt2", folder)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # and no temporary file
 
 
@@ -163,7 +162,7 @@ def test_a_merge_listed_twice_is_ranked_at_its_last_place_as_hf_ranks_it(tmp_pat
         Corpus.from_text(data_text("kjv_genesis_100k.txt"), config), TrainingConfig(tie_break="hf")
     )
     trainer.run(merges=300)
-    once = Encoder.from_trainer(trainer)
+    once = trainer.encoder()
     vocab_path, merges_path = write_gpt2(once, tmp_path / "model")
     lines = merges_path.read_text(encoding="utf-8").splitlines(keepends=True)
     used = {part for line in lines[1:] for part in line.split()}

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, trainers
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.encoder import Encoder
-from bpe_core.formats.hf_json import HF_GPT4_PATTERN, PY_WHITESPACE, hf_dict, hf_encoder, read_hf, write_hf
-from bpe_core.pretokenize import split
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.io.formats.hf_json import HF_GPT4_PATTERN, PY_WHITESPACE, hf_dict, hf_encoder, read_hf, write_hf
+from bpe_core.pipeline.pretokenize import split
 from tests.conftest import data_text
 
 TRAIN_TEXT = "kjv_genesis_100k.txt"
@@ -118,7 +118,7 @@ def trained_here(config: PipelineConfig, merges: int = 500) -> Encoder:
     text = data_text(TRAIN_TEXT)[: 30_000 if config.pretokenize == "none" else 100_000]
     trainer = Trainer(Corpus.from_text(text, config), TrainingConfig(tie_break="hf"))
     trainer.run(merges=merges)
-    return Encoder.from_trainer(trainer)
+    return trainer.encoder()
 
 
 @pytest.mark.parametrize("name", sorted(OUR_PIPELINES))
@@ -311,7 +311,7 @@ def test_an_export_whose_suffix_the_text_also_spells_reads_back_as_hf_encodes_it
     except InputError:
         return  # no words
     trainer.run(merges=merges)
-    ours = Encoder.from_trainer(trainer)
+    ours = trainer.encoder()
     try:
         data = hf_dict(ours)
     except InputError:

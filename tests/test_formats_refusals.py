@@ -8,12 +8,12 @@ import pytest
 from tokenizers import Tokenizer, models
 
 from bpe_core import InputError
-from bpe_core.byte_alphabet import BYTE_TO_CHAR
-from bpe_core.encoder import Encoder
-from bpe_core.formats import read_tokenizer, write_tokenizer
-from bpe_core.formats.tiktoken_ranks import encoder_from_ranks
-from bpe_core.imported import trainer_from_encoder
-from bpe_core.session import save_session
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.io.formats import read_tokenizer, write_tokenizer
+from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks
+from bpe_core.io.imported import trainer_from_encoder
+from bpe_core.io.session import save_session
+from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR
 from tests.test_cli import run
 
 

@@ -8,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.encoder import Encoder
-from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, merges_of, ranks_of, ranks_text, read_ranks
+from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, merges_of, ranks_of, ranks_text, read_ranks
 from tests.conftest import GPT2_RANKS, corpus_path, data_text
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -63,7 +62,7 @@ def test_a_model_trained_here_and_written_as_ranks_encodes_identically_in_tiktok
         Corpus.from_text(data_text("shakespeare_200k.txt"), config), TrainingConfig(tie_break="hf")
     )
     trainer.run(merges=800)
-    ours = Encoder.from_trainer(trainer)
+    ours = trainer.encoder()
     path = tmp_path / "model.tiktoken"
     path.write_text(ranks_text(ranks_of(ours)), encoding="ascii")
     theirs = tiktoken.Encoding(
@@ -103,7 +102,7 @@ def test_ranks_that_are_not_byte_level_bpe_are_refused():
         PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None, normalization="nfkc"),
     ):  # the file cannot say any of these: a reader would encode otherwise
         with pytest.raises(InputError, match="hold only byte-level merges split by the GPT-2 or cl100k"):
-            ranks_of(Encoder.from_trainer(Trainer(Corpus.from_text("a b", config))))
+            ranks_of(Trainer(Corpus.from_text("a b", config)).encoder())
 
 
 def test_a_token_longer_than_any_real_tokenizers_is_refused(tmp_path):
@@ -125,7 +124,7 @@ def test_a_model_whose_special_tokens_come_first_is_refused_for_tiktoken(merges)
     trainer = Trainer(Corpus.from_text("fred fed ted bread", config))
     trainer.run(merges=merges)
     with pytest.raises(InputError, match="special tokens do not come after its ranks"):
-        ranks_of(Encoder.from_trainer(trainer))
+        ranks_of(trainer.encoder())
 
 
 # -- recovering the merges: the same as byte-level BPE of each token, without its cost --------
@@ -175,7 +174,7 @@ def grown_ranks(draw) -> dict[bytes, int]:
 @st.composite
 def long_grown_ranks(draw) -> dict[bytes, int]:
     """Ranks grown by joining recent tokens to any: they pass 128 bytes, where prefixes are
-    found by hashing them (bpe_core.formats.recovery)."""
+    found by hashing them (bpe_core.io.formats.recovery)."""
     ranks = {bytes([b]): b for b in range(256)}
     tokens = [b"a", b"b"]
     for _ in range(draw(st.integers(1, 30))):

@@ -5,7 +5,6 @@ Hugging Face course's hug · pug · pun · bun · hugs."""
 import pytest
 
 from bpe_core import StopReason
-from bpe_core.encoder import Encoder
 from tests.helpers import merge_strings, segmentation_strings, trainer_for
 
 LOW_LOWER = "low\t5\nlower\t2\nnewest\t6\nwidest\t3\n"
@@ -72,7 +71,7 @@ def test_fred_walkthrough_with_underscore_marker():
         "BREAD": 2,
         "AND": 1,
     }
-    encoding = Encoder.from_trainer(trainer).encode("FRED EATS BREAD")
+    encoding = trainer.encoder().encode("FRED EATS BREAD")
     assert encoding.tokens == ["FRED_", "E", "A", "T", "S", "_", "BREAD_"]
     # 15 symbols become 7 tokens; "S" never occurs in the corpus, so it is flagged unknown.
     assert [t for t, u in zip(encoding.tokens, encoding.unknown) if u] == ["S"]
@@ -141,7 +140,7 @@ def test_hf_course_corpus_with_special_token():
 def test_two_process_counting_equals_one_process_in_content_and_order(monkeypatch):
     from collections import Counter
 
-    from bpe_core import pretokenize
+    from bpe_core.pipeline import pretokenize
     from tests.conftest import data_text
 
     # The real threshold is 4 MB; lowered, the data texts exercise the same two-process path.

@@ -7,7 +7,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QSpinBox
 
 from bpe_core import Trainer
-from bpe_core.compare import compare, run_of, tie_picks
+from bpe_core.tools.compare import compare, run_of, tie_picks
 from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, wait_idle
 
 

@@ -8,7 +8,6 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app import guard
-from bpe_core.encoder import Encoder
 from tests.gui_helpers import fresh_focus, press, qt_wait_until, wait_idle
 
 STEP_KEYS = ("Space", "Right", "Left", "Ctrl+Z", "Ctrl+Y", "Ctrl+Shift+Z", "P")
@@ -39,13 +38,13 @@ def test_ids_typed_in_the_decode_field_become_text_as_the_engine_decodes_them(qt
     ids = pane.encoding.ids
     type_into(qtbot, pane.decode_input, " ".join(map(str, ids)))
     trainer = bridge.trainer
-    expected = Encoder.from_trainer(trainer).decode(ids)
+    expected = trainer.encoder().decode(ids)
     assert decoded(window) == expected and expected.endswith("lowest newer widest")
     assert pane.decode_status.text() == f"{len(ids)} ids decoded"
     # As of the current step: the newest token's id is not in the vocabulary one step back.
     newest = trainer.vocab_size - 1
     type_into(qtbot, pane.decode_input, f"{ids[0]} {newest}")
-    assert decoded(window) == Encoder.from_trainer(trainer).decode([ids[0], newest])
+    assert decoded(window) == trainer.encoder().decode([ids[0], newest])
     press("Escape")  # back to the table, where ← undoes
     press("Left")
     assert trainer.position == 5
@@ -63,7 +62,7 @@ def test_junk_in_the_decode_field_is_marked_and_never_crashes(qtbot, make_window
     position, vocab = window.bridge.trainer.position, window.bridge.trainer.vocab_size
     type_into(qtbot, pane.decode_input, "1, x, -3, 99999999999")
     text = decoded(window)
-    first = Encoder.from_trainer(window.bridge.trainer).decode([1])
+    first = window.bridge.trainer.encoder().decode([1])
     assert text.startswith(first)
     for mark in ("[x: not an id]", "[-3: not an id]", "[99999999999: not in the vocabulary at step 0]"):
         assert mark in text
@@ -114,4 +113,4 @@ def test_blank_or_separator_only_input_decodes_quietly(qtbot, make_window, text)
     pane = window.encode_pane
     pane.decode_input.setText(text)
     result = decoded(window)
-    assert result == (Encoder.from_trainer(window.bridge.trainer).decode([3]) if "3" in text else "")
+    assert result == (window.bridge.trainer.encoder().decode([3]) if "3" in text else "")

@@ -17,7 +17,7 @@ from app.models.vocab_model import LENGTH
 from app.panes.plots_pane import QtSvgExporter, TickRoom, _log_ticks, show_export_dialog
 from app.samples import SAMPLES
 from app.theme import DARK_CHIPS, LIGHT_CHIPS, contrast, marker_color
-from bpe_core.history import StopReason
+from bpe_core.history.records import StopReason
 from tests.gui_helpers import fresh_focus, press, run_app_process, sample, wait_idle
 
 REPO = Path(__file__).resolve().parents[1]
@@ -230,7 +230,7 @@ def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_
 
 
 def test_the_merges_pane_follows_the_position_and_finds_merges(qtbot, make_window, tmp_path):
-    from bpe_core.session import save_session
+    from bpe_core.io.session import save_session
 
     window = make_window("Shakespeare")
     pane = window.merges_pane

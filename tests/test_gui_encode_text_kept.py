@@ -5,7 +5,7 @@ import json
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from bpe_core.session import session_to_dict
+from bpe_core.io.session import session_to_dict
 from tests.gui_helpers import fresh_focus, press, qt_wait_until, wait_idle
 
 

@@ -130,14 +130,13 @@ def test_the_export_dialog_says_what_to_do_in_the_windows_terms(qtbot, make_wind
 
 def test_a_long_export_note_is_shown_whole(qtbot, make_window, dialogs, tmp_path):
     """The tiktoken export's note was cut off at the edge of the status bar."""
-    from bpe_core.encoder import Encoder
-    from bpe_core.formats import export_notes
+    from bpe_core.io.formats import export_notes
 
     window = make_window()
     fresh_focus(qtbot, window)
     menu_action(window, GPT2_SAMPLE_NAME).trigger()
     wait_idle(qtbot, window)
-    notes = export_notes(Encoder.from_trainer(window.bridge.trainer), "tiktoken")
+    notes = export_notes(window.bridge.trainer.encoder(), "tiktoken")
     assert len(notes) == 2  # the split pattern and the special token: more than a status bar holds
     dialogs.save_path = str(tmp_path / "gpt2.tiktoken")
     answerer = ModalAnswerer(ExportDialog, choose_format("tiktoken"))

@@ -16,7 +16,7 @@ from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import SettingsDialog
 from app.dialogs.tie_dialog import TieDialog
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.session import load_session, save_session
+from bpe_core.io.session import load_session, save_session
 from tests.gui_helpers import ModalAnswerer, fresh_focus, press, sample, wait_idle
 
 README = Path(__file__).resolve().parents[1] / "README.md"

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from app.panes.history_pane import fork_label, lane_order
-from bpe_core.branches import BranchInfo
+from bpe_core.history.branches import BranchInfo
 from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, wait_idle
 
 
@@ -156,7 +156,7 @@ def test_a_saved_branch_that_does_not_fit_is_refused_by_keys_and_the_panes_stay_
     warning each time, and the window stays where it was, every pane agreeing."""
     import json
 
-    from bpe_core.session import session_to_dict
+    from bpe_core.io.session import session_to_dict
     from tests.test_session import branched
 
     data = session_to_dict(branched())  # three lines; the current is branch 2, at step 8
@@ -272,7 +272,7 @@ def test_a_pair_picked_below_the_top_names_the_pairs_it_was_chosen_over(
 
 
 def record(pair, count=7, top=9, ties=1, candidates=()):
-    from bpe_core.history import MergeRecord
+    from bpe_core.history.records import MergeRecord
 
     return MergeRecord(1, pair, 99, count, top, count, ties, tuple(candidates), "user", True, 30, 100)
 
@@ -343,8 +343,8 @@ def test_a_false_tie_claim_met_by_undo_gives_one_warning_and_the_panes_stay_righ
     it: Ctrl+Z onto a merge that claims a tie that never happened is refused, in a dialog."""
     import json
 
-    from bpe_core import trainer as trainer_module
-    from bpe_core.session import session_to_dict
+    from bpe_core.io.session import session_to_dict
+    from bpe_core.training import trainer as trainer_module
     from tests.test_session import branched
 
     monkeypatch.setattr(trainer_module, "EXACT_REPLAY_SYMBOLS", -1)  # opened as a large one is

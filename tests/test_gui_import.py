@@ -229,15 +229,14 @@ def test_ranks_split_by_cl100k_are_imported_with_its_pattern_chosen_by_keys(
     """Ctrl+I on a .tiktoken file asked only for special tokens and always split the GPT-2
     way: ranks trained with cl100k's pattern encoded otherwise than their tokenizer."""
     from bpe_core import Corpus, PipelineConfig, Trainer
-    from bpe_core.encoder import Encoder
-    from bpe_core.formats import write_tokenizer
-    from bpe_core.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
+    from bpe_core.io.formats import write_tokenizer
+    from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
 
     config = PipelineConfig(unit="byte", pretokenize="gpt4", end_of_word=None)
     text = "(the cat) (the dog) x.hello y.hello IT'S it's 123456 7890\n\n  " * 40
     trainer = Trainer(Corpus.from_text(text, config))
     trainer.run(merges=40)
-    original = Encoder.from_trainer(trainer)
+    original = trainer.encoder()
     ranks = tmp_path / "mine.tiktoken"
     write_tokenizer(original, "tiktoken", ranks)
     sample = "(the dog) z.hello IT'S 1234567\n\n  x"

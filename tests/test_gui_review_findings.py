@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
 from app.models.vocab_model import FREQUENCY, TOKEN
-from bpe_core.session import load_session, save_session
+from bpe_core.io.session import load_session, save_session
 from tests.gui_helpers import ModalAnswerer, fresh_focus, press, run_app_process, sample, wait_idle
 
 

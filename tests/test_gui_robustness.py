@@ -18,8 +18,8 @@ from app import guard
 from app.gui import sample_trainer
 from app.main_window import MainWindow
 from app.panes.encode_pane import BACKGROUND_CHARS
-from bpe_core import gc_pause
-from bpe_core.encoder import CACHED_POSITIONS
+from bpe_core.encoding.encoder import CACHED_POSITIONS
+from bpe_core.runtime import gc_pause
 from tests.gui_helpers import delete_window, fresh_focus, run_app_process, sample, wait_idle
 
 REPO = Path(__file__).resolve().parents[1]

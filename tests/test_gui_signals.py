@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.main_window import RECOVERY_KEY
-from bpe_core.session import load_session, read_session
+from bpe_core.io.session import load_session, read_session
 from tests.gui_helpers import run_app_process, wait_idle
 
 REPO = Path(__file__).resolve().parents[1]
@@ -109,7 +109,7 @@ def test_sigterm_without_unsaved_work_keeps_nothing(tmp_path):
 
 def test_the_offer_opens_the_kept_work(qtbot, make_window, tmp_path):
     from bpe_core import Corpus, PipelineConfig, Trainer
-    from bpe_core.session import save_session
+    from bpe_core.io.session import save_session
 
     kept = tmp_path / "recovered.json"
     trainer = Trainer(Corpus.from_text("a b a b c c a b", PipelineConfig()))

@@ -13,7 +13,7 @@ from app import guard
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
 from app.models.roles import TOOLTIP
-from bpe_core.tiebreak import RULE_NAMES
+from bpe_core.training.tie_rules import RULE_NAMES
 from tests.gui_helpers import ModalAnswerer, assert_panes_agree_with_core, wait_idle
 
 SEED = 20261123

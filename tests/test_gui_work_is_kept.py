@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, QTimer
 
 from app import bridge as bridge_module
 from bpe_core import Corpus, PipelineConfig, Trainer
-from bpe_core.session import load_session, save_session
+from bpe_core.io.session import load_session, save_session
 from tests.gui_helpers import drop_file, fresh_focus, press, sample, wait_idle
 
 

@@ -7,10 +7,10 @@ import tiktoken
 from tokenizers import Tokenizer
 
 from bpe_core import Corpus, PipelineConfig, Trainer
-from bpe_core.encoder import Encoder
-from bpe_core.formats import read_tokenizer, write_tokenizer
-from bpe_core.imported import IMPORTED, attach_corpus, trainer_from_encoder
-from bpe_core.session import load_encoder, load_session, save_session
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.io.formats import read_tokenizer, write_tokenizer
+from bpe_core.io.imported import IMPORTED, attach_corpus, trainer_from_encoder
+from bpe_core.io.session import load_encoder, load_session, save_session
 from tests.conftest import GPT2_RANKS, data_text
 from tests.test_cli import run
 from tests.test_formats_hf import trained_by_hf
@@ -45,17 +45,17 @@ def test_gpt2_opens_as_a_session_of_its_50000_merges_without_a_corpus(gpt2):
     assert (trainer.position, trainer.vocab_size, trainer.word_count) == (50_000, 50_257, 0)
     assert trainer.record(1).decided_by == IMPORTED and trainer.token_string(trainer.record(1).token) == "Ġt"
     text = data_text("shakespeare_200k.txt")[:50_000] + END
-    assert Encoder.from_trainer(trainer).encode_ids(text, allow_special=True) == theirs.encode(
+    assert trainer.encoder().encode_ids(text, allow_special=True) == theirs.encode(
         text, allowed_special="all"
     )
     trainer.goto(0)
-    assert Encoder.from_trainer(trainer).encode_ids("hi") == [71, 72]  # bytes, with GPT-2's ids
+    assert trainer.encoder().encode_ids("hi") == [71, 72]  # bytes, with GPT-2's ids
     trainer.goto(1)
-    assert Encoder.from_trainer(trainer).encode_ids(" t") == [256]
+    assert trainer.encoder().encode_ids(" t") == [256]
     trainer.redo()
     trainer.undo()
     trainer.goto(50_000)
-    assert Encoder.from_trainer(trainer).encode_ids(" gazed") == [50255]
+    assert trainer.encoder().encode_ids(" gazed") == [50255]
 
 
 def test_an_imported_session_saves_and_reopens_with_its_ids(gpt2, tmp_path):
@@ -69,13 +69,11 @@ def test_an_imported_session_saves_and_reopens_with_its_ids(gpt2, tmp_path):
         again.position == 20_000 and again.history_length == 50_000 and again.numbering == trainer.numbering
     )
     text = "The quick brown fox jumps over the lazy dog." + END
-    expected = Encoder.from_trainer(trainer).encode_ids(text, allow_special=True)
-    assert Encoder.from_trainer(again).encode_ids(text, allow_special=True) == expected
+    expected = trainer.encoder().encode_ids(text, allow_special=True)
+    assert again.encoder().encode_ids(text, allow_special=True) == expected
     assert load_encoder(path).encode_ids(text, allow_special=True) == expected
     again.goto(50_000)
-    assert Encoder.from_trainer(again).encode_ids(text, allow_special=True) == theirs.encode(
-        text, allowed_special="all"
-    )
+    assert again.encoder().encode_ids(text, allow_special=True) == theirs.encode(text, allowed_special="all")
 
 
 def test_attaching_a_corpus_fills_in_each_merges_count_and_training_goes_on(gpt2, genesis_corpus):
@@ -95,15 +93,15 @@ def test_attaching_a_corpus_fills_in_each_merges_count_and_training_goes_on(gpt2
     top = trainer.top_count()
     record = trainer.step()
     assert record.step == 50_001 and record.count == top > 0
-    assert Encoder.from_trainer(trainer).encode_ids(END, allow_special=True) == [50256]
+    assert trainer.encoder().encode_ids(END, allow_special=True) == [50256]
     assert record.token == trainer.vocab_size - 1
-    assert Encoder.from_trainer(trainer).keys[50257] == trainer.token_string(record.token)
+    assert trainer.encoder().keys[50257] == trainer.token_string(record.token)
 
 
 def test_import_export_import_keeps_gpt2_exactly(gpt2, tmp_path):
     encoder, _ = gpt2
     trainer = trainer_from_encoder(encoder)
-    exported = Encoder.from_trainer(trainer)
+    exported = trainer.encoder()
     write_tokenizer(exported, "tiktoken", tmp_path / "again.tiktoken")
     assert (tmp_path / "again.tiktoken").read_bytes() == (GPT2_RANKS).read_bytes()
     write_tokenizer(exported, "gpt2", tmp_path / "files")
@@ -119,7 +117,7 @@ def test_a_tokenizer_trained_by_hf_round_trips_through_a_session(name, tmp_path)
     trainer = trainer_from_encoder(read_tokenizer(path).encoder)
     session = tmp_path / "session.json"
     save_session(trainer, session)
-    write_tokenizer(Encoder.from_trainer(load_session(session)), "hf", tmp_path / "again.json")
+    write_tokenizer(load_session(session).encoder(), "hf", tmp_path / "again.json")
     before, after = (
         json.loads(path.read_text(encoding="utf-8")),
         json.loads((tmp_path / "again.json").read_text(encoding="utf-8")),
@@ -140,7 +138,7 @@ def test_a_minbpe_model_keeps_bytes_numbered_by_value_in_a_session(tmp_path):
     path = tmp_path / "toy.model"
     path.write_text("minbpe v1\n\n1\n<|end|> 258\n104 105\n256 33\n", encoding="utf-8")  # "hi", "hi!"
     trainer = trainer_from_encoder(read_tokenizer(path).encoder)
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     assert encoder.encode_ids("hi! a<|end|>", allow_special=True) == [257, 32, 97, 258]
 
 
@@ -194,7 +192,7 @@ def test_gpt2_exported_part_way_keeps_its_ids_and_loads_in_the_real_libraries(gp
     encoder, _ = gpt2
     trainer = trainer_from_encoder(encoder)
     trainer.goto(100)  # ids 0-355, then none up to <|endoftext|>'s 50256
-    partial = Encoder.from_trainer(trainer)
+    partial = trainer.encoder()
     text = "The end of the text" + END
     ids = partial.encode_ids(text, allow_special=True)
     assert ids[-1] == 50256 and max(ids[:-1]) < 356
@@ -217,10 +215,7 @@ def test_gpt2_exported_part_way_keeps_its_ids_and_loads_in_the_real_libraries(gp
     assert again.encode_ids(text, allow_special=True) == ids
     for format, path in (("hf", tmp_path / "tokenizer.json"), ("gpt2", tmp_path / "files")):
         session = trainer_from_encoder(read_tokenizer(path, format).encoder)
-        assert (
-            session.position == 100
-            and Encoder.from_trainer(session).encode_ids(text, allow_special=True) == ids
-        )
+        assert session.position == 100 and session.encoder().encode_ids(text, allow_special=True) == ids
 
 
 def _ranks(path):
@@ -239,7 +234,7 @@ def test_attaching_a_corpus_never_changes_what_a_character_level_tokenizer_makes
     assert 0 < trainer.word_count < len(corpus.words)  # the words with unknown characters are left out
     assert trainer.vocab_size == trainer_from_encoder(encoder).vocab_size  # its alphabet is its own
     text = "Zoë’s naïve café — 中文 [UNK] plain"
-    assert Encoder.from_trainer(trainer).encode_ids(text) == theirs.encode(text, add_special_tokens=False).ids
+    assert trainer.encoder().encode_ids(text) == theirs.encode(text, add_special_tokens=False).ids
     attached = attach_corpus(trainer_from_encoder(encoder), corpus)
     assert attached.word_count == trainer.word_count
 
@@ -258,7 +253,7 @@ def test_a_damaged_numbering_is_refused_with_one_sentence(gpt2, tmp_path):
 
 def test_codes_whose_marked_units_lack_their_plain_twins_open_and_take_a_corpus(tmp_path):
     # Found by the first-minute test: "w</w>" is in the alphabet but "w" is not. Opening replays
-    # the merges over arrays of ids (bpe_core.initial_symbols), which must not need the twin.
+    # the merges over arrays of ids (bpe_core.training.initial_symbols), which must not need the twin.
     path = tmp_path / "model.codes"
     path.write_text("#version: 0.2\nl o\nlo w</w>\n", encoding="utf-8")
     encoder = read_tokenizer(path).encoder
@@ -279,12 +274,12 @@ def byte_model(merges: int = 300) -> Encoder:
     config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
     trainer = Trainer(Corpus.from_text(data_text("kjv_genesis_100k.txt")[:60_000], config))
     trainer.run(merges=merges)
-    return Encoder.from_trainer(trainer)
+    return trainer.encoder()
 
 
 def minbpe_model(path) -> None:
     """A minbpe .model of a byte-level model trained here (minbpe numbers bytes by value)."""
-    from bpe_core.byte_alphabet import display_to_bytes
+    from bpe_core.pipeline.byte_alphabet import display_to_bytes
 
     encoder = byte_model()
     value = {i: display_to_bytes(key)[0] for i, key in enumerate(encoder.keys[:256])}
@@ -360,7 +355,7 @@ def test_attaching_a_corpus_with_characters_a_tokenizer_lacks_keeps_its_encoding
     save_session(sessions["attached"], tmp_path / "attached.json")
     sessions["saved and reopened"] = load_session(tmp_path / "attached.json")
     for how, session in sessions.items():
-        ours = Encoder.from_trainer(session)
+        ours = session.encoder()
         assert [ours.encode_ids(text) for text in LACKING] == expected, how
         assert session.vocab_size == bare.vocab_size, how  # its alphabet is its own
     assert sessions["attached"].word_count > 0

@@ -7,7 +7,7 @@ import sys
 
 def test_bpe_core_imports_no_gui_modules():
     code = (
-        "import sys, json, bpe_core, bpe_core.cli, bpe_core.session, bpe_core.encoder; "
+        "import sys, json, bpe_core, bpe_core.cli, bpe_core.io.session, bpe_core.encoding.encoder; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('PySide6', 'shiboken6', 'pyqtgraph', 'app', 'PyQt6', 'PyQt5'))))"
     )

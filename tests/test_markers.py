@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.encoder import Encoder
-from bpe_core.session import load_encoder, load_session, save_session
+from bpe_core.io.session import load_encoder, load_session, save_session
 
 
 def trained(text: str, merges: int = 50, **pipeline) -> Trainer:
@@ -22,7 +21,7 @@ def trained(text: str, merges: int = 50, **pipeline) -> Trainer:
 
 def test_text_spelling_the_default_marker_in_byte_mode_still_encodes_any_text():
     trainer = trained("</w> </w> </w>\n", unit="byte")
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     encoding = encoder.encode("é </w>")
     assert not any(encoding.unknown)
     assert encoder.decode(encoding.ids) == "é </w>"
@@ -30,13 +29,13 @@ def test_text_spelling_the_default_marker_in_byte_mode_still_encodes_any_text():
 
 def test_an_underscore_marker_keeps_snake_case_words_whole():
     trainer = trained("snake_case my_var snake_case my_var my_var", end_of_word="_")
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     assert encoder.decode(encoder.encode("my_var snake_case").ids) == "my_var snake_case"
     assert trainer.token_string(trainer.segmentation(0)[-1]) == "snake_case_"  # marker shown as set
 
 
 def test_byte_mode_with_an_attached_marker_has_no_unknown_ids():
-    encoder = Encoder.from_trainer(trained("aa bb aa bb\n", unit="byte", attach_marker=True))
+    encoder = trained("aa bb aa bb\n", unit="byte", attach_marker=True).encoder()
     encoding = encoder.encode("abc")
     assert not any(encoding.unknown) and encoder.decode(encoding.ids) == "abc"
 
@@ -67,7 +66,7 @@ def expected(text: str, config: PipelineConfig) -> str:
 @given(texts, pipelines(), st.integers(0, 40), texts)
 def test_text_that_spells_the_marker_round_trips_exactly(training_text, config, merges, other):
     trainer = trained(training_text, merges, **config.__dict__)
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     for text in (training_text, other):
         encoding = encoder.encode(text)
         if config.unit == "byte" or not any(encoding.unknown):
@@ -83,8 +82,8 @@ def test_save_then_load_encodes_the_same(training_text, config, merges, other):
         save_session(trainer, path)
         loaded, from_file = load_session(path), load_encoder(path)
     assert loaded.history == trainer.history and loaded.vocab.keys == trainer.vocab.keys
-    before = Encoder.from_trainer(trainer)
-    for encoder in (Encoder.from_trainer(loaded), from_file):
+    before = trainer.encoder()
+    for encoder in (loaded.encoder(), from_file):
         for text in (training_text, other):
             assert encoder.encode(text).ids == before.encode(text).ids
 
@@ -98,7 +97,7 @@ def test_a_merge_that_spells_a_special_token_makes_a_token_of_its_own():
     )
     record = trainer.step()
     assert trainer.token_string(record.token) == "Ã©" and record.token != 0 and record.new_token
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     assert encoder.encode("é").ids == [record.token] and encoder.decode([record.token]) == "é"
     with tempfile.TemporaryDirectory() as folder:
         save_session(trainer, Path(folder) / "s.json")

@@ -1,4 +1,4 @@
-"""The history's lines stored as columns (``bpe_core.merge_line``): a line reads back exactly the
+"""The history's lines stored as columns (``bpe_core.history.merge_line``): a line reads back exactly the
 records put in, a line that forks reads its base's rows, and lines compare as their records do."""
 
 from dataclasses import replace
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_core.history import MergeRecord
-from bpe_core.merge_line import LineView, MergeLine, common_length, field_values
-from bpe_core.session import load_session, save_session
+from bpe_core.history.merge_line import LineView, MergeLine, common_length, field_values
+from bpe_core.history.records import MergeRecord
+from bpe_core.io.session import load_session, save_session
 from tests.helpers import trainer_for
 
 

@@ -1,7 +1,8 @@
 """The merge paths (vectorised, per word, long words as linked lists) give identical histories
 and states on real text."""
 
-from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig, pair_index
+from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.training import pair_index
 from tests.conftest import data_text
 from tests.helpers import recount, snapshot
 

@@ -8,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.encoder import Encoder
-from bpe_core.session import parse_session, session_to_dict, trainer_from_session
+from bpe_core.io.session import parse_session, session_to_dict, trainer_from_session
 from tests.helpers import recount, snapshot
 from tests.test_cli import run
 
@@ -45,8 +44,8 @@ def test_fred_with_all_merges_per_pass_differs_from_the_classic_run_as_the_docum
     ]  # fmt: skip
     # "Now merging several pairs at once leads to a different encodings."
     text = "TREAD BRED"
-    assert Encoder.from_trainer(classic).encode(text).tokens == ["T", "R", "E", "A", "D_", "BR", "ED_"]
-    assert Encoder.from_trainer(passes).encode(text).tokens == ["T", "RE", "AD_", "BRE", "D_"]
+    assert classic.encoder().encode(text).tokens == ["T", "R", "E", "A", "D_", "BR", "ED_"]
+    assert passes.encoder().encode(text).tokens == ["T", "RE", "AD_", "BRE", "D_"]
     # The words of the corpus end the same: FRED_ FED_ TED_ BREAD_ and A N D_.
     words = lambda t: [" ".join(map(t.token_string, t.segmentation(w))) for w in range(t.word_count)]  # noqa: E731
     assert words(classic) == words(passes) == ["FRED_", "FED_", "TED_", "BREAD_", "A N D_"]
@@ -171,7 +170,7 @@ def test_passes_take_no_conflicting_pairs_and_their_order_does_not_matter(text, 
     pairs, _, total = recount(trainer)
     assert trainer.pair_counts() == dict(pairs) and trainer.corpus_tokens == total
     # Encoding replays the passes: each training word encodes to its training segmentation.
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     for w, word in enumerate(trainer.corpus.words):
         assert encoder.encode(word).ids == trainer.segmentation(w)
     # And a saved session reopens with its passes.

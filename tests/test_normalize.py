@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core.config import PipelineConfig
-from bpe_core.normalize import _prefix_starts, normalize, normalize_aligned
+from bpe_core.pipeline.config import PipelineConfig
+from bpe_core.pipeline.normalize import _prefix_starts, normalize, normalize_aligned
 
 # Characters whose normalization changes length, composes across characters or depends on context.
 TRICKY = [

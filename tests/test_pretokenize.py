@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import PipelineConfig
-from bpe_core import pretokenize as pt
-from bpe_core.normalize import normalize, normalize_aligned
+from bpe_core.pipeline import pretokenize as pt
+from bpe_core.pipeline.normalize import normalize, normalize_aligned
 
 ascii_texts = st.text(alphabet=string.printable + "\x1c\x1f'", max_size=200)
 any_texts = st.text(max_size=200)

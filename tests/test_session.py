@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from bpe_core import Corpus, MergeError, PipelineConfig, SessionError, Trainer, TrainingConfig
-from bpe_core.encoder import Encoder
-from bpe_core.session import load_encoder, load_session, save_session, session_to_dict
+from bpe_core.io.session import load_encoder, load_session, save_session, session_to_dict
 from tests.helpers import snapshot, trainer_for
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,7 +46,7 @@ def test_encoder_from_file_equals_encoder_from_trainer(tmp_path):
     path = tmp_path / "s.json"
     save_session(trainer, path)
     text = "lowest newer <|endoftext|> widest"
-    expected = Encoder.from_trainer(trainer).encode(text, allow_special=True)
+    expected = trainer.encoder().encode(text, allow_special=True)
     assert load_encoder(path).encode(text, allow_special=True) == expected
 
 
@@ -150,8 +149,8 @@ def test_version_1_files_still_open_and_encode_as_before(name, sample, pipeline,
     loaded = load_session(path)
     assert loaded.history == fresh.history and loaded.position == position
     text = "the lowest newer wider hugs, and Byte-Pair Encoding"
-    expected = Encoder.from_trainer(fresh).encode(text).ids
-    assert Encoder.from_trainer(loaded).encode(text).ids == load_encoder(path).encode(text).ids == expected
+    expected = fresh.encoder().encode(text).ids
+    assert loaded.encoder().encode(text).ids == load_encoder(path).encode(text).ids == expected
 
 
 def test_encoding_reads_the_model_and_never_the_corpus(tmp_path):
@@ -163,7 +162,7 @@ def test_encoding_reads_the_model_and_never_the_corpus(tmp_path):
     assert '"merges"' in head and '"merges"' not in corpus  # the corpus comes last
     # Whatever follows the model is never read: here it is not even JSON.
     path.write_text(head + '\n  "corpus": ' + "\x00 not json " * 1000, encoding="utf-8")
-    expected = Encoder.from_trainer(trainer).encode("lowest newer aaa").ids
+    expected = trainer.encoder().encode("lowest newer aaa").ids
     assert load_encoder(path).encode("lowest newer aaa").ids == expected
     with pytest.raises(SessionError, match="not valid JSON"):
         load_session(path)  # the window needs the corpus, and says so
@@ -186,7 +185,7 @@ def test_a_version_1_text_token_that_ends_like_the_marker_stays_text():
     fresh.run()
     loaded = load_session(path)
     assert loaded.history == fresh.history and loaded.vocab.keys == fresh.vocab.keys
-    expected = Encoder.from_trainer(fresh).encode("a</w>b ab")
+    expected = fresh.encoder().encode("a</w>b ab")
     assert expected.tokens == ["a</w>b</w>", "ab</w>"]
     assert load_encoder(path).encode("a</w>b ab").ids == expected.ids
 
@@ -196,8 +195,8 @@ def test_a_real_session_opens_word_by_word_and_equals_the_trained_one(tmp_path, 
     """The fast way to open (every merge made a new token, no long word) is the one real text
     takes; the result is the trained trainer, at the saved position and at every other. The
     last words of a run go on with the next run's: as few as the defaults leave, or more."""
-    from bpe_core import initial_symbols, word_replay
-    from bpe_core import trainer as trainer_module
+    from bpe_core.training import initial_symbols, word_replay
+    from bpe_core.training import trainer as trainer_module
     from tests.conftest import data_text
 
     monkeypatch.setattr(initial_symbols, "RUN_BYTES", 1 << 12)
@@ -247,7 +246,7 @@ def test_a_version_2_file_still_opens_and_encodes_as_before():
     assert loaded.history == fresh.history and loaded.position == 37
     assert [(b.name, b.length) for b in loaded.branches()] == [("main", 40)]
     sentence = "In the beginning God created the heaven and the earth."
-    assert load_encoder(path).encode(sentence).ids == Encoder.from_trainer(fresh).encode(sentence).ids
+    assert load_encoder(path).encode(sentence).ids == fresh.encoder().encode(sentence).ids
 
 
 def branched():
@@ -280,7 +279,7 @@ def test_every_branch_is_saved_and_comes_back_with_its_name_and_states(tmp_path)
     # The encoder reads the current line only, and is the same as before.
     assert (
         load_encoder(tmp_path / "s.json").encode("lowest wider").ids
-        == Encoder.from_trainer(load_session(tmp_path / "s.json")).encode("lowest wider").ids
+        == load_session(tmp_path / "s.json").encoder().encode("lowest wider").ids
     )
 
 
@@ -391,7 +390,7 @@ EDITS = {"two merges on one line": _two_on_one_line, "one merge on two lines": _
 def test_merge_lines_edited_by_hand_open_as_plain_json_does(tmp_path, monkeypatch, batch, edit):
     """Merge lines are parsed a batch at a time; a file outside the layout is read as plain
     JSON instead, whatever the batch boundaries, and opens the same."""
-    from bpe_core import session_stream
+    from bpe_core.io.session import stream as session_stream
 
     monkeypatch.setattr(session_stream, "_BATCH", batch)
     trainer = trained()
@@ -403,7 +402,7 @@ def test_merge_lines_edited_by_hand_open_as_plain_json_does(tmp_path, monkeypatc
     loaded = load_session(path)
     assert loaded.history == trainer.history and snapshot(loaded) == snapshot(trainer)
     text = "lowest newer aaa"
-    assert load_encoder(path).encode(text).ids == Encoder.from_trainer(trainer).encode(text).ids
+    assert load_encoder(path).encode(text).ids == trainer.encoder().encode(text).ids
 
 
 @pytest.mark.parametrize("value", ["false", "0.0", "true", "1.5"])
@@ -429,7 +428,7 @@ def test_a_count_that_is_not_an_integer_is_refused(tmp_path, value):
     ],
 )
 def test_numbers_beyond_what_a_history_can_hold_are_refused_in_one_sentence(tmp_path, field, value, message):
-    """A history is held as machine integers (``bpe_core.merge_line``): counts up to 2^62, as
+    """A history is held as machine integers (``bpe_core.history.merge_line``): counts up to 2^62, as
     no corpus holds more symbol occurrences, and steps and passes of 31 bits."""
     path = tmp_path / "s.json"
     save_session(trained(), path)
@@ -459,9 +458,9 @@ def test_reading_a_session_stops_at_a_checkpoint_that_raises(tmp_path, monkeypat
     """The window's Cancel reaches the reading of the file (it took 3 s to notice in a 33 MB
     session): the corpus streams in chunks and each chunk passes a checkpoint, which may raise
     ``Cancelled``; that is never mistaken for a file to read as plain JSON instead."""
-    from bpe_core import session_corpus
     from bpe_core.errors import Cancelled
-    from bpe_core.session import read_session, sniff_session
+    from bpe_core.io.session import corpus_reader as session_corpus
+    from bpe_core.io.session import read_session, sniff_session
     from tests.conftest import data_text
 
     trainer = trainer_for(data_text("shakespeare_200k.txt")[:50_000])

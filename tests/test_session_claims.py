@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bpe_core import Corpus, MergeError, PipelineConfig, SessionError, Trainer, TrainingConfig
-from bpe_core import trainer as trainer_module
-from bpe_core.session import load_session, save_session, session_to_dict
+from bpe_core.io.session import load_session, save_session, session_to_dict
+from bpe_core.training import trainer as trainer_module
 from tests.helpers import snapshot
 
 TEXT = "low low low lower lowest newest newest widest wider " * 3

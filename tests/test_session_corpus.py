@@ -7,11 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpe_core import session_corpus
 from bpe_core.errors import SessionError
-from bpe_core.session import _dumps, load_session, read_session, save_session
-from bpe_core.session_corpus import START, CorpusColumns, read_corpus
-from bpe_core.session_stream import SavedMerges
+from bpe_core.io.session import corpus_reader as session_corpus
+from bpe_core.io.session import load_session, read_session, save_session
+from bpe_core.io.session.corpus_reader import START, CorpusColumns, read_corpus
+from bpe_core.io.session.stream import SavedMerges
+from bpe_core.io.session.write import _dumps
 from tests.helpers import snapshot, trainer_for
 
 # Words as text can hold them, with what JSON must escape and what looks like the file's own

@@ -8,7 +8,7 @@ import pytest
 
 from bpe_core import Corpus, PipelineConfig, Trainer
 from bpe_core.errors import SessionError
-from bpe_core.session import MAX_TEST_TEXT, load_encoder, read_session, save_session, session_to_dict
+from bpe_core.io.session import MAX_TEST_TEXT, load_encoder, read_session, save_session, session_to_dict
 
 
 def trained() -> Trainer:

@@ -22,14 +22,8 @@ from bpe_core import (
     PipelineConfig,
     Trainer,
     TrainingConfig,
-    cold_index,
-    initial_symbols,
-    pair_index,
-    word_replay,
 )
-from bpe_core import trainer as trainer_module
-from bpe_core.encoder import Encoder
-from bpe_core.session import (
+from bpe_core.io.session import (
     load_session,
     parse_session,
     read_session,
@@ -37,8 +31,10 @@ from bpe_core.session import (
     session_to_dict,
     trainer_from_session,
 )
-from bpe_core.session_stream import SavedMerges
-from bpe_core.tiebreak import TieBreakRule
+from bpe_core.io.session.stream import SavedMerges
+from bpe_core.training import cold_index, initial_symbols, pair_index, word_replay
+from bpe_core.training import trainer as trainer_module
+from bpe_core.training.tie_rules import TieBreakRule
 from tests.helpers import recount, snapshot
 
 # Merges run per word or vectorised depending on how many words they touch, and words longer
@@ -278,7 +274,7 @@ def run_commands(trainer, commands):
 @given(trainers(), st.integers(0, 30))
 def test_encoding_a_training_word_reproduces_its_training_segmentation(trainer, merges):
     trainer.run(merges=merges)
-    encoder = Encoder.from_trainer(trainer)
+    encoder = trainer.encoder()
     for w, word in enumerate(trainer.corpus.words):
         initial, steps = encoder.trace(word)
         final = steps[-1].symbols if steps else initial
@@ -305,7 +301,7 @@ def undo_redo_all(trainer):
 
 
 def test_rules_are_total_orders_and_documented():
-    from bpe_core import tiebreak
+    from bpe_core.training import tie_rules as tiebreak
 
     for name in tiebreak.RULE_NAMES:
         assert name in tiebreak.DESCRIPTIONS and name in (tiebreak.__doc__ or "")
@@ -351,7 +347,7 @@ def test_a_token_id_reused_after_undo_does_not_keep_the_old_tie_key(rule):
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), commands=actions)
 def test_a_saved_session_reopens_at_every_step_exactly_as_it_was(path, per_pass, data, commands):
-    """Opening replays the history word by word when it can (``bpe_core.word_replay``); either
+    """Opening replays the history word by word when it can (``bpe_core.training.word_replay``); either
     way, every state along the history must equal the original's and a merge-by-merge replay's."""
     trainer = data.draw(trainers(per_pass))
     with merge_path(path), tiny_slices():
@@ -360,7 +356,7 @@ def test_a_saved_session_reopens_at_every_step_exactly_as_it_was(path, per_pass,
 
 def reopened(trainer: Trainer, streamed: bool = False) -> Trainer:
     """The trainer saved and opened again: from its JSON data, or ``streamed`` from a file as
-    the window opens it (``bpe_core.session_stream``)."""
+    the window opens it (``bpe_core.io.session.stream``)."""
     if not streamed:
         return trainer_from_session(
             parse_session(json.dumps(session_to_dict(trainer)), Path("s.json")), "s.json"
@@ -378,7 +374,7 @@ def reopened(trainer: Trainer, streamed: bool = False) -> Trainer:
 @given(data=st.data(), before=actions, after=actions)
 def test_a_reopened_session_answers_every_command_as_the_original(path, per_pass, data, before, after):
     """An opened session starts from flat arrays and warms up what each command touches
-    (``bpe_core.cold_index``): whatever is done next, it must stay the original's twin."""
+    (``bpe_core.training.cold_index``): whatever is done next, it must stay the original's twin."""
     trainer = data.draw(trainers(per_pass))
     with merge_path(path), tiny_slices():
         original = rebuilt(trainer)

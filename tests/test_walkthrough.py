@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from bpe_core import Corpus, PipelineConfig, Trainer
-from bpe_core.walkthrough import walkthrough
+from bpe_core.tools.walkthrough import walkthrough
 from tests.test_cli import run
 
 FRED = Path(__file__).resolve().parents[1] / "resources" / "samples" / "fred.txt"

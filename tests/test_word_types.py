@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_core import pair_index
-from bpe_core.session import load_session, save_session
-from bpe_core.word_types import Counts, Words
+from bpe_core.io.session import load_session, save_session
+from bpe_core.pipeline.word_types import Counts, Words
+from bpe_core.training import pair_index
 from tests.helpers import snapshot, trainer_for
 
 

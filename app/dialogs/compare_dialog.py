@@ -41,7 +41,10 @@ from app.models.rows_model import RowsModel
 from app.panes.plots_pane import TickRoom, _compact_ticks, _log_tick_strings, _log_ticks, _set_ticks
 from app.theme import is_dark
 from app.widgets import SideDialog
-from bpe_core.compare import (
+from bpe_core.errors import BpeError
+from bpe_core.history.merge_line import field_values
+from bpe_core.runtime.fileio import write_atomic
+from bpe_core.tools.compare import (
     SWEEP_HEADER,
     Comparison,
     Run,
@@ -57,10 +60,7 @@ from bpe_core.compare import (
     to_csv,
     to_markdown,
 )
-from bpe_core.errors import BpeError
-from bpe_core.fileio import write_atomic
-from bpe_core.merge_line import field_values
-from bpe_core.tiebreak import RULE_NAMES
+from bpe_core.training.tie_rules import RULE_NAMES
 
 CURVES = (("top_count", "Top pair count"), ("corpus_tokens", "Corpus tokens"), ("vocab_size", "Vocabulary"))
 SWEEP_RULES = [name for name in RULE_NAMES if name != "random"] + ["random:1", "random:2", "random:3"]

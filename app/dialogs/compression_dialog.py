@@ -27,7 +27,7 @@ from app.bridge import Bridge
 from app.glyphs import show_whitespace
 from app.guard import guard_overrides
 from app.widgets import SideDialog
-from bpe_core.compress import Compression, compression_of, is_one_sequence
+from bpe_core.tools.compress import Compression, compression_of, is_one_sequence
 
 WINDOW = 3000  # characters of data shown at once: large inputs show a window around the cursor
 SMALL = 400  # data up to this length is shown after every step in the rule table

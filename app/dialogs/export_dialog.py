@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.guard import guard_overrides
-from bpe_core.formats import DESCRIPTIONS
+from bpe_core.io.formats import DESCRIPTIONS
 
 FORMAT_ROLE = Qt.ItemDataRole.UserRole
 # The engine's reasons speak to the command line; in the window, its own settings do that.

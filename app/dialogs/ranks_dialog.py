@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.guard import guard_overrides
 
-# The split patterns the engine knows (bpe_core.formats.tiktoken_ranks.PATTERNS), as offered.
+# The split patterns the engine knows (bpe_core.io.formats.tiktoken_ranks.PATTERNS), as offered.
 PATTERN_CHOICES = (
     ("gpt2", "gpt2: GPT-2 and GPT-3 (r50k_base, p50k_base)"),
     ("cl100k", "cl100k: GPT-3.5 and GPT-4 (cl100k_base)"),

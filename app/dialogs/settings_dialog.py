@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from app.guard import guard_overrides
 from bpe_core import ConfigError, PipelineConfig, TrainingConfig
-from bpe_core.config import NORMALIZATIONS, PRETOKENIZERS, UNITS
-from bpe_core.tiebreak import DESCRIPTIONS, RULE_NAMES, parse_rule
+from bpe_core.pipeline.config import NORMALIZATIONS, PRETOKENIZERS, UNITS
+from bpe_core.training.tie_rules import DESCRIPTIONS, RULE_NAMES, parse_rule
 
 ASK_ME = "Ask me"
 ALL = "all"  # merges per pass: every pair of the ranking that does not conflict

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from app.glyphs import visible
 from app.guard import guard_overrides
 from bpe_core import Trainer
-from bpe_core.history import USER
+from bpe_core.history.records import USER
 
 Pair = tuple[int, int]
 

@@ -18,9 +18,9 @@ from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, RIGHT_ALIGNED
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
-from bpe_core.compare import tie_picks, tie_steps
-from bpe_core.merge_line import LineView, MergeLine
-from bpe_core.vocab import display
+from bpe_core.history.merge_line import LineView, MergeLine
+from bpe_core.pipeline.vocab import display
+from bpe_core.tools.compare import tie_picks, tie_steps
 
 STEP, MERGE, COUNT, TIES, DECIDED, OTHERS, PASS = range(7)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Other rules", "Pass")
@@ -208,7 +208,7 @@ class MergeModel(TableModel):
         return display(keys[token_id], trainer.corpus.config.end_of_word) if token_id < len(keys) else "?"
 
     def set_tie_choices(self, choices: dict) -> None:
-        """Every rule's pick at each tie step (``bpe_core.compare.tie_choices``): shown instead
+        """Every rule's pick at each tie step (``bpe_core.tools.compare.tie_choices``): shown instead
         of the estimate from the recorded pairs, for the records they were computed for."""
         self._choices = choices
         self._differing.clear()

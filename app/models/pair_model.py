@@ -20,7 +20,7 @@ from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, RIGHT_ALIGNED
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import tie_background
-from bpe_core.merge_line import LineView, MergeLine
+from bpe_core.history.merge_line import LineView, MergeLine
 
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
 HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replaces", "Words")

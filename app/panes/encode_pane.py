@@ -28,7 +28,7 @@ from app.glyphs import visible
 from app.guard import guard_overrides
 from app.theme import chip_colors
 from app.widgets import status_label
-from bpe_core.encoder import UNKNOWN_ID, Encoder, Encoding
+from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Encoding
 
 DEBOUNCE_MS = 120
 # Only the tokens in view, and this many characters around it, are painted (again on scrolling):
@@ -180,7 +180,7 @@ class EncodePane(QWidget):
         trainer = self._bridge.trainer
         key = (trainer.revision, trainer.position)
         if self._decoder is None or self._decoder[0] != key:
-            self._decoder = (key, Encoder.from_trainer(trainer))
+            self._decoder = (key, trainer.encoder())
         parts, decoded, marked = decode_pieces(self._decoder[1], pieces, trainer.position)
         self.decode_output.setHtml(
             '<p style="white-space: pre-wrap">'

@@ -27,10 +27,10 @@ from app.bridge import Bridge
 from app.guard import guard_overrides
 from app.theme import is_dark, muted
 from app.widgets import status_label
-from bpe_core.branches import BranchInfo
-from bpe_core.compare import line_names
-from bpe_core.history import MergeRecord
-from bpe_core.vocab import display
+from bpe_core.history.branches import BranchInfo
+from bpe_core.history.records import MergeRecord
+from bpe_core.pipeline.vocab import display
+from bpe_core.tools.compare import line_names
 
 LABEL_PAIRS = 3  # pairs a fork's label names; the rest are counted
 NAVIGATION = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_F2)

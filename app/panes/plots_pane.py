@@ -30,8 +30,8 @@ from app.bridge import NO_CORPUS, Bridge
 from app.guard import guard_overrides, guarded
 from app.theme import is_dark
 from bpe_core.errors import BpeError
-from bpe_core.fileio import write_atomic
-from bpe_core.merge_line import LineView, MergeLine, field_values
+from bpe_core.history.merge_line import LineView, MergeLine, field_values
+from bpe_core.runtime.fileio import write_atomic
 
 COALESCE_MS = 50
 

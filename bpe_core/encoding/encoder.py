@@ -1,0 +1,556 @@
+"""Encoding text with trained merges, decoding ids back to text, and per-word merge traces.
+
+Encoding a word is equivalent to replaying the merges in order (as the FRED FED TED BREAD
+walk-through describes): the next merge applied is the lowest-ranked one present that comes
+after the last merge applied.
+That is the usual "lowest rank first" loop, and stays exact even in the rare histories where a
+pair is merged twice (a merged string can be re-created by another route).
+
+Words use the same symbol-string representation as the trainer (``bpe_core.training.pair_index``).
+
+Example
+-------
+>>> from bpe_core import Corpus, PipelineConfig, Trainer
+>>> trainer = Trainer(Corpus.from_text("low low lower", PipelineConfig()))
+>>> _ = trainer.run()
+>>> trainer.encoder().encode("lowest").tokens
+['low', 'e', 's', 't', '</w>']
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bpe_core.encoding.merge_heap import merged_by_rank
+from bpe_core.encoding.numbering import UNKNOWN_ID
+from bpe_core.encoding.text_parts import PART_SIZE, cut
+from bpe_core.errors import BpeError, Cancelled
+from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
+from bpe_core.pipeline.config import PipelineConfig
+from bpe_core.pipeline.corpus import base_symbols
+from bpe_core.pipeline.normalize import normalize, normalize_aligned
+from bpe_core.pipeline.pretokenize import spans as piece_spans
+from bpe_core.pipeline.pretokenize import split as split_pieces
+from bpe_core.pipeline.vocab import MARK, display
+from bpe_core.runtime.gc_pause import gc_paused
+
+# ids, starts, ends and unknown flags, as encode_columns() appends to them
+_Columns = tuple[MutableSequence[int], MutableSequence[int], MutableSequence[int], MutableSequence[Any]]
+# Pieces longer than this many symbols take their merges from a heap (bpe_core.encoding.merge_heap).
+LONG_PIECE = 64
+CACHED_POSITIONS = 4  # per-step word caches kept (the window moves back and forth around one step)
+# Words a per-step cache keeps through trim_caches(): a long text of rare words (one with its
+# spaces taken out) would otherwise keep hundreds of megabytes of them. A word's ids alone take
+# about a quarter of what its encoding with spans does.
+CACHED_WORDS = 30_000
+CACHED_IDS = 400_000
+# Symbol used for units missing from the vocabulary: no merge involves it.
+_UNKNOWN_SYMBOL = chr(0x10FFFF)
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """A merge as the encoder needs it: ``rank`` is its 0-based position in the history."""
+
+    rank: int
+    left: int
+    right: int
+    token: int
+    count: int
+
+
+@dataclass(slots=True)
+class Encoding:
+    """The result of :meth:`Encoder.encode`: parallel lists, one entry per token.
+
+    ``starts`` and ``ends`` are character offsets into the text given to ``encode`` (``spans``
+    pairs them); a token holding part of a character's bytes shares that character's span.
+    ``unknown[i]`` is true for a unit never seen in training (its id is ``UNKNOWN_ID``).
+    """
+
+    ids: list[int]
+    tokens: list[str]
+    starts: list[int]
+    ends: list[int]
+    unknown: list[bool]
+    # Built on first use: a tuple per token is most of an encode's cost, and most callers
+    # never ask (tuples also wake the garbage collector; plain ints do not).
+    _spans: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def spans(self) -> list[tuple[int, int]]:
+        if self._spans is None:
+            self._spans = list(zip(self.starts, self.ends, strict=True))
+        return self._spans
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One merge applied to a word while encoding it, and the word's symbols afterwards."""
+
+    merge: Merge
+    symbols: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    ids: tuple[int, ...]
+    starts: tuple[int, ...]  # character offsets inside the piece
+    ends: tuple[int, ...]
+    unknown: tuple[bool, ...]
+
+
+class Encoder:
+    """Encodes with a fixed vocabulary and merge list (a snapshot; it never changes after).
+
+    Parameters
+    ----------
+    config : the pipeline the merges were trained with.
+    keys : the key (identity, see ``bpe_core.pipeline.vocab``) of every id; ``tokens`` are their displays.
+    merges : the merges in order.
+    specials : the ids of the special tokens (a session's come first; an imported tokenizer's
+        may be anywhere, as GPT-2's ``<|endoftext|>`` is 50256).
+    unknown_id : the id given to a unit the vocabulary lacks (an imported tokenizer's unknown
+        token); by default ``UNKNOWN_ID``. ``None`` drops such units before merging, as Hugging
+        Face ``tokenizers`` does without an unknown token (the units around them then merge).
+    """
+
+    def __init__(
+        self,
+        config: PipelineConfig,
+        keys: list[str],
+        merges: list[Merge],
+        specials: Sequence[int] = (),
+        unknown_id: int | None = UNKNOWN_ID,
+    ) -> None:
+        self.config = config
+        self.keys = list(keys)
+        self.tokens = [display(key, config.end_of_word) for key in self.keys]
+        self.merges = list(merges)
+        self.special_ids = frozenset(specials)
+        self.unknown_id = unknown_id
+        self._special_of = {self.keys[i]: i for i in sorted(self.special_ids)}
+        self._ids = {key: i for i, key in reversed(list(enumerate(self.keys))) if i not in self.special_ids}
+        self._first_rank: dict[str, int] = {}
+        self._later_ranks: dict[str, list[int]] = {}
+        for merge in self.merges:
+            key = chr(merge.left) + chr(merge.right)
+            if key in self._first_rank:
+                self._later_ranks.setdefault(key, []).append(merge.rank)
+            else:
+                self._first_rank[key] = merge.rank
+        self._numbers: list[int] | None = None  # one int object per id, made for the first word's ids
+        # A text that continues one cut by parts() takes no prefix space.
+        self._continued = replace(config, prefix_space=False)
+        self._units = self._unit_lengths()
+        marked_alone = config.end_of_word is not None and not config.attach_marker
+        self._marker_id = self._ids.get(MARK) if marked_alone else None
+        self._unit_symbol = self._unit_table()
+        self._special_pattern = (
+            re.compile("|".join(re.escape(t) for t in sorted(self._special_of, key=len, reverse=True)))
+            if self._special_of
+            else None
+        )
+        # Encoded words per merge count ``upto``, with their spans and alone as ids (for
+        # encode_ids); only the most recently used few are kept.
+        self._cache: OrderedDict[int, dict[str, _Word]] = OrderedDict()
+        self._id_cache: OrderedDict[int, dict[str, tuple[int, ...]]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    @property
+    def n_special(self) -> int:
+        return len(self.special_ids)
+
+    def renumbered(self, ids: list[int], unknown_id: int | None) -> Encoder:
+        """The same encoder with token ``i`` as ``ids[i]`` and units it lacks as ``unknown_id``;
+        ids no token takes are left empty (an imported tokenizer whose later merges are undone),
+        and never produced."""
+        keys = [""] * (max(ids, default=-1) + 1)
+        for old, new in enumerate(ids):
+            keys[new] = self.keys[old]
+        merges = [Merge(m.rank, ids[m.left], ids[m.right], ids[m.token], m.count) for m in self.merges]
+        return Encoder(self.config, keys, merges, [ids[i] for i in self.special_ids], unknown_id)
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def _unit_lengths(self) -> list[int]:
+        """How many source units (characters, or bytes in byte mode) each token covers."""
+        byte_mode = self.config.unit == "byte"
+        marked = self.config.end_of_word is not None
+        lengths = [0] * len(self.keys)
+        for i, key in enumerate(self.keys):
+            if i in self.special_ids:
+                lengths[i] = len(key.encode("utf-8")) if byte_mode else len(key)
+            else:
+                lengths[i] = len(key) - (marked and key.endswith(MARK))
+        for merge in self.merges:  # merged tokens: sum of their parts (markers cover nothing)
+            lengths[merge.token] = lengths[merge.left] + lengths[merge.right]
+        return lengths
+
+    def _unit_table(self) -> dict[int, str]:
+        """str.translate table from a unit (character, or latin-1 byte) to its symbol."""
+        if self.config.unit == "byte":
+            return {byte: chr(self._ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in self._ids}
+        marked = MARK if self.config.end_of_word is not None else None  # else NUL is a character
+        return {ord(key): chr(i) for key, i in self._ids.items() if len(key) == 1 and key != marked}
+
+    # -- encoding --------------------------------------------------------------------------
+
+    def encode(
+        self,
+        text: str,
+        *,
+        upto: int | None = None,
+        allow_special: bool = False,
+        cancelled: Callable[[], bool] | None = None,
+        offset: int = 0,
+    ) -> Encoding:
+        """Encode ``text`` with the first ``upto`` merges (all by default). Never fails.
+
+        Special tokens in ``text`` are matched only with ``allow_special``. ``cancelled`` is
+        asked between pieces; once it answers true, :class:`~bpe_core.errors.Cancelled` is raised.
+        ``offset``: where ``text`` starts in a longer text that :meth:`parts` cut (spans then
+        count from that text's start).
+        """
+        out = Encoding([], [], [], [], [])
+        with gc_paused():
+            columns = (out.ids, out.starts, out.ends, out.unknown)
+            self._encode_into(text, columns, self._upto(upto), allow_special, cancelled, offset)
+            if any(out.unknown):
+                out.tokens = [
+                    self.tokens[i] if i >= 0 else text[s - offset : e - offset]
+                    for i, s, e in zip(out.ids, out.starts, out.ends, strict=True)
+                ]
+            else:
+                out.tokens = list(map(self.tokens.__getitem__, out.ids))
+        return out
+
+    def encode_columns(
+        self,
+        text: str,
+        ids: MutableSequence[int],
+        starts: MutableSequence[int],
+        ends: MutableSequence[int],
+        unknown: MutableSequence[Any],
+        *,
+        upto: int | None = None,
+        allow_special: bool = False,
+        offset: int = 0,
+    ) -> None:
+        """:meth:`encode`'s ids, starts, ends and unknown flags, but not its token strings,
+        appended to the four sequences given: lists, or arrays of machine integers, which hold
+        those of a long text in a fraction of the memory."""
+        with gc_paused():
+            self._encode_into(
+                text, (ids, starts, ends, unknown), self._upto(upto), allow_special, None, offset
+            )
+
+    def _encode_into(
+        self,
+        text: str,
+        columns: _Columns,
+        upto: int,
+        allow_special: bool,
+        cancelled: Callable[[], bool] | None,
+        offset: int,
+    ) -> None:
+        ids, starts, ends, unknown = columns
+        for start, plain, special in self._segments(text, allow_special):
+            if plain:
+                config = self._continued if offset and not start else self.config
+                self._encode_plain(plain, offset + start, upto, columns, cancelled, config)
+            elif special is not None:
+                ids.append(special)
+                starts.append(offset + start)
+                ends.append(offset + start + len(self.keys[special]))
+                unknown.append(False)
+
+    def encode_ids(
+        self, text: str, *, upto: int | None = None, allow_special: bool = False, offset: int = 0
+    ) -> list[int]:
+        """Only the ids of :meth:`encode` (what a model is fed): no tokens, spans or flags to
+        build, so it is the fast path for bulk encoding. Unknown units are ``unknown_id``."""
+        upto = self._upto(upto)
+        mode = self.config.pretokenize
+        cache = self._at(self._id_cache, upto)
+        with gc_paused():
+            ids: list[int] = []
+            for start, plain, special in self._segments(text, allow_special):
+                if plain:
+                    config = self._continued if offset and not start else self.config
+                    for piece in split_pieces(normalize(plain, config), mode):
+                        word = cache.get(piece)
+                        if word is None:
+                            word = cache[piece] = self._word_ids(piece, upto)
+                        ids.extend(word)
+                elif special is not None:
+                    ids.append(special)
+        return ids
+
+    def parts(
+        self, blocks: Iterable[str], *, allow_special: bool = False, size: int = PART_SIZE
+    ) -> Iterator[str]:
+        """The text that ``blocks`` spell together, cut into parts of about ``size`` characters
+        that encode one after another exactly as the whole text does (``bpe_core.encoding.text_parts``):
+        encode each with ``offset`` the length of the parts before it. A pre-tokenizer that
+        makes one piece of the whole text (``none``) gives one part."""
+        config = self.config
+        special = self._special_pattern if allow_special else None
+        return cut(
+            blocks,
+            config.pretokenize,
+            normalized=config.normalization != "none" or config.lowercase,
+            special=special,
+            longest=max(map(len, self._special_of), default=0),
+            size=size,
+        )
+
+    def _upto(self, upto: int | None) -> int:
+        return len(self.merges) if upto is None else max(0, min(upto, len(self.merges)))
+
+    def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, str, int | None]]:
+        """``(offset, plain text, None)`` and ``(offset, "", special id)`` in order: the text
+        split at special tokens (only with ``allow_special``)."""
+        pattern = self._special_pattern if allow_special else None
+        start = 0
+        if pattern is not None:
+            for match in pattern.finditer(text):
+                yield start, text[start : match.start()], None
+                yield match.start(), "", self._special_of[match.group()]
+                start = match.end()
+        yield start, text[start:], None
+
+    def _encode_plain(
+        self,
+        text: str,
+        offset: int,
+        upto: int,
+        columns: _Columns,
+        cancelled: Callable[[], bool] | None,
+        config: PipelineConfig,
+    ) -> None:
+        if not text:
+            return
+        normalized, starts = normalize_aligned(text, config)
+        cache = self._words_at(upto)
+        ids, out_starts, out_ends, unknown = columns
+        size = len(normalized)
+        for begin, end in piece_spans(normalized, self.config.pretokenize):
+            piece = normalized[begin:end]
+            word = cache.get(piece)
+            if word is None:
+                if cancelled is not None and cancelled():  # only new words cost time
+                    raise Cancelled
+                word = cache[piece] = self._encode_word(piece, upto)
+            ids.extend(word.ids)
+            unknown.extend(word.unknown)
+            if starts is None:
+                shift = (offset + begin).__add__
+                out_starts.extend(map(shift, word.starts))
+                out_ends.extend(map(shift, word.ends))
+            else:
+                for s, e in zip(word.starts, word.ends, strict=True):
+                    s, e = begin + s, begin + e
+                    source_start = starts[s] if s < size else len(text)
+                    source_end = max(
+                        starts[e - 1] + 1 if e > s else source_start, starts[e] if e < size else len(text)
+                    )
+                    out_starts.append(offset + source_start)
+                    out_ends.append(offset + source_end)
+
+    def trim_caches(self) -> None:
+        """Empty the word caches grown past ``CACHED_WORDS`` (with spans) or ``CACHED_IDS``
+        (ids alone) words; the common ones come back at once. Encoding a long text a part at a
+        time calls it between parts, so that memory stays flat."""
+        with self._cache_lock:
+            for caches, limit in ((self._cache, CACHED_WORDS), (self._id_cache, CACHED_IDS)):
+                for cache in caches.values():
+                    if len(cache) > limit:
+                        cache.clear()
+
+    def _words_at(self, upto: int) -> dict[str, _Word]:
+        return self._at(self._cache, upto)
+
+    def _at(self, caches: OrderedDict[int, dict], upto: int) -> dict:
+        """The cache of ``caches`` for step ``upto``, made if need be."""
+        with self._cache_lock:  # the window encodes on two threads (short texts, long ones)
+            cache = caches.get(upto)
+            if cache is None:
+                cache = caches[upto] = {}
+                while len(caches) > CACHED_POSITIONS:
+                    caches.popitem(last=False)
+            else:
+                caches.move_to_end(upto)
+            return cache
+
+    def _word_ids(self, piece: str, upto: int) -> tuple[int, ...]:
+        """The ids of :meth:`_encode_word`, without the spans."""
+        symbols, known = self._symbols(piece)
+        if not known and self.unknown_id is None:  # dropped, as in _encode_word
+            symbols, known = symbols.replace(_UNKNOWN_SYMBOL, ""), True
+        symbols = self._apply_merges(symbols, upto)
+        numbers = self._numbers
+        if numbers is None:
+            numbers = self._numbers = list(range(len(self.keys)))
+        if known:  # the ids as shared objects: a word's own ints would double what it keeps
+            return tuple(map(numbers.__getitem__, map(ord, symbols)))
+        unknown_id = UNKNOWN_ID if self.unknown_id is None else self.unknown_id
+        return tuple(unknown_id if symbol == _UNKNOWN_SYMBOL else numbers[ord(symbol)] for symbol in symbols)
+
+    def _encode_word(self, piece: str, upto: int) -> _Word:
+        symbols, known = self._symbols(piece)
+        kept: list[int] | None = None  # the unit offset of each symbol, once unknown ones are dropped
+        if not known and self.unknown_id is None:
+            kept = [i for i, symbol in enumerate(symbols) if symbol != _UNKNOWN_SYMBOL]
+            symbols, known = symbols.replace(_UNKNOWN_SYMBOL, ""), True
+        symbols = self._apply_merges(symbols, upto)
+        ids = [ord(s) for s in symbols]
+        flags = [False] * len(ids)
+        if not known:
+            unknown_id = UNKNOWN_ID if self.unknown_id is None else self.unknown_id  # never None here
+            for i, symbol in enumerate(symbols):
+                if symbol == _UNKNOWN_SYMBOL:
+                    ids[i] = unknown_id
+                    flags[i] = True
+        units = self._units
+        lengths = [1 if flag else units[i] for i, flag in zip(ids, flags, strict=True)]
+        starts, ends, position = [], [], 0
+        for length in lengths:
+            if kept is None:
+                starts.append(position)
+                ends.append(position + length)
+            else:
+                start = kept[position] if position < len(kept) else len(piece)
+                starts.append(start)
+                ends.append(kept[position + length - 1] + 1 if length else start)
+            position += length
+        if self.config.unit == "byte" and not piece.isascii():  # byte offsets -> character offsets
+            char_of_byte = [i for i, ch in enumerate(piece) for _ in range(len(ch.encode("utf-8")))]
+            char_of_byte.append(len(piece))
+            ends = [
+                char_of_byte[e - 1] + 1 if e > s else char_of_byte[s]
+                for s, e in zip(starts, ends, strict=True)
+            ]
+            starts = [char_of_byte[s] for s in starts]
+        return _Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags))
+
+    def _symbols(self, piece: str) -> tuple[str, bool]:
+        """The piece's base symbols as a symbol string, and whether every unit was known."""
+        config = self.config
+        units = piece.encode("utf-8").decode("latin-1") if config.unit == "byte" else piece
+        table = self._unit_symbol
+        known = all(ord(u) in table for u in units)
+        if known:
+            symbols = units.translate(table)
+        else:
+            symbols = "".join(table.get(ord(u), _UNKNOWN_SYMBOL) for u in units)
+        marker = config.end_of_word
+        if marker is None or not symbols:
+            return symbols, known
+        if not config.attach_marker:
+            return symbols + chr(self._marker_id) if self._marker_id is not None else symbols, known
+        last = base_symbols(piece, config)[-1]
+        last_id = self._ids.get(last)
+        if last_id is None:
+            return symbols[:-1] + _UNKNOWN_SYMBOL, False
+        return symbols[:-1] + chr(last_id), known
+
+    def _next_rank(self, key: str, after: int) -> int | None:
+        rank = self._first_rank.get(key)
+        if rank is None or rank > after:
+            return rank
+        later = self._later_ranks.get(key)
+        if later is None:
+            return None
+        i = bisect_right(later, after)
+        return later[i] if i < len(later) else None
+
+    def _apply_merges(self, symbols: str, upto: int, trace: list[TraceStep] | None = None) -> str:
+        """Replay the merges ranked below ``upto`` on one word's symbol string."""
+        if trace is None and len(symbols) > LONG_PIECE:
+            return merged_by_rank(symbols, upto, self._next_rank, self.merges)
+        first_rank, merges = self._first_rank, self.merges
+        applied = -1
+        while len(symbols) > 1:
+            best = upto
+            for i in range(len(symbols) - 1):
+                key = symbols[i : i + 2]
+                rank = first_rank.get(key)
+                if rank is not None and rank <= applied:
+                    rank = self._next_rank(key, applied)
+                if rank is not None and rank < best:
+                    best = rank
+            if best == upto:
+                break
+            merge = merges[best]
+            symbols = symbols.replace(chr(merge.left) + chr(merge.right), chr(merge.token))
+            applied = best
+            if trace is not None:
+                trace.append(TraceStep(merge, tuple(ord(s) for s in symbols)))
+        return symbols
+
+    def trace(self, piece: str, *, upto: int | None = None) -> tuple[tuple[int, ...], list[TraceStep]]:
+        """Why a word is split as it is: its base symbols and each merge applied, in order.
+
+        ``piece`` is one pre-tokenized, normalized word (as the corpus pane lists them).
+        """
+        upto = len(self.merges) if upto is None else upto
+        symbols, _ = self._symbols(piece)
+        steps: list[TraceStep] = []
+        self._apply_merges(symbols, upto, steps)
+        initial = tuple(UNKNOWN_ID if s == _UNKNOWN_SYMBOL else ord(s) for s in symbols)
+        return initial, steps
+
+    def piece_of(self, text: str, position: int) -> str | None:
+        """The normalized piece of ``text`` covering character ``position`` (for traces)."""
+        normalized = normalize(text, self.config)
+        for begin, end in piece_spans(normalized, self.config.pretokenize):
+            if begin <= position < end:
+                return normalized[begin:end]
+        return None
+
+    # -- decoding --------------------------------------------------------------------------
+
+    def decode(self, ids: list[int]) -> str:
+        """Text of ``ids``: end-of-word markers become word boundaries; ``UNKNOWN_ID`` becomes
+        U+FFFD. Byte mode restores any text exactly (with a lossless pre-tokenizer)."""
+        keys = self.keys
+        for token_id in ids:
+            if not (token_id == UNKNOWN_ID or 0 <= token_id < len(keys)):
+                raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(keys) - 1}).")
+        boundary = "" if self.config.keeps_whitespace else " "
+        byte_mode = self.config.unit == "byte"
+        out: list[str] = []
+        pending = bytearray()  # byte mode: bytes of the current run, decoded together
+
+        def flush() -> None:
+            if pending:
+                out.append(pending.decode("utf-8", errors="replace"))
+                pending.clear()
+
+        for token_id in ids:
+            if token_id == UNKNOWN_ID or token_id in self.special_ids:
+                flush()
+                out.append("\ufffd" if token_id == UNKNOWN_ID else keys[token_id])
+                continue
+            key = keys[token_id]
+            for i, part in enumerate(key.split(MARK) if self.config.end_of_word is not None else (key,)):
+                if i:
+                    flush()
+                    out.append(boundary)
+                if byte_mode:
+                    pending.extend(CHAR_TO_BYTE[char] for char in part)
+                else:
+                    out.append(part)
+        flush()
+        text = "".join(out)
+        return text[: -len(boundary)] if boundary and text.endswith(boundary) else text

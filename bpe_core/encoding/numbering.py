@@ -1,0 +1,69 @@
+"""The ids an imported tokenizer gives its tokens, kept by a session that numbers them its own way.
+
+A session numbers its tokens as it trains (special tokens, the sorted alphabet, then merged
+tokens in creation order). A tokenizer imported from a file keeps the ids the file gives
+(GPT-2's ``<|endoftext|>`` is 50256; minbpe numbers bytes by value): a :class:`Numbering` maps
+each token, by key, to that id. Tokens made after the import (training continued) take the
+next ids, in creation order. ``unknown`` is the id the tokenizer gives a unit its vocabulary
+lacks: an unknown token's, ``UNKNOWN_ID`` (-1, marked unknown), or ``None`` (dropped, as Hugging
+Face does without an unknown token).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bpe_core.errors import SessionError
+
+UNKNOWN_ID = -1  # the id of a unit no token covers, marked unknown
+
+
+def sparse_limit(tokens: int) -> int:
+    """The first id too large for ``tokens`` tokens: ids may have gaps (a tokenizer exported part
+    way through its merges keeps its special tokens' ids), never so many that holding them would
+    take far more memory than the tokens do."""
+    return 4 * tokens + 65_536
+
+
+@dataclass(frozen=True)
+class Numbering:
+    specials: tuple[int, ...]  # the id of each special token, in the pipeline's order
+    tokens: dict[str, int]  # key -> id of the other tokens the tokenizer had
+    unknown: int | None = UNKNOWN_ID
+
+    def ids(self, keys: list[str], n_special: int) -> list[int]:
+        """The id of each of a session's tokens (``keys`` in the session's order)."""
+        fresh = max([*self.specials, *self.tokens.values()], default=-1) + 1
+        out = list(self.specials[:n_special])
+        for key in keys[n_special:]:
+            token_id = self.tokens.get(key)
+            if token_id is None:
+                token_id, fresh = fresh, fresh + 1
+            out.append(token_id)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"specials": list(self.specials), "tokens": self.tokens, "unknown": self.unknown}
+
+    @classmethod
+    def from_dict(cls, data: Any, n_special: int) -> Numbering:
+        if not (
+            isinstance(data, dict)
+            and isinstance(data.get("specials"), list)
+            and isinstance(data.get("tokens"), dict)
+            and len(data["specials"]) == n_special
+            and all(_is_id(i) for i in [*data["specials"], *data["tokens"].values()])
+            and (data.get("unknown", UNKNOWN_ID) in (None, UNKNOWN_ID) or _is_id(data["unknown"]))
+        ):
+            raise SessionError("its token numbering is malformed.")
+        ids = [*data["specials"], *data["tokens"].values()]
+        if len(set(ids)) != len(ids):
+            raise SessionError("its token numbering gives one id to two tokens.")
+        if max(ids, default=0) >= sparse_limit(len(ids)):
+            raise SessionError("its token numbering runs to ids far beyond its tokens.")
+        return cls(tuple(data["specials"]), dict(data["tokens"]), data.get("unknown", UNKNOWN_ID))
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

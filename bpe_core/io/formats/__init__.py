@@ -1,0 +1,241 @@
+"""Tokenizer files of other tools, read and written (one module per format, no Qt).
+
+``read_tokenizer`` finds the format of a file or folder by its content (the name only breaks
+ties) and gives an :class:`Imported`: the encoder, with every id as the file has it, and notes on
+what the file holds that is not applied. ``write_tokenizer`` writes an encoder in a format;
+``formats_for`` says which formats can hold it.
+
+======== ============================================ ====== =====
+name     files                                        read   write
+======== ============================================ ====== =====
+session  a BPE Studio session (``.json``)              yes    (sessions are saved, not exported)
+hf       Hugging Face ``tokenizer.json``               yes    yes
+gpt2     ``vocab.json`` + ``merges.txt`` (a folder)    yes    yes
+codes    subword-nmt ``codes``: one pair per line      yes    yes
+tiktoken ``.tiktoken`` ranks                           yes    yes
+minbpe   minbpe ``.model``                             yes    no
+======== ============================================ ====== =====
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder
+from bpe_core.errors import BpeError, InputError
+from bpe_core.io.formats.codes import codes_text, read_codes
+from bpe_core.io.formats.gpt2_files import gpt2_texts, read_gpt2
+from bpe_core.io.formats.hf_json import hf_dict, read_hf
+from bpe_core.io.formats.minbpe_model import read_minbpe
+from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
+from bpe_core.io.session import load_encoder
+from bpe_core.runtime.fileio import open_input, spooled, write_all_atomic
+
+READABLE = ("session", "hf", "gpt2", "codes", "tiktoken", "minbpe")
+WRITABLE = ("hf", "gpt2", "codes", "tiktoken")
+DESCRIPTIONS = {
+    "session": "BPE Studio session",
+    "hf": "Hugging Face tokenizer.json",
+    "gpt2": "GPT-2 vocab.json + merges.txt",
+    "codes": "subword-nmt codes",
+    "tiktoken": "tiktoken ranks",
+    "minbpe": "minbpe model",
+}
+_HEAD = 4096  # bytes looked at to tell the formats apart
+
+
+@dataclass(frozen=True)
+class Imported:
+    encoder: Encoder
+    format: str
+    notes: tuple[str, ...] = ()
+
+
+def detect(path: str | Path) -> str:
+    """The format of a tokenizer file or folder, from its content; one sentence if none fits."""
+    path = Path(path)
+    if path.is_dir():
+        if (path / "tokenizer.json").is_file():
+            return "hf"
+        if (path / "vocab.json").is_file() and (path / "merges.txt").is_file():
+            return "gpt2"
+        if (path / "merges.txt").is_file():
+            raise InputError(
+                f"The folder {str(path)!r} holds GPT-2's merges.txt, but its vocab.json is missing beside it."
+            )
+        raise InputError(
+            f"The folder {str(path)!r} holds neither tokenizer.json nor vocab.json + merges.txt."
+        )
+    try:
+        with open_input(path) as stream:
+            head = stream.read(_HEAD)
+    except OSError as error:
+        raise InputError(f"Cannot read {str(path)!r}: {error.strerror or error}.") from None
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if text.startswith("minbpe v"):
+        return "minbpe"
+    if text.startswith("{"):
+        if '"bpe-studio-session"' in text:
+            return "session"
+        if '"model"' in text or '"added_tokens"' in text or '"version"' in text[:100]:
+            return "hf"
+        if (path.parent / "merges.txt").is_file():
+            return "gpt2"
+        raise InputError(f"The JSON file {str(path)!r} is not a session, a tokenizer.json or a vocab.json.")
+    lines = [line for line in text.splitlines()[:20] if line.strip()]
+    whole = lines[:-1] or lines  # the last line may be cut short by the head's end
+    if lines and all(_is_rank_line(line) for line in whole):
+        return "tiktoken"
+    if lines and (lines[0].startswith("#version") or all(len(line.split(" ")) == 2 for line in whole)):
+        return "gpt2" if path.name == "merges.txt" and (path.parent / "vocab.json").is_file() else "codes"
+    raise InputError(
+        f"The file {str(path)!r} is not a tokenizer file BPE Studio reads ({', '.join(READABLE)})."
+    )
+
+
+_RANK_LINE = re.compile(r"[A-Za-z0-9+/]+=* [0-9]+\s*")
+
+
+def tokenizer_format(path: str | Path) -> str | None:
+    """The format of ``path`` if it is surely a tokenizer of another tool, else ``None`` (a
+    session, or text: a corpus of two words a line is not taken for a codes file)."""
+    path = Path(path)
+    try:
+        found = detect(path)
+    except InputError:
+        return None
+    if found == "session":
+        return None
+    if found == "codes" and path.suffix.lower() not in (".codes", ".bpe"):
+        with open_input(path) as stream:
+            return found if stream.read(9) == b"#version:" else None
+    if found == "tiktoken":
+        with open_input(path) as stream:
+            first = stream.readline().split()
+        try:
+            base64.b64decode(first[0], validate=True)
+        except (binascii.Error, ValueError, IndexError):
+            return None
+    return found
+
+
+def _is_rank_line(line: str) -> bool:
+    return _RANK_LINE.fullmatch(line) is not None
+
+
+def read_tokenizer(
+    path: str | Path, format: str | None = None, pattern: str = "gpt2", specials: Sequence[str] = ()
+) -> Imported:
+    """Read a tokenizer; ``pattern`` and ``specials`` are for tiktoken ranks, which hold neither.
+    A pipe is read once (``fileio.spooled``): the format is told from its head before it is read."""
+    path = Path(path)
+    with spooled(path, "tokenizer file"):
+        return _read_tokenizer(path, format, pattern, specials)
+
+
+def _read_tokenizer(path: Path, format: str | None, pattern: str, specials: Sequence[str]) -> Imported:
+    format = format or detect(path)
+    if format not in READABLE:
+        raise InputError(f"Unknown format {format!r}; choose one of: {', '.join(READABLE)}.")
+    if specials and format != "tiktoken":
+        raise InputError(
+            "Special tokens are given on import only for tiktoken ranks; the other formats hold theirs."
+        )
+    notes: list[str] = []
+    try:
+        if format == "hf":
+            encoder, notes = read_hf(path / "tokenizer.json" if path.is_dir() else path)
+        elif format == "gpt2":
+            folder = path if path.is_dir() else path.parent
+            encoder = read_gpt2(folder / "vocab.json", folder / "merges.txt", pattern)
+        elif format == "codes":
+            encoder = read_codes(path)
+            notes.append(
+                "subword-nmt splits words at single spaces only; here they split at any whitespace "
+                "(tabs, no-break spaces)."
+            )
+        elif format == "tiktoken":
+            encoder = encoder_from_ranks(read_ranks(path), pattern, specials)
+        elif format == "minbpe":
+            encoder = read_minbpe(path)
+        else:
+            encoder = load_encoder(path)
+    except IsADirectoryError:
+        raise InputError(f"{str(path)!r} is a folder; a {DESCRIPTIONS[format]} is a file.") from None
+    return Imported(encoder, format, tuple(notes))
+
+
+def export_notes(encoder: Encoder, format: str) -> list[str]:
+    """What a reader of the exported file will do otherwise than the encoder, or must be told."""
+    notes = []
+    marks_unknown = encoder.config.unit == "char" and encoder.unknown_id == UNKNOWN_ID
+    if format == "hf" and marks_unknown:
+        notes.append(
+            "Hugging Face drops the characters a vocabulary lacks (and merges across them), where this "
+            "model marks them unknown: add text with every character to the corpus, or train on bytes."
+        )
+    if format == "tiktoken":
+        pattern = "gpt4" if encoder.config.pretokenize == "gpt4" else "gpt2"
+        notes.append(f"Give tiktoken the {pattern} split pattern with these ranks.")
+        if encoder.n_special:
+            specials = ", ".join(f"{encoder.keys[i]} = {i}" for i in sorted(encoder.special_ids))
+            notes.append(f"A .tiktoken file holds no special tokens; give them to tiktoken: {specials}.")
+    if format == "gpt2" and encoder.config.pretokenize == "gpt4":
+        notes.append(
+            "GPT-2 files cannot say how the text is split: read them with the cl100k pattern "
+            "(here: import or encode with --pattern gpt4), not GPT-2's."
+        )
+    if format == "codes":
+        notes.append("A codes file holds the merges only: no ids, and no character that no merge uses.")
+    return notes
+
+
+def formats_for(encoder: Encoder) -> dict[str, str]:
+    """Each writable format with why it cannot hold ``encoder`` ("" when it can)."""
+    reasons = {}
+    for name in WRITABLE:
+        try:
+            _render(encoder, name)
+            reasons[name] = ""
+        except BpeError as error:
+            reasons[name] = str(error)
+    return reasons
+
+
+def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Path]:
+    """Write ``encoder`` as ``format`` at ``path`` (a folder for ``gpt2``); returns the files."""
+    if format not in WRITABLE:
+        raise InputError(f"Cannot export as {format!r}; choose one of: {', '.join(WRITABLE)}.")
+    path = Path(path)
+    files = _render(encoder, format)
+    if format == "gpt2":
+        if path.exists() and not path.is_dir():
+            raise InputError(f"GPT-2 files go in a folder, and {str(path)!r} is a file.")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"Cannot make the folder {str(path)!r} ({error.strerror or error}).") from None
+        targets = [path / name for name in files]
+    else:
+        if path.is_dir():
+            raise InputError(f"{str(path)!r} is a folder; a {DESCRIPTIONS[format]} is a file.")
+        targets = [path]
+    write_all_atomic(list(zip(targets, files.values(), strict=True)))  # GPT-2's two files: both or neither
+    return targets
+
+
+def _render(encoder: Encoder, format: str) -> dict[str, str]:
+    """File name -> text of ``encoder`` in ``format`` (raises the reason it cannot be)."""
+    if format == "hf":
+        return {"tokenizer.json": json.dumps(hf_dict(encoder), ensure_ascii=False, indent=1) + "\n"}
+    if format == "gpt2":
+        return gpt2_texts(encoder)
+    if format == "codes":
+        return {"codes": codes_text(encoder)}
+    return {"ranks.tiktoken": ranks_text(ranks_of(encoder))}

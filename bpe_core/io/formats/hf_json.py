@@ -1,0 +1,445 @@
+"""Hugging Face ``tokenizer.json`` with a BPE model: read and written, ids kept exactly.
+
+The pipeline maps one to one (anything else is refused with one sentence naming it, never
+approximated):
+
+========================================  =============================================
+Hugging Face                              BPE Studio pipeline
+========================================  =============================================
+normalizer NFC, NFKC, Lowercase,          normalization nfc / nfkc, then lowercase
+Sequence [NFC or NFKC, Lowercase]
+ByteLevel (use_regex true)                unit byte, pre-tokenizer gpt2
+ByteLevel (use_regex false)               unit byte, with the split before it (or none)
+ByteLevel ``add_prefix_space``            ``prefix_space``
+Split(GPT-2 or cl100k pattern, Isolated)  pre-tokenizer gpt2 / gpt4 (gpt4-minbpe: minbpe's
+                                          and Llama 3's spelling of cl100k)
+Whitespace                                pre-tokenizer words (``\\w+|[^\\w\\s]+``)
+WhitespaceSplit; Split(whitespace,        pre-tokenizer whitespace (``str.split()``); written
+Removed)                                  as the Split, which spells Python's whitespace
+no pre-tokenizer                          pre-tokenizer none
+model ``end_of_word_suffix``              end-of-word marker attached to the last unit
+model ``unk_token``                       the id unknown units get
+added tokens                              special tokens, at their own ids
+========================================  =============================================
+
+WhitespaceSplit splits at Rust's whitespace, which lacks the four separators U+001C-U+001F
+that ``str.split()`` splits at; importing it says so. The post-processor only adds tokens
+around a sequence when asked to (``add_special_tokens``); it is kept aside and reported. Without
+an unknown token Hugging Face drops the units its vocabulary lacks (and merges across them); an
+imported tokenizer does the same here, while a model trained here marks them unknown (id -1),
+so its export encodes such text differently.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Merge
+from bpe_core.encoding.numbering import sparse_limit
+from bpe_core.errors import BpeError, ConfigError, InputError, quoted
+from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate, shown
+from bpe_core.io.formats.merge_order import early_merge, last_listings
+from bpe_core.pipeline.config import PipelineConfig
+from bpe_core.pipeline.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
+from bpe_core.pipeline.vocab import display, key_of
+from bpe_core.runtime.fileio import read_bounded, write_atomic
+
+# Python's whitespace (``str.isspace``), which ``str.split()`` splits at, as a regex class.
+# (Oniguruma reads ``\\xHH`` above 7F as a raw byte: U+0085 and U+00A0 are written as themselves.)
+PY_WHITESPACE = "[\\t-\\r\\x1c-\\x20\u0085\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+"
+# cl100k for Oniguruma, the regex engine of Hugging Face ``tokenizers``: it reads tiktoken's
+# possessive ``\p{N}{1,3}+`` as "runs of up to three digits, repeated", so that one quantifier is
+# written plainly (the same splits: nothing after it could make the engine backtrack into it).
+HF_GPT4_PATTERN = GPT4_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")
+# Llama 3's spelling of cl100k splits as minbpe's does (a text's final whitespace after a line
+# break differs from tiktoken's).
+LLAMA3_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+PATTERN_OF_MODE = {"gpt2": GPT2_PATTERN, "gpt4": HF_GPT4_PATTERN, "gpt4-minbpe": MINBPE_GPT4_PATTERN}
+SPLIT_PATTERNS = {**{p: mode for mode, p in PATTERN_OF_MODE.items()}, LLAMA3_PATTERN: "gpt4-minbpe"}
+_NORMAL_FORMS = {"NFC": "nfc", "NFKC": "nfkc"}
+
+
+class _Refused(BpeError):
+    """A part of the file that BPE Studio cannot model faithfully (the message names it)."""
+
+
+def read_hf(path: str | Path) -> tuple[Encoder, list[str]]:
+    """The encoder of a ``tokenizer.json`` and notes on what it holds but does not apply."""
+    path = Path(path)
+    raw = read_bounded(path, "tokenizer file")  # a missing or too large file says so itself
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise InputError(f"The Hugging Face tokenizer file {str(path)!r} is not JSON.") from None
+    if json_has_lone_surrogate(raw, data):
+        raise InputError(f"The Hugging Face tokenizer {str(path)!r} holds {LONE_SURROGATE}.")
+    try:
+        return hf_encoder(data)
+    except _Refused as error:
+        raise InputError(f"The Hugging Face tokenizer {str(path)!r} {error}") from None
+
+
+def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
+    """The encoder of parsed ``tokenizer.json`` data (raises ``_Refused``)."""
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise _Refused("has no model.")
+    model = data["model"]
+    if model.get("type", "BPE") != "BPE":
+        raise _Refused(f"has a {shown(model.get('type'))} model, not BPE.")
+    for option, harmless in (
+        ("dropout", (None, 0, 0.0)),
+        ("continuing_subword_prefix", (None, "")),
+        ("byte_fallback", (None, False)),
+        ("ignore_merges", (None, False)),
+    ):
+        if model.get(option) not in harmless:
+            raise _Refused(
+                f"uses the model option {option} = {shown(model[option])}, which BPE Studio does not model."
+            )
+    suffix = model.get("end_of_word_suffix") or None
+    if suffix is not None and not isinstance(suffix, str):
+        raise _Refused("has an end-of-word suffix that is not a string.")
+    notes: list[str] = []
+    unit, pretokenize, prefix_space = _pre_tokenizer(data.get("pre_tokenizer"), notes)
+    normalization, lowercase = _normalizer(data.get("normalizer"))
+    vocab = model.get("vocab")
+    if not isinstance(vocab, dict) or not all(
+        isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+        for k, v in vocab.items()
+    ):
+        raise _Refused("has a vocabulary that is not an object of token: id.")
+    specials = _added_tokens(data.get("added_tokens") or [], vocab, normalization != "none" or lowercase)
+    by_id: dict[int, str] = {}
+    for string, token_id in vocab.items():
+        if by_id.setdefault(token_id, string) != string:
+            raise _Refused(f"gives the id {token_id} to two tokens.")
+    for token_id, content in specials.items():
+        if by_id.setdefault(token_id, content) != content:
+            raise _Refused(f"gives the added token {quoted(content)} an id another token has.")
+    if by_id and max(by_id) >= sparse_limit(len(by_id)):
+        raise _Refused(f"numbers {len(by_id):,} tokens up to id {max(by_id):,}: too sparse to hold.")
+    try:
+        config = PipelineConfig(
+            normalization=normalization,
+            lowercase=lowercase,
+            pretokenize=pretokenize,
+            unit=unit,
+            end_of_word=suffix,
+            attach_marker=suffix is not None,
+            special_tokens=tuple(specials[i] for i in sorted(specials)),
+            prefix_space=prefix_space,
+        )
+    except ConfigError as error:
+        raise _Refused(f"has settings BPE Studio cannot use: {after_colon(error)}") from None
+    # An id no token has (a tokenizer exported part way through its merges) stays empty.
+    size = max(by_id, default=-1) + 1
+    keys = [by_id[i] if i in specials else _key(by_id.get(i, ""), suffix) for i in range(size)]
+    merges = _merges(model.get("merges"), vocab, specials)
+    unknown = model.get("unk_token")
+    unknown_id: int | None
+    if unknown is not None:
+        if not isinstance(unknown, str) or unknown not in vocab:
+            raise _Refused(f"names the unknown token {shown(unknown)}, which is not in its vocabulary.")
+        if model.get("fuse_unk"):
+            raise _Refused("fuses unknown tokens (fuse_unk), which BPE Studio does not model.")
+        unknown_id = vocab[unknown]
+    else:
+        unknown_id = None  # Hugging Face drops what its vocabulary lacks, and merges across it
+    processor = data.get("post_processor")
+    if processor is not None:
+        kind = processor.get("type") if isinstance(processor, dict) else None
+        if kind != "ByteLevel":  # ByteLevel's adds no token
+            notes.append(
+                f"Its post-processor ({shown(kind)}) adds tokens only when asked to: encodings here are "
+                "Hugging Face's with add_special_tokens=False."
+            )
+        if isinstance(processor, dict) and processor.get("trim_offsets"):  # ByteLevel, RobertaProcessing
+            notes.append(
+                "Its post-processor trims spaces from Hugging Face's offsets (trim_offsets); the spans "
+                "here keep them (a token 'Ġworld' spans its space). The ids are the same."
+            )
+    for setting in ("truncation", "padding"):
+        if data.get(setting) is not None:
+            notes.append(f"Its {setting} settings are not applied: encodings here are whole.")
+    return Encoder(config, keys, merges, sorted(specials), unknown_id), notes
+
+
+def _key(string: str, suffix: str | None) -> str:
+    """A token's key: the suffix is attached to a unit, so a token that is only the suffix's
+    text (``w`` when the suffix is ``w``) is text."""
+    return key_of(string, suffix) if suffix is None or len(string) > len(suffix) else string
+
+
+def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> list[Merge]:
+    if not isinstance(merges, list):
+        raise _Refused("has no list of merges.")
+    out: list[Merge] = []
+    for number, merge in enumerate(merges, start=1):
+        pair = merge.split(" ") if isinstance(merge, str) else merge
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(p, str) and p in vocab for p in pair)
+            and pair[0] + pair[1] in vocab
+        ):
+            raise _Refused(f"has a merge {number} that is not two tokens whose join is a token.")
+        out.append(Merge(len(out), vocab[pair[0]], vocab[pair[1]], vocab[pair[0] + pair[1]], 0))
+    out, places = last_listings(out)  # a pair listed twice ranks at its last place, as in Hugging Face
+    for merge in out:
+        for part in (merge.left, merge.right, merge.token):
+            if part in specials:
+                raise _Refused(
+                    f"merges through its added token {quoted(specials[part])}, which BPE Studio does not "
+                    "model."
+                )
+    early = early_merge(out)
+    if early is not None:
+        raise _Refused(f"has a merge {places[early.rank]} that uses a token only a later merge makes.")
+    return out
+
+
+def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[int, str]:
+    """id -> content of the added tokens, which split the text before anything else. One in the
+    model's vocabulary has its id there; Hugging Face numbers the others after the vocabulary,
+    in order, whatever id the file gives them."""
+    if not isinstance(added, list):
+        raise _Refused("has added tokens that are not a list.")
+    specials: dict[int, str] = {}
+    next_id = len(vocab)
+    for token in added:
+        if not (
+            isinstance(token, dict)
+            and isinstance(token.get("id"), int)
+            and not isinstance(token["id"], bool)
+            and token["id"] >= 0
+            and token.get("content")
+        ):
+            raise _Refused("has an added token without an id or content.")
+        content, token_id = token["content"], token["id"]
+        if not isinstance(content, str) or "\x00" in content:
+            raise _Refused("has an added token whose content is not text.")
+        for option in ("lstrip", "rstrip", "single_word"):
+            if token.get(option):
+                raise _Refused(
+                    f"has the added token {quoted(content)} with {option}, which BPE Studio does not model."
+                )
+        if normalizes and token.get("normalized"):
+            raise _Refused(
+                f"matches the added token {quoted(content)} in normalized text, which BPE Studio does not "
+                "model."
+            )
+        if content in vocab:
+            token_id = vocab[content]
+        else:
+            token_id, next_id = next_id, next_id + 1
+        if token_id in specials or (content not in vocab and token_id in vocab.values()):
+            raise _Refused(f"gives the added token {quoted(content)} an id another token has.")
+        specials[token_id] = content
+    return specials
+
+
+def _normalizer(node: Any) -> tuple[str, bool]:
+    """(normalization, lowercase)."""
+    steps = _sequence(node, "normalizers")
+    kinds = [str(step.get("type")) for step in steps]
+    normalization = _NORMAL_FORMS.get(kinds[0], "none") if kinds else "none"
+    rest = kinds[1:] if normalization != "none" else kinds
+    if rest not in ([], ["Lowercase"]):
+        raise _Refused(f"has the normalizer {quoted('+'.join(kinds))}, which BPE Studio does not model.")
+    return normalization, rest == ["Lowercase"]
+
+
+def _pre_tokenizer(node: Any, notes: list[str]) -> tuple[str, str, bool]:
+    """(unit, pre-tokenizer, prefix space): at most one split, and ByteLevel last."""
+    unit, split, prefix_space = "char", None, False
+    for step in _sequence(node, "pretokenizers"):
+        kind = step.get("type")
+        if unit == "byte":
+            raise _Refused(
+                f"has the pre-tokenizer {shown(kind)} after ByteLevel, which BPE Studio does not model."
+            )
+        if kind == "ByteLevel":
+            unit, prefix_space = "byte", bool(step.get("add_prefix_space"))
+            found = "gpt2" if step.get("use_regex", True) else None
+            if prefix_space and split is not None:  # HF then puts a space before every piece
+                raise _Refused(
+                    "adds a prefix space to each piece of an earlier split, which BPE Studio does not model."
+                )
+        elif kind == "Whitespace":
+            found = "words"
+        elif kind == "WhitespaceSplit":
+            found = "whitespace"
+            notes.append(
+                "Its WhitespaceSplit is read as str.split(), which also splits at U+001C-U+001F "
+                "(Rust's whitespace does not)."
+            )
+        elif kind == "Split" and not step.get("invert"):
+            found = _split(step)
+        else:
+            raise _Refused(f"has the pre-tokenizer {shown(kind)}, which BPE Studio does not model.")
+        if found is not None and split is not None:
+            raise _Refused("splits text twice in its pre-tokenizer, which BPE Studio does not model.")
+        split = split or found
+    return unit, split or "none", prefix_space
+
+
+def _split(step: dict[str, Any]) -> str:
+    pattern = step.get("pattern")
+    regex = pattern.get("Regex") if isinstance(pattern, dict) else None
+    regex = regex if isinstance(regex, str) else None
+    behavior = step.get("behavior")
+    if behavior == "Isolated" and regex in SPLIT_PATTERNS:
+        return SPLIT_PATTERNS[regex]
+    if behavior == "Removed" and regex == PY_WHITESPACE:
+        return "whitespace"
+    raise _Refused(
+        f"splits with the pattern {shown(regex or pattern)} ({shown(behavior)}), which BPE Studio does not "
+        "model."
+    )
+
+
+def _sequence(node: Any, field: str) -> list[dict[str, Any]]:
+    """A component as the list of its steps (a Sequence's, or itself)."""
+    if node is None:
+        return []
+    if not isinstance(node, dict):
+        raise _Refused("has a component that is not an object.")
+    if node.get("type") == "Sequence":
+        steps = node.get(field)
+        if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+            raise _Refused(f"has a Sequence without its {field}.")
+        return [s for step in steps for s in _sequence(step, field)]
+    return [node]
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def hf_dict(encoder: Encoder) -> dict[str, Any]:
+    """``tokenizer.json`` data that Hugging Face ``tokenizers`` encodes with exactly as ``encoder``."""
+    config = encoder.config
+    if config.end_of_word is not None and not config.attach_marker:
+        raise InputError(
+            "A separate end-of-word marker has no Hugging Face equivalent (it attaches the suffix to "
+            "the last unit): train with --attach-marker."
+        )
+    suffix = config.end_of_word
+    strings = [
+        key if i in encoder.special_ids else display(key, suffix) for i, key in enumerate(encoder.keys)
+    ]
+    vocab: dict[str, int] = {}
+    for token_id, string in enumerate(strings):
+        if not string:
+            continue  # an id no token has now (bpe_core.encoding.encoder.Encoder.renumbered)
+        if vocab.setdefault(string, token_id) != token_id:
+            raise InputError(
+                f"The token {quoted(string)} has two ids ({vocab[string]} and {token_id}); Hugging Face "
+                "allows one."
+            )
+    merges = []
+    for merge in encoder.merges:
+        left, right = strings[merge.left], strings[merge.right]
+        if vocab.get(left + right) != merge.token:
+            raise InputError(
+                f"Merge {merge.rank + 1} ({quoted(left)}, {quoted(right)}) does not spell its token in "
+                "Hugging Face's terms."
+            )
+        merges.append([left, right])
+    added = [
+        {
+            "id": i,
+            "content": encoder.keys[i],
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": False,
+            "special": True,
+        }
+        for i in sorted(encoder.special_ids)
+    ]
+    unknown = encoder.unknown_id if encoder.unknown_id not in (UNKNOWN_ID, None) else None
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added,
+        "normalizer": _normalizer_node(config),
+        "pre_tokenizer": _pre_tokenizer_node(config),
+        "post_processor": None,
+        "decoder": _decoder_node(config),
+        "model": {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": None if unknown is None else strings[unknown],
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": suffix,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": vocab,
+            "merges": merges,
+        },
+    }
+
+
+def write_hf(encoder: Encoder, path: str | Path) -> None:
+    write_atomic(path, json.dumps(hf_dict(encoder), ensure_ascii=False, indent=1) + "\n")
+
+
+def _normalizer_node(config: PipelineConfig) -> dict[str, Any] | None:
+    steps = [{"type": form} for form, name in _NORMAL_FORMS.items() if name == config.normalization]
+    if config.lowercase:
+        steps.append({"type": "Lowercase"})
+    if len(steps) > 1:
+        return {"type": "Sequence", "normalizers": steps}
+    return steps[0] if steps else None
+
+
+def _pre_tokenizer_node(config: PipelineConfig) -> dict[str, Any] | None:
+    byte_level = config.unit == "byte"
+    mode = config.pretokenize
+    if byte_level and mode == "gpt2":
+        return _byte_level(config, use_regex=True)
+    steps: list[dict[str, Any]] = []
+    if mode in PATTERN_OF_MODE:
+        steps.append(_split_node(PATTERN_OF_MODE[mode], "Isolated"))
+    elif mode == "words":
+        steps.append({"type": "Whitespace"})
+    elif mode == "whitespace":
+        steps.append(_split_node(PY_WHITESPACE, "Removed"))
+    if config.prefix_space and (not byte_level or steps):  # HF would put one before every piece
+        raise InputError(
+            "Hugging Face adds a prefix space once only to byte-level text split by the GPT-2 pattern "
+            "or not at all; this model's pipeline has it elsewhere."
+        )
+    if byte_level:
+        steps.append(_byte_level(config, use_regex=False))
+    if len(steps) > 1:
+        return {"type": "Sequence", "pretokenizers": steps}
+    return steps[0] if steps else None
+
+
+def _byte_level(config: PipelineConfig, use_regex: bool) -> dict[str, Any]:
+    return {
+        "type": "ByteLevel",
+        "add_prefix_space": config.prefix_space,
+        "trim_offsets": True,
+        "use_regex": use_regex,
+    }
+
+
+def _split_node(pattern: str, behavior: str) -> dict[str, Any]:
+    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior, "invert": False}
+
+
+def _decoder_node(config: PipelineConfig) -> dict[str, Any] | None:
+    if config.unit == "byte":
+        return {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+    if config.end_of_word is not None:
+        return {"type": "BPEDecoder", "suffix": config.end_of_word}
+    return None

@@ -1,0 +1,148 @@
+"""tiktoken's ``.tiktoken`` ranks: one ``base64(token bytes) rank`` line per token.
+
+A rank is the token's id and the priority of the merge that makes it: tiktoken merges, in a
+piece, the adjacent pair whose concatenation has the lowest rank. The merge list BPE Studio
+encodes with is recovered from the ranks alone: a token of rank r is what byte-level BPE makes
+of its own bytes with the ranks below r, and that ends in exactly two parts (its pair). Ids are
+kept exactly: the encoder's token i is the token of rank i.
+
+Example: ``encoder_from_ranks(read_ranks("gpt2.tiktoken"), "gpt2").encode(text).ids`` equals
+``tiktoken.get_encoding("gpt2").encode_ordinary(text)``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Sequence
+from pathlib import Path
+
+from bpe_core.encoding.encoder import Encoder, Merge
+from bpe_core.errors import ConfigError, InputError
+from bpe_core.io.formats.checks import LONE_SURROGATE, has_lone_surrogate, whole_number
+from bpe_core.io.formats.recovery import Recovery
+from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE, bytes_to_display
+from bpe_core.pipeline.config import PipelineConfig
+from bpe_core.runtime.fileio import read_bounded
+
+MAX_TOKEN_BYTES = 512  # GPT-2's longest token has 128 bytes
+# Split patterns by name, as ``bpe_core.pipeline.pretokenize`` names them.
+PATTERNS = {"gpt2": "gpt2", "gpt4": "gpt4", "cl100k": "gpt4"}
+
+
+def read_ranks(path: str | Path) -> dict[bytes, int]:
+    """The ranks of a ``.tiktoken`` file; a damaged file raises one sentence naming the line."""
+    path = Path(path)
+    ranks: dict[bytes, int] = {}
+    seen: set[int] = set()
+    for number, line in enumerate(read_bounded(path, "tiktoken file").splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        rank = whole_number(fields[1]) if len(fields) == 2 else None
+        if rank is None:
+            raise InputError(f"Line {number} of the tiktoken file {str(path)!r} is not 'base64-token rank'.")
+        try:
+            token = base64.b64decode(fields[0], validate=True)
+        except (binascii.Error, ValueError):
+            raise InputError(
+                f"Line {number} of the tiktoken file {str(path)!r} has a token that is not base64."
+            ) from None
+        if not token or token in ranks or rank in seen:
+            raise InputError(
+                f"Line {number} of the tiktoken file {str(path)!r} repeats a token or a rank, or is empty."
+            )
+        if len(token) > MAX_TOKEN_BYTES:  # recovering its merge costs the square of its length
+            raise InputError(
+                f"Line {number} of the tiktoken file {str(path)!r} has a token of {len(token):,} bytes, "
+                f"longer than any real tokenizer's (at most {MAX_TOKEN_BYTES} read)."
+            )
+        ranks[token] = rank
+        seen.add(rank)
+    if sorted(seen) != list(range(len(seen))):
+        raise InputError(f"The ranks of the tiktoken file {str(path)!r} are not 0, 1, 2, … without gaps.")
+    return ranks
+
+
+def merges_of(ranks: dict[bytes, int]) -> tuple[list[str], list[Merge]]:
+    """Token keys by id (bytes as ``bpe_core.pipeline.byte_alphabet`` symbols) and the merges in rank
+    order (``bpe_core.io.formats.recovery``); raises ``InputError`` if the ranks are not those of a
+    byte-level BPE."""
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise InputError(
+            f"The tiktoken ranks lack the single byte {missing[0]}: they are not byte-level BPE."
+        )
+    if sorted(ranks.values()) != list(range(len(ranks))):
+        raise InputError("The tiktoken ranks are not 0, 1, 2, … without gaps.")
+    recovery = Recovery(ranks)
+    merges: list[Merge] = []
+    for rank, token in enumerate(recovery.tokens):
+        if len(token) == 1:
+            continue
+        pair = recovery.pair(rank)
+        if pair is None:
+            raise InputError(f"The token of rank {rank} cannot be made from two tokens of lower rank.")
+        merges.append(Merge(len(merges), pair[0], pair[1], rank, 0))
+    return list(map(bytes_to_display, recovery.tokens)), merges
+
+
+def encoder_from_ranks(
+    ranks: dict[bytes, int], pattern: str = "gpt2", specials: Sequence[str] = ()
+) -> Encoder:
+    """An encoder for the ranks with a named split pattern (``gpt2``; ``gpt4`` or ``cl100k``);
+    ``specials`` take the ids after the ranks, in order (GPT-2's ``<|endoftext|>`` is 50256)."""
+    if pattern not in PATTERNS:
+        raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
+    if any(map(has_lone_surrogate, specials)):
+        raise InputError(f"A special token given holds {LONE_SURROGATE}.")
+    keys, merges = merges_of(ranks)
+    try:
+        config = PipelineConfig(
+            unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None, special_tokens=tuple(specials)
+        )
+    except ConfigError as error:
+        raise InputError(str(error)) from None
+    return Encoder(config, [*keys, *specials], merges, range(len(keys), len(keys) + len(specials)))
+
+
+def ranks_of(encoder: Encoder) -> dict[bytes, int]:
+    """The ``.tiktoken`` ranks of a byte-level encoder whose ids are ranks: no end-of-word
+    marker, the 256 bytes first, then one new token per merge in order, then any special tokens
+    (which a ``.tiktoken`` file does not hold: tiktoken is given them apart)."""
+    check_plain_byte_level(encoder.config, "tiktoken ranks")
+    keys = encoder.keys[: min(encoder.special_ids, default=len(encoder.keys))]
+    while keys and not keys[-1]:  # ids no token has now, between the ranks and the specials
+        keys = keys[:-1]
+    if "" in keys or len(keys) < 256:  # specials first (as trained here) left no ranks: an empty file
+        raise InputError("The model's special tokens do not come after its ranks, as tiktoken needs.")
+    ranks = {bytes(CHAR_TO_BYTE[ch] for ch in key): i for i, key in enumerate(keys)}
+    if len(ranks) != len(keys) or any(len(t) != 1 for t, i in ranks.items() if i < 256):
+        raise InputError("The model's ids are not tiktoken ranks (the 256 bytes first, each token once).")
+    if any(merge.token != 256 + merge.rank for merge in encoder.merges):
+        raise InputError("The model's merges do not each make the next id, as tiktoken ranks need.")
+    return ranks
+
+
+def check_plain_byte_level(config: PipelineConfig, what: str) -> None:
+    """Files that hold merges and nothing of the pipeline (tiktoken ranks, GPT-2's files) fit
+    only a model whose pipeline a reader can be told by name: bytes split by the GPT-2 or cl100k
+    pattern, nothing normalized, no marker, no prefix space."""
+    if (
+        config.unit != "byte"
+        or config.end_of_word is not None
+        or config.pretokenize not in ("gpt2", "gpt4")
+        or config.normalization != "none"
+        or config.lowercase
+        or config.prefix_space
+    ):
+        raise InputError(
+            f"{what[0].upper()}{what[1:]} hold only byte-level merges split by the GPT-2 or cl100k pattern, "
+            "without normalization, a marker or a prefix space; this model has more."
+        )
+
+
+def ranks_text(ranks: dict[bytes, int]) -> str:
+    """The ``.tiktoken`` file of the ranks, in rank order."""
+    ordered = sorted(ranks.items(), key=lambda item: item[1])
+    return "".join(f"{base64.b64encode(token).decode('ascii')} {rank}\n" for token, rank in ordered)

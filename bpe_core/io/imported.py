@@ -1,0 +1,138 @@
+"""A tokenizer read from a file, opened as a session: its merges in rank order are the history.
+
+Without a corpus every merge counts 0 and the session is for stepping, jumping, searching the
+vocabulary and encoding. Attaching a corpus replays the same merges on it and fills in each
+merge's count there, so the pair, corpus and plot views have numbers, and training can go on
+from the last merge. Ids stay the tokenizer's (``bpe_core.encoding.numbering``).
+
+Example: ``trainer_from_encoder(read_tokenizer("gpt2.tiktoken").encoder)`` is GPT-2's 50,000
+merges as a session, at its last step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.encoding.numbering import Numbering
+from bpe_core.errors import InputError, quoted
+from bpe_core.history.records import IMPORTED, MergeRecord
+from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE
+from bpe_core.pipeline.corpus import Corpus, base_symbols
+from bpe_core.pipeline.vocab import MARK, display
+from bpe_core.training.config import TrainingConfig
+from bpe_core.training.trainer import Trainer
+
+Progress = Callable[[int, int], None]
+
+
+def fit_corpus(corpus: Corpus, alphabet: Iterable[str]) -> Corpus:
+    """``corpus`` without the word types that hold a unit the tokenizer's ``alphabet`` lacks:
+    a tokenizer's alphabet is its own, and such words are not what it would make of them (the
+    caller says how many were left out: the difference in word types)."""
+    config = corpus.config
+    known = set(alphabet)
+    if config.end_of_word is not None:
+        known.add(MARK)  # a marker of its own is always a base symbol
+    keep = [
+        (word, count)
+        for word, count in zip(corpus.words, corpus.counts, strict=True)
+        if known.issuperset(base_symbols(word, config))
+    ]
+    if len(keep) == len(corpus.words):
+        return corpus
+    if not keep:
+        raise InputError("Every word of the corpus holds a character the tokenizer's alphabet lacks.")
+    return Corpus.from_word_counts(keep, config, corpus.special_counts)
+
+
+def empty_corpus(encoder: Encoder) -> Corpus:
+    config = encoder.config
+    return Corpus.without_words(config, (0,) * len(config.special_tokens))
+
+
+def trainer_from_encoder(
+    encoder: Encoder,
+    corpus: Corpus | None = None,
+    training: TrainingConfig | None = None,
+    progress: Progress | None = None,
+) -> Trainer:
+    """The encoder's merges as a session on ``corpus`` (by default none), standing after the last."""
+    config = encoder.config
+    corpus = corpus if corpus is not None else empty_corpus(encoder)
+    if corpus.config != config:
+        raise InputError("The corpus was read with another pipeline than the tokenizer's.")
+    made = {merge.token for merge in encoder.merges}
+    specials = {encoder.keys[i]: i for i in encoder.special_ids}
+    base = [
+        key for i, key in enumerate(encoder.keys) if key and i not in made and i not in encoder.special_ids
+    ]
+    for key in base:
+        if not _is_unit(key, config.unit, config.end_of_word is not None):
+            shown = quoted(display(key, config.end_of_word))
+            raise InputError(
+                f"The token {shown} is neither one unit nor made by a merge: a session cannot hold it."
+            )
+    trainer = Trainer.restoring(fit_corpus(corpus, base), training, alphabet=base)
+    n_special = trainer.vocab.n_special
+    ids = dict(trainer.vocab.ids)  # key -> the session's id, as restoring will number them
+    saved = []
+    for step, merge in enumerate(encoder.merges, start=1):
+        left, right = encoder.keys[merge.left], encoder.keys[merge.right]
+        for key in (left, right):
+            if key not in ids:  # a special token, or a token only a later merge makes
+                raise InputError(
+                    f"Merge {step} uses the token {quoted(display(key, config.end_of_word))}, which is "
+                    "neither one unit nor made by an earlier merge: a session cannot hold it."
+                )
+        ids.setdefault(left + right, len(ids) + n_special)
+        saved.append(
+            MergeRecord(step, (ids[left], ids[right]), 0, 0, 0, 0, 0, (), IMPORTED, False, 0, 0, step)
+        )
+    trainer.restore(saved, len(saved), progress, fill=True)
+    trainer.numbering = Numbering(
+        tuple(specials[token] for token in config.special_tokens),
+        {key: i for i, key in enumerate(encoder.keys) if key and i not in encoder.special_ids},
+        encoder.unknown_id,
+    )
+    return trainer
+
+
+def attach_corpus(trainer: Trainer, corpus: Corpus, progress: Progress | None = None) -> Trainer:
+    """The trainer's current line replayed on ``corpus``, counts filled in, at the same step.
+
+    Merges the corpus never meets count 0. For an imported tokenizer, the corpus' words that
+    hold a unit its alphabet lacks are left out (:func:`fit_corpus`). Other branches are left
+    behind: their merges were decided on the old counts.
+    """
+    if corpus.config != trainer.corpus.config:
+        raise InputError("The corpus was read with another pipeline than the session's.")
+    alphabet = trainer.vocab.keys[trainer.vocab.n_special : trainer.vocab.n_special + trainer.vocab.n_base]
+    if trainer.numbering is not None:  # an imported tokenizer: its alphabet stays its own
+        corpus = fit_corpus(corpus, alphabet)
+    attached = Trainer.restoring(corpus, trainer.training, alphabet=alphabet)
+    old_keys = trainer.line_keys()
+    n_special = attached.vocab.n_special
+    ids = dict(attached.vocab.ids)
+    saved = []
+    for record in trainer.history:
+        left, right = old_keys[record.pair[0]], old_keys[record.pair[1]]
+        pair = (ids[left], ids[right])
+        ids.setdefault(left + right, len(ids) + n_special)
+        saved.append(_template(record.step, pair, record.decided_by, record.pass_number))
+    attached.restore(saved, trainer.position, progress, fill=True)
+    attached.numbering = trainer.numbering
+    return attached
+
+
+def _template(step: int, pair: tuple[int, int], decided_by: str, pass_number: int) -> MergeRecord:
+    """What ``Trainer.restore`` needs of a merge whose counts it is to fill in."""
+    return MergeRecord(step, pair, 0, 0, 0, 0, 0, (), decided_by, False, 0, 0, pass_number)
+
+
+def _is_unit(key: str, unit: str, marked: bool) -> bool:
+    """Whether ``key`` is one base unit (a character, or a byte's character), maybe marked."""
+    core = key.removesuffix(MARK) if marked else key
+    if marked and key == MARK:
+        return True
+    return core in CHAR_TO_BYTE if unit == "byte" else len(core) == 1

@@ -1,0 +1,279 @@
+"""The corpus as word types with counts, built from raw text or from ``word<TAB>count`` lines.
+
+Word types keep the order of their first appearance in the text: the ``first-seen`` tie-break
+(and Python's ``max`` over a dict, as the classic walk-throughs, minbpe and tiktoken use it) depends on it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from bpe_core.errors import ConfigError, InputError
+from bpe_core.pipeline.byte_alphabet import bytes_to_display
+from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
+from bpe_core.pipeline.normalize import normalize
+from bpe_core.pipeline.pretokenize import count_pieces
+from bpe_core.pipeline.vocab import MARK
+from bpe_core.pipeline.word_types import Counts, Words
+from bpe_core.runtime.fileio import read_bounded
+from bpe_core.runtime.gc_pause import without_gc
+
+Progress = Callable[[int, int], None]
+MAX_TOTAL = 2**62  # symbol occurrences in a corpus: every count stays an exact int64
+
+
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """Word types (pieces after normalization and pre-tokenization) with their counts.
+
+    Attributes
+    ----------
+    config : the pipeline that produced the words.
+    words : distinct pieces in order of first appearance (a compact sequence of ``str``, see
+        ``bpe_core.pipeline.word_types``; any sequence given is stored that way).
+    counts : how often each piece occurs (a compact sequence of ``int``).
+    special_counts : occurrences of each special token in the text (they are split out).
+    """
+
+    config: PipelineConfig
+    words: Words
+    counts: Counts
+    special_counts: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.words, Words):
+            object.__setattr__(self, "words", Words.of(self.words))
+        if not isinstance(self.counts, Counts):
+            object.__setattr__(self, "counts", Counts(self.counts))
+        object.__setattr__(self, "special_counts", tuple(self.special_counts))
+
+    @classmethod
+    def without_words(cls, config: PipelineConfig, special_counts: tuple[int, ...]) -> Corpus:
+        """The corpus of an imported tokenizer on its own (``bpe_core.io.imported``)."""
+        return cls(config, Words.of(()), Counts(()), special_counts)
+
+    @cached_property
+    def total_words(self) -> int:
+        """Running words (the sum of the counts)."""
+        return int(self.counts.numpy().sum())  # exact: the total is at most 2^62
+
+    @classmethod
+    def from_word_counts(
+        cls, items: Iterable[tuple[str, int]], config: PipelineConfig, special_counts=()
+    ) -> Corpus:
+        """Build from already pre-tokenized pieces (e.g. a saved session); merges duplicates."""
+        counter: Counter[str] = Counter()
+        for word, count in items:
+            counter[word] += count
+        return cls._from_counter(counter, config, tuple(special_counts))
+
+    @classmethod
+    @without_gc
+    def from_text(
+        cls, text: str, config: PipelineConfig, progress: Progress | None = None, workers: int = 1
+    ) -> Corpus:
+        """Normalize and pre-tokenize ``text``. Example: ``from_text("a b a", cfg).counts == (2, 1)``.
+
+        ``workers=2`` counts a large text in two processes (see ``pretokenize.count_pieces``).
+        """
+        counter: Counter[str] = Counter()
+        specials = [0] * len(config.special_tokens)
+        segments = _split_specials(text, config.special_tokens, specials)
+        done = 0
+        for segment in segments:
+            count_pieces(normalize(segment, config), config.pretokenize, counter, workers)
+            done += len(segment)
+            if progress is not None:
+                progress(done, len(text))
+        return cls._from_counter(counter, config, tuple(specials))
+
+    @classmethod
+    def from_counts(cls, text: str, config: PipelineConfig) -> Corpus:
+        """Parse ``word<TAB>count`` lines; each word is normalized and pre-tokenized like text."""
+        return cls.from_texts(_parse_counts(text), config)
+
+    @classmethod
+    def from_texts(cls, items: Iterable[tuple[str, int]], config: PipelineConfig) -> Corpus:
+        """Each ``(text, count)`` is text occurring ``count`` times: normalized, split at special
+        tokens and pre-tokenized, its pieces counted ``count`` times."""
+        counter: Counter[str] = Counter()
+        specials = [0] * len(config.special_tokens)
+        for text, count in items:
+            found = [0] * len(specials)
+            for segment in _split_specials(text, config.special_tokens, found):
+                for piece, n in count_pieces(normalize(segment, config), config.pretokenize).items():
+                    counter[piece] += n * count
+            for i, n in enumerate(found):
+                specials[i] += n * count
+        return cls._from_counter(counter, config, tuple(specials))
+
+    @classmethod
+    def _from_counter(
+        cls, counter: dict[str, int], config: PipelineConfig, specials: tuple[int, ...]
+    ) -> Corpus:
+        # Counts summed over a text can exceed what 64 bits hold: refuse those before storing.
+        if counter and max(counter.values()) > MAX_TOTAL:
+            raise _too_large()
+        return cls.checked(Words.of(counter), Counts(counter.values()), config, specials)
+
+    @classmethod
+    def checked(
+        cls, words: Words, counts: Counts, config: PipelineConfig, specials: tuple[int, ...]
+    ) -> Corpus:
+        """A corpus of distinct ``words`` with positive ``counts``, refused with one sentence if
+        it is empty, holds NUL where that is the marker's identity, or counts beyond 2^62."""
+        if not len(words):
+            raise InputError("The corpus is empty: it has no words after pre-tokenization.")
+        # NUL is the end-of-word marker's identity (bpe_core.pipeline.vocab); without a marker it is text.
+        if config.end_of_word is not None and b"\x00" in words.blob:
+            raise InputError("The corpus contains NUL characters, which text never holds.")
+        # A lone surrogate (U+D800 to U+DFFF, written \ud800 in JSON) is no character of UTF-8 text.
+        if re.search(rb"\xed[\xa0-\xbf]", words.blob):
+            raise InputError("The corpus contains lone surrogates (U+D800 to U+DFFF), which text never has.")
+        # Every count the engine keeps (a pair's, a token's, the corpus total) is at most the
+        # number of symbol occurrences: bounding it keeps all of them exact 64-bit integers.
+        if _beyond_limit(words, counts, config):
+            raise _too_large()
+        return cls(config, words, counts, specials)
+
+
+def _too_large() -> InputError:
+    return InputError(
+        f"The corpus counts are too large: BPE Studio counts exactly up to {MAX_TOTAL:,} (2^62) "
+        "symbol occurrences in all."
+    )
+
+
+def unit_lengths(words: Words, unit: str) -> np.ndarray:
+    """Each word's length in units (int32): bytes, or characters (its UTF-8 lead bytes). Taken
+    a slice of the text at a time, so that no array per byte of the corpus is ever made."""
+    ends = words.byte_ends()
+    if unit == "byte":
+        return np.diff(ends, prepend=0).astype(np.int32)
+    lengths = np.empty(len(ends), dtype=np.int32)
+    blob = np.frombuffer(words.blob, dtype=np.uint8)
+    for first, last in word_slices(ends, 1 << 16):
+        low, high = words.byte_span(first, last)
+        leads = (blob[low:high] & 0xC0) != 0x80
+        starts = np.concatenate(([0], ends[first : last - 1].astype(np.int64) - low))
+        lengths[first:last] = np.add.reduceat(leads, starts, dtype=np.int64)  # words are non-empty
+    return lengths
+
+
+def word_slices(ends: np.ndarray, size: int = 1 << 20) -> list[tuple[int, int]]:
+    """Runs of consecutive words whose text (ending at ``ends``) is about ``size`` units."""
+    if not len(ends):
+        return []
+    cuts = np.searchsorted(ends, np.arange(size, int(ends[-1]), size, dtype=ends.dtype)).tolist()
+    bounds = sorted({0, *cuts, len(ends)})
+    return list(itertools.pairwise(bounds))
+
+
+def weighted_total(lengths: np.ndarray, weights: np.ndarray) -> float:
+    """``lengths @ weights`` in float64 (close, never overflowing), a slice at a time."""
+    size = 1 << 13  # the slices' float copies stay small
+    return sum(
+        float(lengths[i : i + size].astype(np.float64) @ weights[i : i + size].astype(np.float64))
+        for i in range(0, len(lengths), size)
+    )
+
+
+def _beyond_limit(words: Words, counts: Counts, config: PipelineConfig) -> bool:
+    """Whether the corpus holds more than ``MAX_TOTAL`` symbol occurrences (units plus a marker
+    per word)."""
+    weights = counts.numpy()
+    if int(weights.max()) > MAX_TOTAL:
+        return True
+    lengths = unit_lengths(words, config.unit)
+    lengths += 1
+    # float64 bounds the sum closely; only near the limit is it summed exactly (int64 could overflow).
+    if weighted_total(lengths, weights) < MAX_TOTAL / 2:
+        return False
+    return sum(int(n) * int(c) for n, c in zip(lengths.tolist(), weights.tolist(), strict=True)) > MAX_TOTAL
+
+
+def _parse_counts(text: str) -> Iterator[tuple[str, int]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        word, tab, count_text = line.rpartition("\t")
+        if not tab:
+            raise InputError(f"Line {number} of the counts file has no TAB between word and count.")
+        if not word:
+            raise InputError(f"Line {number} of the counts file has an empty word.")
+        count_text = count_text.strip()
+        if not count_text.isdigit() or not count_text.isascii() or int(count_text[:30]) < 1:
+            shown = count_text if len(count_text) <= 30 else count_text[:27] + "..."
+            raise InputError(
+                f"Line {number} of the counts file has count {shown!r}, which is not a positive whole number."
+            )
+        if len(count_text) > len(str(MAX_TOTAL)):
+            raise InputError(f"Line {number} of the counts file has a count beyond {MAX_TOTAL:,} (2^62).")
+        yield word, int(count_text)
+
+
+def base_symbols(word: str, config: PipelineConfig) -> list[str]:
+    """Keys (see ``bpe_core.pipeline.vocab``) of a piece's unit symbols and its end-of-word marker.
+
+    Example: ``base_symbols("low", PipelineConfig())`` -> ``["l", "o", "w", "\\x00"]``.
+    """
+    symbols = list(bytes_to_display(word.encode("utf-8"))) if config.unit == "byte" else list(word)
+    if config.end_of_word is not None and symbols:
+        if config.attach_marker:
+            symbols[-1] += MARK
+        else:
+            symbols.append(MARK)
+    return symbols
+
+
+def _split_specials(text: str, specials: tuple[str, ...], found: list[int]) -> list[str]:
+    """Cut ``text`` at special tokens (longest first), counting each into ``found``."""
+    if not specials:
+        return [text]
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(specials, key=len, reverse=True)))
+    index = {token: i for i, token in enumerate(specials)}
+    segments, start = [], 0
+    for match in pattern.finditer(text):
+        segments.append(text[start : match.start()])
+        found[index[match.group()]] += 1
+        start = match.end()
+    segments.append(text[start:])
+    return segments
+
+
+def read_text_file(path: str | Path) -> str:
+    """Read a UTF-8 text file, refusing binary and undecodable files with a clear message."""
+    path = Path(path)
+    data = read_bounded(path)
+    if b"\x00" in data:  # anywhere: a NUL byte deep in a file is as binary as one at the start
+        raise InputError(f"The file {str(path)!r} looks binary, not like text (it contains NUL bytes).")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"The file {str(path)!r} is not valid UTF-8 (byte {error.start} cannot be decoded)."
+        ) from None
+
+
+def load_corpus(
+    path: str | Path,
+    config: PipelineConfig,
+    input_kind: str = "text",
+    progress: Progress | None = None,
+    workers: int = 1,
+) -> Corpus:
+    """Read ``path`` as raw text or as ``word<TAB>count`` lines and build the corpus."""
+    if input_kind not in INPUT_KINDS:
+        raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
+    text = read_text_file(path)
+    if input_kind == "counts":
+        return Corpus.from_counts(text, config)
+    return Corpus.from_text(text, config, progress, workers)
