@@ -29,15 +29,17 @@ def byte_level(add_prefix_space=False, use_regex=True):
     return pre_tokenizers.ByteLevel(add_prefix_space=add_prefix_space, use_regex=use_regex)
 
 
+# Factories: each tokenizer trains a model of its own (a model object trained twice keeps the
+# words it encoded before in its cache, and tests sharing this module would see them).
 HF_PIPELINES = {
-    "gpt2-bytes": (models.BPE(), byte_level(), None, {}),
-    "bytes-prefix-nfkc-lower": (
+    "gpt2-bytes": lambda: (models.BPE(), byte_level(), None, {}),
+    "bytes-prefix-nfkc-lower": lambda: (
         models.BPE(),
         byte_level(add_prefix_space=True),
         normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
         {},
     ),
-    "cl100k-split-bytes": (
+    "cl100k-split-bytes": lambda: (
         models.BPE(),
         pre_tokenizers.Sequence(
             [pre_tokenizers.Split(Regex(HF_GPT4_PATTERN), behavior="isolated"), byte_level(use_regex=False)]
@@ -45,18 +47,23 @@ HF_PIPELINES = {
         None,
         {},
     ),
-    "whitespace-suffix-unk": (
+    "whitespace-suffix-unk": lambda: (
         models.BPE(end_of_word_suffix="</w>", unk_token="<unk>"),
         pre_tokenizers.Whitespace(),
         normalizers.NFC(),
         {"end_of_word_suffix": "</w>"},
     ),
-    "whitespacesplit-chars": (models.BPE(), pre_tokenizers.WhitespaceSplit(), normalizers.Lowercase(), {}),
+    "whitespacesplit-chars": lambda: (
+        models.BPE(),
+        pre_tokenizers.WhitespaceSplit(),
+        normalizers.Lowercase(),
+        {},
+    ),
 }
 
 
 def trained_by_hf(name: str) -> Tokenizer:
-    model, pre_tokenizer, normalizer, options = HF_PIPELINES[name]
+    model, pre_tokenizer, normalizer, options = HF_PIPELINES[name]()
     tokenizer = Tokenizer(model)
     tokenizer.pre_tokenizer = pre_tokenizer
     if normalizer is not None:

@@ -9,8 +9,8 @@ from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.io.formats import read_tokenizer
 from bpe_core.io.formats.gpt2_files import read_gpt2, write_gpt2
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
+from tests.cli.test_contract import run
 from tests.conftest import GPT2_RANKS, data_text
-from tests.test_cli import run
 
 TEXTS = ("shakespeare_200k.txt", "kjv_genesis_100k.txt", "jargon_file_120k.txt")
 
@@ -137,7 +137,7 @@ def test_a_failed_export_leaves_the_old_pair_of_files_whole(tmp_path, monkeypatc
 def test_a_cl100k_split_model_exported_as_gpt2_files_says_which_pattern_reads_it(tmp_path):
     """The files cannot hold the split: read with GPT-2's pattern they gave other ids, and the
     export said nothing (the tiktoken export names the pattern)."""
-    from tests.test_cli import run
+    from tests.cli.test_contract import run
 
     (tmp_path / "t.txt").write_text(data_text("kjv_genesis_100k.txt")[:20_000], encoding="utf-8")
     options = ["--unit", "byte", "--pretokenize", "gpt4", "--end-of-word", "none", "--merges", "300"]

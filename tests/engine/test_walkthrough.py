@@ -5,9 +5,9 @@ from pathlib import Path
 
 from bpe_core import Corpus, PipelineConfig, Trainer
 from bpe_core.tools.walkthrough import walkthrough
-from tests.test_cli import run
+from tests.cli.test_contract import run
 
-FRED = Path(__file__).resolve().parents[1] / "resources" / "samples" / "fred.txt"
+FRED = Path(__file__).resolve().parents[2] / "resources" / "samples" / "fred.txt"
 
 
 def fred(merges: int) -> Trainer:

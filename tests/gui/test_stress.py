@@ -6,6 +6,7 @@ stay silent), and after every job every pane agrees with the engine."""
 import random
 import time
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -85,6 +86,7 @@ def run_job(qtbot, window, rng: random.Random, start) -> None:
     assert_panes_agree_with_core(window)
 
 
+@pytest.mark.slow  # about two minutes: CI runs it; `pytest -m "not slow"` leaves it out
 def test_jobs_and_thousands_of_random_commands_with_every_pane_repainting(qtbot, make_window):
     window = make_window("Shakespeare")
     window.encode_pane.input.setPlainText("Before we proceed any further, hear me speak.")

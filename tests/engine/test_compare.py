@@ -5,10 +5,10 @@ from pathlib import Path
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.tools.compare import compare, pairwise_comparisons, run_of, sweep, tie_picks, tie_steps
+from tests.cli.test_contract import run
 from tests.conftest import data_text
-from tests.test_cli import run
 
-SAMPLES = Path(__file__).resolve().parents[1] / "resources" / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
 ONE_SEQUENCE = ["--pretokenize", "none", "--end-of-word", "none"]
 
 

@@ -148,7 +148,7 @@ def test_cli_prefix_space_trains_as_hf_byte_level_add_prefix_space(tmp_path, tex
     """``train --prefix-space`` (the option the pipeline had, and the command line lacked)."""
     from tokenizers import pre_tokenizers
 
-    from tests.test_cli import run
+    from tests.cli.test_contract import run
 
     (tmp_path / "t.txt").write_text(text, encoding="utf-8")
     options = ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none", "--tie-break", "hf"]

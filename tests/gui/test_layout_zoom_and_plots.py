@@ -20,7 +20,7 @@ from app.theme import DARK_CHIPS, LIGHT_CHIPS, contrast, marker_color
 from bpe_core.history.records import StopReason
 from tests.gui_helpers import fresh_focus, press, run_app_process, sample, wait_idle
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_each_sample_brings_its_own_target_and_test_text(qtbot, make_window):

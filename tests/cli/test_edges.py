@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer
 from bpe_core.io.session import load_encoder, session_to_dict
+from tests.cli.test_contract import one_sentence, run
 from tests.helpers import recount
-from tests.test_cli import one_sentence, run
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 LOW = "low\t5\nlower\t2\nnewest\t6\nwidest\t3\n"
 
 

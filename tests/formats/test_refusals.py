@@ -14,7 +14,7 @@ from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import save_session
 from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR
-from tests.test_cli import run
+from tests.cli.test_contract import run
 
 
 def hf_file(**changes) -> dict:

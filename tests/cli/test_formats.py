@@ -7,8 +7,8 @@ import tiktoken
 from tokenizers import Tokenizer
 
 from bpe_core.io.formats import detect
+from tests.cli.test_contract import run
 from tests.conftest import GPT2_RANKS, data_text
-from tests.test_cli import run
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 TEXT = "Hello world, it's 2026!\n  Tokenizers are fun."

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.io.session import parse_session, session_to_dict, trainer_from_session
+from tests.cli.test_contract import run
 from tests.helpers import recount, snapshot
-from tests.test_cli import run
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FRED = (REPO / "resources" / "samples" / "fred.txt").read_text(encoding="utf-8")
 
 

@@ -22,7 +22,7 @@ from bpe_core.encoding.encoder import CACHED_POSITIONS
 from bpe_core.runtime import gc_pause
 from tests.gui_helpers import delete_window, fresh_focus, run_app_process, sample, wait_idle
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def our_qt_classes() -> list[type]:

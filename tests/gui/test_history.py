@@ -157,7 +157,7 @@ def test_a_saved_branch_that_does_not_fit_is_refused_by_keys_and_the_panes_stay_
     import json
 
     from bpe_core.io.session import session_to_dict
-    from tests.test_session import branched
+    from tests.formats.test_session import branched
 
     data = session_to_dict(branched())  # three lines; the current is branch 2, at step 8
     main = next(b for b in data["branches"] if b["id"] == 0)
@@ -345,7 +345,7 @@ def test_a_false_tie_claim_met_by_undo_gives_one_warning_and_the_panes_stay_righ
 
     from bpe_core.io.session import session_to_dict
     from bpe_core.training import trainer as trainer_module
-    from tests.test_session import branched
+    from tests.formats.test_session import branched
 
     monkeypatch.setattr(trainer_module, "EXACT_REPLAY_SYMBOLS", -1)  # opened as a large one is
     data = session_to_dict(branched())

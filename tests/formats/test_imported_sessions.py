@@ -11,9 +11,9 @@ from bpe_core.encoding.encoder import Encoder
 from bpe_core.io.formats import read_tokenizer, write_tokenizer
 from bpe_core.io.imported import IMPORTED, attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_encoder, load_session, save_session
+from tests.cli.test_contract import run
 from tests.conftest import GPT2_RANKS, data_text
-from tests.test_cli import run
-from tests.test_formats_hf import trained_by_hf
+from tests.formats.test_hf import trained_by_hf
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 END = "<|endoftext|>"

@@ -10,9 +10,10 @@ import pytest
 
 from bpe_core import Corpus, MergeError, PipelineConfig, SessionError, Trainer, TrainingConfig
 from bpe_core.io.session import load_encoder, load_session, save_session, session_to_dict
+from tests.conftest import DATA
 from tests.helpers import snapshot, trainer_for
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def trained():
@@ -136,7 +137,7 @@ def test_missing_session_file(tmp_path):
 )
 def test_version_1_files_still_open_and_encode_as_before(name, sample, pipeline, training, merges, position):
     # Written by BPE Studio 0.1 (display strings rather than keys): kept as fixtures.
-    path = Path(__file__).parent / "data" / name
+    path = DATA / name
     source = REPO / "resources" / "samples" / sample
     corpus = (
         Corpus.from_counts(source.read_text(), pipeline)
@@ -180,7 +181,7 @@ def test_encoding_reads_the_model_and_never_the_corpus(tmp_path):
 def test_a_version_1_text_token_that_ends_like_the_marker_stays_text():
     # "a</w>" here is text (a < / w >): version 1 named it by its display, which a marked
     # token would share; only base symbols are read as marked, merged ones from their parts.
-    path = Path(__file__).parent / "data" / "session_v1_marker_text.json"
+    path = DATA / "session_v1_marker_text.json"
     fresh = Trainer(Corpus.from_text("a</w>b a</w>b a</w>b ab ab", PipelineConfig()), TrainingConfig())
     fresh.run()
     loaded = load_session(path)
@@ -237,8 +238,8 @@ def test_a_count_that_does_not_fit_the_corpus_is_refused_by_the_fast_replay_too(
 
 def test_a_version_2_file_still_opens_and_encodes_as_before():
     """Written before branches were kept (format version 2): kept as a fixture."""
-    path = Path(__file__).parent / "data" / "session_v2_genesis.json"
-    text = (Path(__file__).parent / "data" / "kjv_genesis_100k.txt").read_text(encoding="utf-8")[:20000]
+    path = DATA / "session_v2_genesis.json"
+    text = (DATA / "kjv_genesis_100k.txt").read_text(encoding="utf-8")[:20000]
     fresh = Trainer(Corpus.from_text(text, PipelineConfig()), TrainingConfig(tie_break="hf"))
     fresh.run(merges=40)
     fresh.goto(37)

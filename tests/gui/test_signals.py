@@ -15,7 +15,7 @@ from app.main_window import RECOVERY_KEY
 from bpe_core.io.session import load_session, read_session
 from tests.gui_helpers import run_app_process, wait_idle
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 WORK_THEN_WAIT = textwrap.dedent(
     """

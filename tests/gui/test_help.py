@@ -11,7 +11,7 @@ import bpe_core
 from app.samples import SAMPLES
 from tests.gui_helpers import ModalAnswerer, fresh_focus, press
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_f1_lists_the_keys_of_the_panes_history_and_tab_among_them(qtbot, make_window, dialogs):

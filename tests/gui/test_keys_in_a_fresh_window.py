@@ -19,7 +19,7 @@ from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.io.session import load_session, save_session
 from tests.gui_helpers import ModalAnswerer, fresh_focus, press, sample, wait_idle
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 ARROWS = {"→": "Right", "←": "Left", "Esc": "Escape"}
 
 
