@@ -153,19 +153,19 @@ class MergeLine:
     def _record(self, j: int) -> MergeRecord:
         c = self._cols
         return MergeRecord(
-            self._fork + j + 1,
-            (c["left"][j], c["right"][j]),
-            c["token"][j],
-            c["count"][j],
-            c["top_count"][j],
-            c["replacements"][j],
-            c["ties"][j],
-            self._own_candidates(j),
-            _DECIDERS[c["decider"][j]],
-            bool(self._flags[j] & _NEW_TOKEN),
-            c["vocab_size"][j],
-            c["corpus_tokens"][j],
-            c["pass_number"][j],
+            step=self._fork + j + 1,
+            pair=(c["left"][j], c["right"][j]),
+            token=c["token"][j],
+            count=c["count"][j],
+            top_count=c["top_count"][j],
+            replacements=c["replacements"][j],
+            ties=c["ties"][j],
+            candidates=self._own_candidates(j),
+            decided_by=_DECIDERS[c["decider"][j]],
+            new_token=bool(self._flags[j] & _NEW_TOKEN),
+            vocab_size=c["vocab_size"][j],
+            corpus_tokens=c["corpus_tokens"][j],
+            pass_number=c["pass_number"][j],
         )
 
     def _field(self, name: str, i: int) -> int:

@@ -1,4 +1,7 @@
-"""Merge records: the history is the single source of truth for everything derived."""
+"""Merge records, one per merge as it happened, and why a run stopped.
+
+The history (a line of records per branch) is the single source of truth for everything derived.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ class StopReason(StrEnum):
     TIE = "a tie is for the user to decide"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MergeRecord:
     """One merge as it happened.
 
@@ -58,3 +61,39 @@ class MergeRecord:
     vocab_size: int
     corpus_tokens: int
     pass_number: int = 0
+
+    @classmethod
+    def saved(
+        cls,
+        step: int,
+        pair: tuple[int, int],
+        decided_by: str,
+        pass_number: int,
+        *,
+        count: int = 0,
+        top_count: int = 0,
+        ties: int = 0,
+        candidates: tuple[tuple[int, int], ...] = (),
+        replacements: int = 0,
+    ) -> MergeRecord:
+        """A merge as a file or another tokenizer gives it, to be replayed: what the replay
+        works out (its token, whether it is new, the sizes after it) is left at 0 until then.
+
+        >>> MergeRecord.saved(1, (3, 4), "imported", 1).token
+        0
+        """
+        return cls(
+            step=step,
+            pair=pair,
+            token=0,
+            count=count,
+            top_count=top_count,
+            replacements=replacements,
+            ties=ties,
+            candidates=candidates,
+            decided_by=decided_by,
+            new_token=False,
+            vocab_size=0,
+            corpus_tokens=0,
+            pass_number=pass_number,
+        )

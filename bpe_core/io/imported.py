@@ -86,9 +86,7 @@ def trainer_from_encoder(
                     "neither one unit nor made by an earlier merge: a session cannot hold it."
                 )
         ids.setdefault(left + right, len(ids) + n_special)
-        saved.append(
-            MergeRecord(step, (ids[left], ids[right]), 0, 0, 0, 0, 0, (), IMPORTED, False, 0, 0, step)
-        )
+        saved.append(MergeRecord.saved(step, (ids[left], ids[right]), IMPORTED, step))
     trainer.restore(saved, len(saved), progress, fill=True)
     trainer.numbering = Numbering(
         tuple(specials[token] for token in config.special_tokens),
@@ -119,15 +117,10 @@ def attach_corpus(trainer: Trainer, corpus: Corpus, progress: Progress | None = 
         left, right = old_keys[record.pair[0]], old_keys[record.pair[1]]
         pair = (ids[left], ids[right])
         ids.setdefault(left + right, len(ids) + n_special)
-        saved.append(_template(record.step, pair, record.decided_by, record.pass_number))
+        saved.append(MergeRecord.saved(record.step, pair, record.decided_by, record.pass_number))
     attached.restore(saved, trainer.position, progress, fill=True)
     attached.numbering = trainer.numbering
     return attached
-
-
-def _template(step: int, pair: tuple[int, int], decided_by: str, pass_number: int) -> MergeRecord:
-    """What ``Trainer.restore`` needs of a merge whose counts it is to fill in."""
-    return MergeRecord(step, pair, 0, 0, 0, 0, 0, (), decided_by, False, 0, 0, pass_number)
 
 
 def _is_unit(key: str, unit: str, marked: bool) -> bool:

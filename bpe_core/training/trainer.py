@@ -762,10 +762,16 @@ class Trainer:
                 f"Merge {self.position + 1} {self.pair_string(pair)} occurs {actual} times in the "
                 f"corpus, not {count} as recorded."
             )
-        template = MergeRecord(
-            self.position + 1, pair, 0, count, top_count, 0, ties, candidates, decided_by, False, 0, 0
+        template = MergeRecord.saved(
+            self.position + 1,
+            pair,
+            decided_by,
+            pass_number,
+            count=count,
+            top_count=top_count,
+            ties=ties,
+            candidates=candidates,
         )
-        template = replace(template, pass_number=pass_number)
         self._check_decision(template)
         return self._advance(_key(pair), decided_by, template)[0]
 

@@ -30,19 +30,19 @@ FIELDS = ("token", "count", "top_count", "replacements", "ties", "vocab_size", "
 def records(draw, n_max: int = 12) -> list[MergeRecord]:
     return [
         MergeRecord(
-            step,
-            draw(PAIR),
-            draw(ID),
-            draw(COUNT),
-            draw(COUNT),
-            draw(COUNT),
-            draw(COUNT),
-            tuple(draw(st.lists(PAIR, max_size=5))),
-            draw(st.sampled_from(["first-seen", "hf", "user", "random:7", "é rule"])),
-            draw(st.booleans()),
-            draw(st.integers(0, 2**31 - 1)),
-            draw(COUNT),
-            draw(st.integers(0, 2**31 - 1)),
+            step=step,
+            pair=draw(PAIR),
+            token=draw(ID),
+            count=draw(COUNT),
+            top_count=draw(COUNT),
+            replacements=draw(COUNT),
+            ties=draw(COUNT),
+            candidates=tuple(draw(st.lists(PAIR, max_size=5))),
+            decided_by=draw(st.sampled_from(["first-seen", "hf", "user", "random:7", "é rule"])),
+            new_token=draw(st.booleans()),
+            vocab_size=draw(st.integers(0, 2**31 - 1)),
+            corpus_tokens=draw(COUNT),
+            pass_number=draw(st.integers(0, 2**31 - 1)),
         )
         for step in range(1, draw(st.integers(0, n_max)) + 1)
     ]
@@ -110,7 +110,23 @@ def test_lines_built_apart_compare_by_their_records():
 def test_steps_are_checked_and_rows_found_from_the_end():
     line = MergeLine()
     with pytest.raises(ValueError):
-        line.append(MergeRecord(2, (0, 1), 2, 1, 1, 1, 1, (), "hf", True, 3, 3, 1))
+        line.append(
+            MergeRecord(
+                step=2,
+                pair=(0, 1),
+                token=2,
+                count=1,
+                top_count=1,
+                replacements=1,
+                ties=1,
+                candidates=(),
+                decided_by="hf",
+                new_token=True,
+                vocab_size=3,
+                corpus_tokens=3,
+                pass_number=1,
+            )
+        )
     with pytest.raises(ValueError):
         MergeLine(line, 1)  # a fork past the end of its base
     with pytest.raises(IndexError):
@@ -150,7 +166,21 @@ def test_the_history_of_a_trainer_is_a_view_of_columns_and_survives_a_session(tm
 
 
 def test_columns_widen_as_their_values_need_and_a_replaced_row_may_widen_them():
-    small = MergeRecord(1, (1, 2), 3, 4, 4, 4, 1, ((1, 2),), "hf", True, 5, 6, 1)
+    small = MergeRecord(
+        step=1,
+        pair=(1, 2),
+        token=3,
+        count=4,
+        top_count=4,
+        replacements=4,
+        ties=1,
+        candidates=((1, 2),),
+        decided_by="hf",
+        new_token=True,
+        vocab_size=5,
+        corpus_tokens=6,
+        pass_number=1,
+    )
     line = MergeLine.of([small, replace(small, step=2)])
     line.append(replace(small, step=3, count=2**40, corpus_tokens=2**62, candidates=((70_000, 1),)))
     line[0] = replace(small, pair=(2**20, 5), candidates=((1, 2), (3, 4), (2**20, 9)))

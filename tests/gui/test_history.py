@@ -274,7 +274,20 @@ def test_a_pair_picked_below_the_top_names_the_pairs_it_was_chosen_over(
 def record(pair, count=7, top=9, ties=1, candidates=()):
     from bpe_core.history.records import MergeRecord
 
-    return MergeRecord(1, pair, 99, count, top, count, ties, tuple(candidates), "user", True, 30, 100)
+    return MergeRecord(
+        step=1,
+        pair=pair,
+        token=99,
+        count=count,
+        top_count=top,
+        replacements=count,
+        ties=ties,
+        candidates=tuple(candidates),
+        decided_by="user",
+        new_token=True,
+        vocab_size=30,
+        corpus_tokens=100,
+    )
 
 
 @pytest.mark.parametrize(

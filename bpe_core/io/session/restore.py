@@ -101,20 +101,15 @@ def _records(trainer: Trainer, merges: list[dict[str, Any]]) -> MergeLine:
             raise SessionError(f"merge {number} uses the unknown token {quoted(shown)}.") from None
         ids.setdefault(merge["token"], len(ids) + trainer.vocab.n_special)
         saved.append(
-            MergeRecord(
+            MergeRecord.saved(
                 number,
                 pair,
-                0,
-                merge["count"],
-                merge["top_count"],
-                0,
-                merge["ties"],
-                candidates,
                 merge["decided_by"],
-                False,
-                0,
-                0,
                 merge.get("pass", number),  # before passes, each merge was a pass of its own
+                count=merge["count"],
+                top_count=merge["top_count"],
+                ties=merge["ties"],
+                candidates=candidates,
             )
         )
     return saved
@@ -188,19 +183,19 @@ def _branch_line(
             raise SessionError(f"merge {number} of branch {name} replaces more tokens than there are.")
         if number > start:
             record = MergeRecord(
-                number,
-                pair,
-                token,
-                merge["count"],
-                merge["top_count"],
-                merge["replacements"],
-                merge["ties"],
-                candidates,
-                merge["decided_by"],
-                new,
-                specials + len(ids),
-                corpus_tokens,
-                passes[number],
+                step=number,
+                pair=pair,
+                token=token,
+                count=merge["count"],
+                top_count=merge["top_count"],
+                replacements=merge["replacements"],
+                ties=merge["ties"],
+                candidates=candidates,
+                decided_by=merge["decided_by"],
+                new_token=new,
+                vocab_size=specials + len(ids),
+                corpus_tokens=corpus_tokens,
+                pass_number=passes[number],
             )
             records.append(record, verified=False)
     check_line(records, records.pass_start(start), f" of branch {name}")

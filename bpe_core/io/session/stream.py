@@ -173,20 +173,16 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
         if ids.setdefault(merge["token"], len(names)) == len(names):
             names.append(merge["token"])
         records.append(
-            MergeRecord(
+            MergeRecord.saved(
                 number,
                 merged,
-                0,
-                merge["count"],
-                merge["top_count"],
-                merge["replacements"],
-                merge["ties"],
-                candidates,
                 merge["decided_by"],
-                False,
-                0,
-                0,
                 merge["pass"],
+                count=merge["count"],
+                top_count=merge["top_count"],
+                ties=merge["ties"],
+                candidates=candidates,
+                replacements=merge["replacements"],
             )
         )
     return SavedMerges(records, names)
