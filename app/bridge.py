@@ -47,6 +47,7 @@ from bpe_core.io.session import load_session, save_session, sniff_session, train
 from bpe_core.runtime.fileio import is_pipe, write_atomic
 from bpe_core.tools.compare import Run, sweep, tie_choices
 from bpe_core.tools.walkthrough import walkthrough
+from bpe_core.tools.what_if import open_run_as_branch, run_rule_from_here
 
 log = logging.getLogger(__name__)
 Pair = tuple[int, int]
@@ -423,27 +424,14 @@ class Bridge(QObject):
         self._start(_Request("Running merges", work, finished))
 
     def run_rule_from_here(self, rule: str, merges: int, on_done: Callable[[], None] | None = None) -> None:
-        """What ``rule`` would have done from here: ``merges`` merges by it (a new branch where it
-        parts from the line ahead), the session's own rule kept. In the background."""
+        """What ``rule`` would have done from here (``bpe_core.tools.what_if.run_rule_from_here``),
+        in the background."""
         if self.busy:
             return
         trainer = self._trainer
 
-        def work(progress, cancelled):
-            own, origin, start = trainer.rule.spec, trainer.current_branch, trainer.position
-            # At the end of a line the rule's merges would extend it: they go to a branch of their
-            # own, made only if the rule can merge at all (an empty one would leave a change).
-            at_end = start == trainer.history_length and trainer.stop_reason() is None
-            made = trainer.start_branch() if at_end else None
-            trainer.set_tie_break(rule)
-            try:
-                reason = trainer.run(merges=merges, progress=progress, cancel=cancelled)
-            finally:
-                trainer.set_tie_break(own)
-            if made is not None and trainer.history_length == start:  # cancelled before a merge
-                trainer.switch(origin, start)
-                trainer.delete_branch(made)
-            return reason
+        def work(progress, cancelled) -> StopReason:
+            return run_rule_from_here(trainer, rule, merges, progress=progress, cancel=cancelled)
 
         def finished(reason: StopReason) -> None:
             if reason is StopReason.CANCELLED:
@@ -466,25 +454,14 @@ class Bridge(QObject):
         self._start(_Request(f"Sweeping {len(rules)} rules to {merges:,} merges", work, on_done))
 
     def open_run_as_branch(self, run: Run) -> None:
-        """Walk a run's merges from step 0 as a line of this session: it follows the lines that
-        make the same merges and branches where it parts (named after the run)."""
+        """A run's merges as a line of this session (``bpe_core.tools.what_if.open_run_as_branch``),
+        in the background; the branch it makes is named after the run."""
         if self.busy:
             return
         trainer = self._trainer
 
         def work(progress, cancelled) -> int | None:
-            known = {b.id for b in trainer.branches()}
-            trainer.goto(0, cancel=cancelled)
-            ids = trainer.vocab.ids
-            for number, ((left, right), record) in enumerate(zip(run.merges, run.records, strict=True)):
-                if cancelled():
-                    return None
-                if left not in ids or right not in ids:  # a run of another corpus
-                    raise MergeError(f"The run {run.label!r} does not fit this session's corpus.")
-                trainer.step((ids[left], ids[right]), decided_by=record.decided_by)
-                progress(number + 1, len(run.merges))
-            made = [b for b in trainer.branches() if b.id not in known]
-            return made[-1].id if made else None
+            return open_run_as_branch(trainer, run, progress=progress, cancel=cancelled)
 
         def finished(branch: int | None) -> None:
             if branch is not None:
