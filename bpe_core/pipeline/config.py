@@ -106,7 +106,7 @@ def checked_fields(cls: type, data: Any, what: str) -> dict[str, Any]:
     """Keep only known keys and check their JSON types, so a bad file gives a clear message."""
     if not isinstance(data, dict):
         raise ConfigError(f"The {what} settings must be a JSON object.")
-    known = {f.name for f in fields(cls)}
+    known = {f.name for f in fields(cls) if f.init}  # a derived field (the parsed rule) is no setting
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"Unknown {what} setting {sorted(unknown)[0]!r}.")

@@ -58,7 +58,7 @@ from bpe_core.training.initial_symbols import (
 from bpe_core.training.line_checks import check_line, pass_numbers
 from bpe_core.training.pair_index import MergeEffect, PairIndex
 from bpe_core.training.pair_queue import PairQueue
-from bpe_core.training.tie_rules import RULE_NAMES, TieBreakRule, parse_rule
+from bpe_core.training.tie_rules import RULE_NAMES, TieBreakRule
 from bpe_core.training.word_replay import replay_words
 
 Pair = tuple[int, int]
@@ -186,7 +186,7 @@ class Trainer:
     def _load(self, corpus: Corpus, training: TrainingConfig, count: bool = True) -> None:
         self.corpus = corpus
         self.training = training
-        self._rule = parse_rule(training.tie_break)
+        self._rule = training.rule
         config = corpus.config
         # An imported tokenizer's alphabet (the one given) is its own: beside it only what the
         # words are made of, not every byte or the plain twin of each marked last unit.
@@ -228,10 +228,9 @@ class Trainer:
 
     def set_tie_break(self, spec: str) -> None:
         """Change the rule for future steps (the history keeps who decided each merge)."""
-        rule = parse_rule(spec)
-        self.training = replace(self.training, tie_break=rule.spec)
-        self._rule = rule
-        self._queue.set_rule(rule)
+        self.training = replace(self.training, tie_break=spec)
+        self._rule = self.training.rule
+        self._queue.set_rule(self._rule)
         self.events.emit(SettingsChanged())
 
     def set_min_frequency(self, value: int) -> None:
