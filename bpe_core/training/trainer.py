@@ -228,8 +228,11 @@ class Trainer:
 
     def set_tie_break(self, spec: str) -> None:
         """Change the rule for future steps (the history keeps who decided each merge)."""
-        self.training = replace(self.training, tie_break=spec)
-        self._rule = self.training.rule
+        training = replace(self.training, tie_break=spec)
+        if training.rule.spec != spec:  # kept as the rule spells itself ("random" is "random:0")
+            training = replace(training, tie_break=training.rule.spec)
+        self.training = training
+        self._rule = training.rule
         self._queue.set_rule(self._rule)
         self.events.emit(SettingsChanged())
 
