@@ -127,6 +127,7 @@ class Bridge(QObject):
         self._request: _Request | None = None  # the running job's
         self._queued: _Request | None = None
         self._held: list[Event] = []
+        self._diverted: Callable[[Event], None] | None = None
         self._encoder: Encoder | None = None
         self._encoder_key: tuple = ()  # (trainer.revision,) it was built for
         self._clean_state = self._state()
@@ -198,6 +199,9 @@ class Bridge(QObject):
     # -- core events -> signals ------------------------------------------------------------
 
     def _on_core_event(self, event: Event) -> None:
+        if self._diverted is not None:  # a command announces its events itself (see configure)
+            self._diverted(event)
+            return
         if self._job is not None:  # in the worker thread: announce after the job, on the GUI thread
             self._held.append(event)
             return
@@ -352,13 +356,32 @@ class Bridge(QObject):
             self.sig_settings_changed.emit()
             self.sig_changed.emit()
 
-    def set_min_frequency(self, value: int) -> None:
-        if not self.busy:
-            self._trainer.set_min_frequency(value)
-
-    def set_merges_per_pass(self, value: int) -> None:
-        if not self.busy:
-            self._trainer.set_merges_per_pass(value)
+    def configure(self, training: TrainingConfig, ask_at_ties: bool | None = None) -> None:
+        """Take the training settings at once (the Settings dialog): the tie rule, the minimum
+        frequency and the merges per pass, and whether ties are asked (``None``: as now). What
+        changed is announced once, as one settings change (three setters announced three)."""
+        if self.busy:
+            return
+        trainer = self._trainer
+        ask_changed = ask_at_ties is not None and ask_at_ties != self.ask_at_ties
+        if ask_at_ties is not None:
+            self.ask_at_ties = ask_at_ties
+        announced: list[Event] = []
+        self._diverted = announced.append  # the setters' events, announced below as one
+        try:
+            if training.tie_break != trainer.rule.spec:
+                trainer.set_tie_break(training.tie_break)
+            if training.min_frequency != trainer.training.min_frequency:
+                trainer.set_min_frequency(training.min_frequency)
+            if training.merges_per_pass != trainer.training.merges_per_pass:
+                trainer.set_merges_per_pass(training.merges_per_pass)
+        finally:
+            self._diverted = None
+        if announced:
+            self._announce(announced[-1])
+        elif ask_changed:  # only the bridge's own setting: the trainer and the document are as they were
+            self.sig_settings_changed.emit()
+            self.sig_changed.emit()
 
     def save(self, path: str | Path) -> bool:
         if self.busy:

@@ -576,13 +576,7 @@ class MainWindow(QMainWindow):
             self.bridge.ask_at_ties = ask  # the rebuilt session keeps the choice (Bridge.replace_trainer)
             self.bridge.rebuild(config, training)
             return
-        rule = ASK if ask else training.tie_break
-        if rule != self.bridge.tie_rule_spec():
-            self.bridge.set_tie_rule(rule)
-        if training.min_frequency != trainer.training.min_frequency:
-            self.bridge.set_min_frequency(training.min_frequency)
-        if training.merges_per_pass != trainer.training.merges_per_pass:
-            self.bridge.set_merges_per_pass(training.merges_per_pass)
+        self.bridge.configure(training, ask_at_ties=ask)
 
     def ask_tie(self) -> None:
         """A step, Play or Run met a tie in Ask-me mode: let the user decide, then go on. One

@@ -1,5 +1,6 @@
 """The Compare view: two branches side by side, another rule from here, the sweep, exports."""
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -161,7 +162,8 @@ def test_another_rule_from_the_end_of_a_line_makes_a_branch_and_leaves_the_line(
     assert dialog.a_box.currentData() == 0 and dialog.comparison.continuation == "B"
     bridge.switch_branch(0)
     wait_idle(qtbot, window)
-    bridge.set_min_frequency(10**6)  # no pair qualifies: the rule makes no merge
+    # No pair qualifies: the rule makes no merge.
+    bridge.configure(replace(bridge.trainer.training, min_frequency=10**6))
     qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, window)
     assert len(trainer.branches()) == 2 and trainer.current_branch == 0 and trainer.position == 6
@@ -309,7 +311,7 @@ def test_a_rule_run_that_cannot_merge_leaves_a_saved_session_saved(qtbot, make_w
     bridge = window.bridge
     bridge.run(merges=6)
     wait_idle(qtbot, window)
-    bridge.set_min_frequency(10**6)
+    bridge.configure(replace(bridge.trainer.training, min_frequency=10**6))
     assert bridge.save(tmp_path / "s.json")
     assert not bridge.dirty
     next_branch = bridge.trainer.next_branch
