@@ -23,7 +23,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from common import CORPORA, REPO, table
+from common import REPO, find_corpus, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import Corpus, PipelineConfig, Trainer, load_corpus
@@ -72,7 +72,7 @@ def painting() -> list[list[str]]:
     from app.panes.history_pane import HistoryPane
 
     rows = []
-    text = (CORPORA / "english_10mb.txt").read_text(encoding="utf-8")
+    text = find_corpus("english_10mb.txt").read_text(encoding="utf-8")
     trees = (("10 steps, 2 branches", 10, [4]), ("10,000 steps, 4 branches", 10_000, [2000, 5000, 8000]))
     for label, length, forks in trees:
         trainer = Trainer(Corpus.from_text(text, PipelineConfig()))
@@ -106,7 +106,7 @@ def main() -> None:
     parser.add_argument("--apart", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    path = CORPORA / args.corpus
+    path = find_corpus(args.corpus)
     corpus = load_corpus(path, PipelineConfig())
     times = switching(Trainer(corpus), args.fork, args.apart, args.runs)
     per_merge = hf_seconds_per_merge(path.read_text(encoding="utf-8"), args.fork + args.apart)

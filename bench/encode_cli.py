@@ -30,9 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CORPORA, ENV, PYTHON, REPO, compile_sources, measure, table
+from common import ENV, PYTHON, REPO, compile_sources, find_corpus, gpt2_ranks, measure, table
 
-RANKS = REPO / "resources" / "tokenizers" / "gpt2.tiktoken"
+RANKS = gpt2_ranks()
 PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 SIZE = 20_000_000
 
@@ -85,7 +85,7 @@ def write_texts(folder: str) -> None:
     """Run in a child process: write the texts into ``folder`` (text0.txt, ...). Not in this
     process: a child's peak memory counts the highest this process's ever was, as it shares
     this process's pages until it starts its program."""
-    english = (CORPORA / "english_10mb.txt").read_text(encoding="utf-8")
+    english = find_corpus("english_10mb.txt").read_text(encoding="utf-8")
     twice = (english + english)[:SIZE]
     shapes = [english, twice, twice.replace("\n", " "), re.sub(r"\s+", "", english * 3)[:SIZE]]
     for number, text in enumerate(shapes):

@@ -35,7 +35,7 @@ import sys
 import time
 from functools import partial
 
-from common import CORPORA, REPO, table
+from common import REPO, find_corpus, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, TrainingConfig, load_corpus
@@ -198,12 +198,12 @@ def main() -> None:
     parser.add_argument("--merges", type=int, default=8000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    text = (CORPORA / args.text).read_text(encoding="utf-8")
+    text = find_corpus(args.text).read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)  # newlines kept: the same bytes as the whole text
     megabytes = len(text.encode()) / 1e6
     rows, notes = [], []
     for name, config in SETTINGS.items():
-        trainer = Trainer(load_corpus(CORPORA / args.corpus, config), TrainingConfig(tie_break="hf"))
+        trainer = Trainer(load_corpus(find_corpus(args.corpus), config), TrainingConfig(tie_break="hf"))
         trainer.run(merges=args.merges)
         setting_rows, setting_notes = measure_setting(name, trainer, text, lines, args.runs, megabytes)
         rows += setting_rows

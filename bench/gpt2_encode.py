@@ -20,7 +20,7 @@ import time
 
 os.environ["RAYON_NUM_THREADS"] = "1"  # before tokenizers is imported
 
-from common import CORPORA, REPO, table
+from common import REPO, find_corpus, gpt2_ranks, table
 
 sys.path.insert(0, str(REPO))
 import tiktoken
@@ -29,11 +29,6 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, read_ranks
 
 PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-
-
-def ranks_file():
-    shared = REPO.parent / "shared" / "tokenizers" / "gpt2.tiktoken"
-    return shared if shared.exists() else REPO / "resources" / "tokenizers" / "gpt2.tiktoken"
 
 
 def timed(function, runs: int) -> tuple[float, object]:
@@ -50,9 +45,9 @@ def main() -> None:
     parser.add_argument("--corpus", default="english_10mb.txt")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    text = (CORPORA / args.corpus).read_text(encoding="utf-8")
+    text = find_corpus(args.corpus).read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
-    opened, ranks = timed(lambda: read_ranks(ranks_file()), 1)
+    opened, ranks = timed(lambda: read_ranks(gpt2_ranks()), 1)
     built, ours = timed(lambda: encoder_from_ranks(ranks, "gpt2"), 1)
     hf = Tokenizer(
         models.BPE(

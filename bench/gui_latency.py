@@ -5,23 +5,28 @@ A step's latency is ``bridge.step()`` (or undo/redo) plus processing every event
 including the repaint of all visible panes. The encode pane re-encodes 120 ms after the last
 change (debounced, by design); that re-encode is timed separately.
 
-    python bench/gui_latency.py [--corpus english_10mb.txt] [--steps 2000]
+    python bench/gui_latency.py [--corpus english_10mb.txt] [--steps 2000] [--all-panes] [--json FILE]
+
+``BPE_STUDIO_CHECKOUT=DIR`` measures the window of another checkout with this script (what
+``bench/before_after.py`` does).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
 import sys
 import time
 from itertools import pairwise
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from common import CORPORA, PYTHON, REPO, compile_sources, percentile, table
+from common import PYTHON, REPO, compile_sources, find_corpus, percentile, table
 
 sys.path.insert(0, str(REPO))
 
@@ -66,6 +71,7 @@ def main() -> None:
         action="store_true",
         help="also the History pane (beside Plots) and the Compare view open on main against a branch",
     )
+    parser.add_argument("--json", type=Path, help="also write the medians here (for before_after.py)")
     args = parser.parse_args()
     compile_sources()
     startup = startup_seconds()
@@ -78,7 +84,7 @@ def main() -> None:
     probe.timeout.connect(lambda: ticks.append(time.perf_counter()))
     probe.start()
     started = time.perf_counter()
-    window.open_path(CORPORA / args.corpus)
+    window.open_path(find_corpus(args.corpus))
     while window.bridge.busy or window.bridge.trainer.word_count < 1000:
         app.processEvents()
         time.sleep(0.002)
@@ -163,6 +169,10 @@ def main() -> None:
         f"{pairs_at_end:,} after {args.steps:,} steps (ranked a page at a time):\n"
     )
     print(table(["operation", "count", "median ms", "p99 ms", "max ms"], rows))
+    if args.json:
+        medians = {name: statistics.median(samples) for name, samples in timings.items()}
+        medians |= {"re-encode": statistics.median(encodes), "start-up": startup, "open": loaded}
+        args.json.write_text(json.dumps(medians))
 
 
 if __name__ == "__main__":

@@ -25,14 +25,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import PYTHON, REPO, compile_sources, measure, table
+from common import PYTHON, compile_sources, gpt2_ranks, measure, table
 
 from bpe_core.encoding.encoder import Merge
 from bpe_core.io.formats.tiktoken_ranks import merges_of, read_ranks
 
 LONGEST = 512
 RUN_FAMILIES, ALTERNATING_FAMILIES = 40, 57
-GPT2 = REPO / "resources" / "tokenizers" / "gpt2.tiktoken"
+GPT2 = gpt2_ranks()
 
 
 def hostile_ranks() -> dict[bytes, int]:

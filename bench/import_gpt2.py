@@ -27,9 +27,20 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CORPORA, ENV, PYTHON, REPO, compile_sources, measure, ours_train, table
+from common import (
+    ENV,
+    ISOLATE,
+    PYTHON,
+    REPO,
+    compile_sources,
+    find_corpus,
+    gpt2_ranks,
+    measure,
+    ours_train,
+    table,
+)
 
-RANKS = REPO / "resources" / "tokenizers" / "gpt2.tiktoken"
+RANKS = gpt2_ranks()
 IN_PROCESS = """
 import sys, time
 started = time.perf_counter()
@@ -52,7 +63,13 @@ def seconds(argv: list[str], root: Path, stdout: Path | None = None) -> float:
     """Wall time of ``argv`` run in the checkout ``root`` (its packages first on the path)."""
     with open(stdout or os.devnull, "w") as out:
         started = time.perf_counter()
-        subprocess.run(argv, stdout=out, check=True, cwd=root, env={**ENV, "PYTHONPATH": str(root)})
+        subprocess.run(
+            argv,
+            stdout=out,
+            check=True,
+            cwd=root,
+            env={**ENV, "PYTHONPATH": os.pathsep.join([str(root), str(ISOLATE)])},
+        )
         return time.perf_counter() - started
 
 
@@ -74,7 +91,7 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout, measured in turn with this one")
     args = parser.parse_args()
     compile_sources()
-    corpus = CORPORA / args.corpus
+    corpus = find_corpus(args.corpus)
     roots = {"this": REPO} | ({"against": args.against.resolve()} if args.against else {})
     if args.against:
         subprocess.run([PYTHON, "-m", "compileall", "-q", str(args.against)], check=True)

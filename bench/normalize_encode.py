@@ -31,7 +31,7 @@ import statistics
 import sys
 import time
 
-from common import CORPORA, REPO, table
+from common import REPO, find_corpus, table
 from encode_vs_hf import hf_tokenizer
 
 sys.path.insert(0, str(REPO))
@@ -52,7 +52,7 @@ def ligature_runs(length: int) -> str:
 
 def prose() -> str:
     name, start, size = PROSE
-    text = (CORPORA / name).read_text(encoding="utf-8")
+    text = find_corpus(name).read_text(encoding="utf-8")
     begin = text.index(start)
     return text[begin : begin + size].replace("fi", LIGATURE)
 
@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--merges", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)  # each encode is short: more runs, less noise
     args = parser.parse_args()
-    trainer = Trainer(load_corpus(CORPORA / args.corpus, CONFIG), TrainingConfig(tie_break="hf"))
+    trainer = Trainer(load_corpus(find_corpus(args.corpus), CONFIG), TrainingConfig(tie_break="hf"))
     trainer.run(merges=args.merges)
     runs = {f"runs of {n:,} ﬁ": ligature_runs(n) for n in RUN_LENGTHS}
     inputs = {**runs, "Austen, every fi as ﬁ": prose()}

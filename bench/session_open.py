@@ -25,7 +25,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from common import CORPORA, PYTHON, compile_sources, measure, ours_train, table
+from common import PYTHON, compile_sources, find_corpus, measure, ours_train, table
 
 OPEN = "import sys; from bpe_core.io.session import load_session; load_session(sys.argv[1])"
 START_UP = "import bpe_core.io.session"
@@ -65,14 +65,14 @@ def main() -> None:
     window_mb = statistics.median(measure([PYTHON, IN_WINDOW]).peak_mb for _ in range(3))
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        runs = [(CORPORA / args.corpus, merges) for merges in args.merges]
+        runs = [(find_corpus(args.corpus), merges) for merges in args.merges]
         if args.word_trigrams:
             runs.append(
-                (word_ngrams(CORPORA / args.corpus, Path(folder), "3", "trigrams"), args.word_trigrams)
+                (word_ngrams(find_corpus(args.corpus), Path(folder), "3", "trigrams"), args.word_trigrams)
             )
         if args.word_ngrams:
             runs.append(
-                (word_ngrams(CORPORA / args.corpus, Path(folder), "3,4,5", "ngrams"), args.word_ngrams)
+                (word_ngrams(find_corpus(args.corpus), Path(folder), "3,4,5", "ngrams"), args.word_ngrams)
             )
         for corpus, merges in runs:
             session = Path(folder) / f"{corpus.stem}-{merges}.json"

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CORPORA, ENV, PEERS, PYTHON, REPO, compile_sources, ours_train, paired, table
+from common import ENV, PEERS, PYTHON, REPO, compile_sources, find_corpus, ours_train, paired, table
 
 OURS = ["--pretokenize", "none", "--unit", "byte", "--end-of-word", "none", "--json"]
 
@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--merges", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    corpus = str(CORPORA / args.corpus)
+    corpus = str(find_corpus(args.corpus))
     compile_sources()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

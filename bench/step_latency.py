@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CORPORA, PEERS, PYTHON, REPO, measure, percentile, table
+from common import PEERS, PYTHON, REPO, find_corpus, measure, percentile, table
 
 sys.path.insert(0, str(REPO))
 from bpe_core import PipelineConfig, Trainer, load_corpus
@@ -48,7 +48,7 @@ def main() -> None:
     if args.opened:
         opened(args.opened, args.merges)
         return
-    path = CORPORA / args.corpus
+    path = find_corpus(args.corpus)
     trainer = Trainer(load_corpus(path, PipelineConfig()))
     clock = time.perf_counter
     timings: dict[str, list[float]] = {"step": [], "undo": [], "redo": []}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import CORPORA, PYTHON, compile_sources, measure, ours_train, table
+from common import PYTHON, compile_sources, find_corpus, measure, ours_train, table
 
 RULES = ("first-seen", "hf", "subword-nmt", "lexicographic", "random:1")
 HF = """
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     compile_sources()
-    corpus = CORPORA / args.corpus
+    corpus = find_corpus(args.corpus)
     merges = str(args.merges)
     sweep = [PYTHON, "-m", "app", "compare", str(corpus), "--merges", merges]
     for rule in RULES:
