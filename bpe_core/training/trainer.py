@@ -14,23 +14,15 @@ Example
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
-from functools import partial, wraps
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
-from bpe_core.encoding.encoder import Encoder, Merge
 from bpe_core.encoding.numbering import Numbering
 from bpe_core.errors import MergeError, quoted
-from bpe_core.history.branches import Branch, BranchInfo, HistoryTree
+from bpe_core.history.branches import HistoryTree
 from bpe_core.history.events import (
-    BranchCreated,
-    BranchDeleted,
-    BranchRenamed,
-    BranchSwitched,
     CorpusReplaced,
     EventSource,
     HistoryReset,
@@ -42,10 +34,10 @@ from bpe_core.history.events import (
 from bpe_core.history.merge_line import LineView, MergeLine, common_length
 from bpe_core.history.records import CANDIDATE_CAP, USER, MergeRecord, StopReason
 from bpe_core.pipeline.corpus import Corpus, weighted_total
-from bpe_core.pipeline.vocab import MARK, Vocabulary
+from bpe_core.pipeline.vocab import Vocabulary
 from bpe_core.runtime.gc_pause import without_gc
-from bpe_core.runtime.memory import release_free_memory
-from bpe_core.training import pair_index
+from bpe_core.training.answers import LastChange, Pair, PairStat, SeriesPoint, key_pair, pair_key
+from bpe_core.training.branching import REVISIONS, Branching, all_or_nothing
 from bpe_core.training.cold_index import ColdIndex
 from bpe_core.training.config import TrainingConfig
 from bpe_core.training.initial_symbols import (
@@ -58,83 +50,17 @@ from bpe_core.training.initial_symbols import (
 from bpe_core.training.line_checks import check_line, pass_numbers
 from bpe_core.training.pair_index import MergeEffect, PairIndex
 from bpe_core.training.pair_queue import PairQueue
-from bpe_core.training.tie_rules import RULE_NAMES, TieBreakRule
-from bpe_core.training.word_replay import replay_words
+from bpe_core.training.queries import TrainerQueries
+from bpe_core.training.restore_words import add_new_tokens, replay_history, replays_merge_by_merge
+from bpe_core.training.tie_rules import TieBreakRule
 
-Pair = tuple[int, int]
+__all__ = ["LastChange", "PairStat", "SeriesPoint", "Trainer"]  # the answers, where they were always found
 Progress = Callable[[int, int], None]
 # A walk of this many merges or undos warms up an opened session's whole index first.
 LONG_WALK = 256
-# A session up to this size reopens by replaying its merges one by one, checking each merge's
-# decision data against the state before it at once; costs about what training it did (tenths
-# of a second here). Larger ones replay word by word, a fraction of that, and check a merge's
-# decision data where the trainer first stands before it (read when called: tests vary them).
-EXACT_REPLAY_SYMBOLS = 100_000
-EXACT_REPLAY_MERGES = 10_000
-# Every change of any trainer's recorded history (not of its position) gets a new number, so
-# "is this still the history I cached?" is one integer comparison, even across trainers.
-_REVISIONS = itertools.count(1)
 
 
-@dataclass(frozen=True, slots=True)
-class PairStat:
-    """A row of the ranked pair table."""
-
-    pair: Pair
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class LastChange:
-    """The last single command: a merge ``applied`` (step or redo) or undone, and the words it
-    changed."""
-
-    applied: bool
-    record: MergeRecord
-    words: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesPoint:
-    """Per-step values for plots (step 0 is the initial state)."""
-
-    step: int
-    top_count: int
-    ties: int
-    vocab_size: int
-    corpus_tokens: int
-
-
-def _key(pair: Pair) -> str:
-    return chr(pair[0]) + chr(pair[1])
-
-
-def _pair(key: str) -> Pair:
-    return ord(key[0]), ord(key[1])
-
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _all_or_nothing(walk: Callable[Concatenate[Trainer, P], R]) -> Callable[Concatenate[Trainer, P], R]:
-    """A walk that meets a saved merge that does not fit the corpus (see ``Trainer._verify``)
-    goes back to where it began before the error is raised: the state stays the one the views
-    were last told of, and the command can be tried again."""
-
-    @wraps(walk)
-    def guarded(self: Trainer, *args: P.args, **kwargs: P.kwargs) -> R:
-        branch, position = self._tree.current, self.position
-        try:
-            return walk(self, *args, **kwargs)
-        except MergeError:
-            self._back_to(branch, position)
-            raise
-
-    return guarded
-
-
-class Trainer:
+class Trainer(TrainerQueries, Branching):
     """Trains BPE merges on a :class:`Corpus` one step at a time, with exact undo and redo.
 
     Parameters
@@ -194,7 +120,7 @@ class Trainer:
         self.vocab = Vocabulary(config.special_tokens, symbols, config.end_of_word)
         self._records = MergeLine()  # the current branch's line
         self._tree = HistoryTree(self._records)
-        self.revision = next(_REVISIONS)
+        self.revision = next(REVISIONS)
         # What each applied merge changed, for undo; None for a merge restored from a session,
         # whose changes are worked out when first needed (see _last_effect).
         self._effects: list[MergeEffect | None] = []
@@ -283,125 +209,9 @@ class Trainer:
     def can_redo(self) -> bool:
         return self.position < len(self._records)
 
-    # -- branches --------------------------------------------------------------------------
-
-    def branches(self) -> list[BranchInfo]:
-        """Every line of the history, in the order they were made (see ``bpe_core.history.branches``)."""
-        return self._tree.infos()
-
-    @property
-    def current_branch(self) -> int:
-        return self._tree.current.id
-
-    def branch_history(self, branch: int) -> LineView:
-        """A branch's merges from step 1."""
-        return LineView(self._tree.get(branch).records)
-
-    @_all_or_nothing
-    @without_gc
-    def switch(
-        self,
-        branch: int,
-        step: int | None = None,
-        progress: Progress | None = None,
-        cancel: Callable[[], bool] | None = None,
-    ) -> None:
-        """Go to ``branch`` after its merge ``step`` (default: its last; a step inside a pass
-        goes to the pass's end): undo to where the two lines part, then redo along the other,
-        exactly and without a recount. A cancelled switch stops on whichever line it was
-        walking, at the last node it passed."""
-        target = self._tree.get(branch)
-        step = len(target.records) if step is None else step
-        if not 0 <= step <= len(target.records):
-            raise MergeError(
-                f"Step {step} is outside branch {quoted(target.name)} (0 to {len(target.records)})."
-            )
-        step = target.records.pass_end(step)
-        old, start = self._tree.current.id, self.position
-        meet = min(common_length(self._records, target.records), step)
-        self._last_change = None
-        total = max(start - meet, 0) + step - min(meet, start)
-        self._before_walk(total)
-        done = 0
-        while self.position > meet and not (cancel is not None and cancel()):
-            self._unmerge()
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        forward = False
-        if self.position <= meet:
-            self._set_current(target)
-            forward = True
-            while self.position < step and not (cancel is not None and cancel()):
-                self._remerge()
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-        self._to_node(forward)
-        if self._tree.current.id != old:
-            self.events.emit(BranchSwitched(old, self._tree.current.id, start, self.position))
-        elif self.position != start:
-            self.events.emit(Jumped(start, self.position))
-
-    def start_branch(self) -> int:
-        """A new branch from here, made current, with no merge of its own yet: the next merges
-        go there and the line left stays as it is, also from the end of a line (where merges
-        would otherwise extend it). Returns its id."""
-        self._fork()
-        return self._tree.current.id
-
-    def rename_branch(self, branch: int, name: str) -> None:
-        name = self._tree.rename(branch, name)
-        self.revision = next(_REVISIONS)
-        self.events.emit(BranchRenamed(branch, name))
-
-    def delete_branch(self, branch: int) -> None:
-        """Forget a branch other than the current one."""
-        self._tree.delete(branch)
-        self.revision = next(_REVISIONS)
-        self.events.emit(BranchDeleted(branch))
-
-    def _back_to(self, branch: Branch, position: int) -> None:
-        """Walk back to ``position`` on ``branch``, where a failed walk began: every merge of
-        that way was made before, so none can fail again."""
-        failed_branch, failed_position = self._tree.current.id, self.position
-        if branch is self._tree.current and position == failed_position:
-            return
-        meet = min(common_length(self._records, branch.records), position)
-        while self.position > meet:
-            self._unmerge(check=False)
-        self._set_current(branch)
-        while self.position < position:
-            self._remerge(check=False)
-        self._last_change = None
-        if branch.id != failed_branch:
-            self.events.emit(BranchSwitched(failed_branch, branch.id, failed_position, position))
-        else:
-            self.events.emit(Jumped(failed_position, position))
-
-    def _set_current(self, branch: Branch) -> None:
-        """Make ``branch`` current; its line must contain the state as it is now."""
-        if branch is not self._tree.current:
-            self._tree.current = branch
-            self._records = branch.records
-            self.revision = next(_REVISIONS)
-
-    def _fork(self) -> None:
-        """Merges follow the position and a different one is about to be made: a new branch."""
-        branch = self._tree.fork(self.position)
-        self._set_current(branch)
-        self.events.emit(BranchCreated(branch.id, branch.parent or 0, branch.fork))
-
-    def _enter(self, branch: Branch) -> None:
-        """Follow another line that makes the same merge from here."""
-        old = self._tree.current.id
-        self._set_current(branch)
-        if branch.id != old:
-            self.events.emit(BranchSwitched(old, branch.id, self.position, self.position))
-
     # -- commands --------------------------------------------------------------------------
 
-    @_all_or_nothing
+    @all_or_nothing
     @without_gc
     def step(
         self, pair: Pair | None = None, decided_by: str | None = None, chosen: bool = False
@@ -423,7 +233,7 @@ class Trainer:
                 return self._step_pass()
             key, decided_by = None, self._rule.spec
         else:
-            key = _key(pair)
+            key = pair_key(pair)
             if not self._index.count(key):
                 raise MergeError(f"The pair {self.pair_string(pair)} does not occur in the corpus.")
             decided_by = decided_by or USER
@@ -432,7 +242,7 @@ class Trainer:
         self.events.emit(MergeApplied(record, redo=redone))
         return record
 
-    @_all_or_nothing
+    @all_or_nothing
     @without_gc
     def undo(self) -> MergeRecord:
         """Undo the last merge exactly; it stays available for :meth:`redo`."""
@@ -451,7 +261,7 @@ class Trainer:
             self.events.emit(Jumped(start, self.position))
         return record
 
-    @_all_or_nothing
+    @all_or_nothing
     @without_gc
     def redo(self) -> MergeRecord:
         """Re-apply the next undone merge, with its original decision."""
@@ -469,7 +279,7 @@ class Trainer:
             self.events.emit(Jumped(start, self.position))
         return record
 
-    @_all_or_nothing
+    @all_or_nothing
     @without_gc
     def goto(
         self, step: int, progress: Progress | None = None, cancel: Callable[[], bool] | None = None
@@ -511,7 +321,7 @@ class Trainer:
         self._load(self.corpus, self.training)
         self.events.emit(HistoryReset())
 
-    @_all_or_nothing
+    @all_or_nothing
     @without_gc
     def run(
         self,
@@ -668,7 +478,7 @@ class Trainer:
         whether they were redone.
         """
         if self.position < len(self._records):
-            line = self._tree.line_with(self.position, [_pair(key) for key in keys])
+            line = self._tree.line_with(self.position, [key_pair(key) for key in keys])
             if line is not None:
                 self._enter(line)
                 return [self._remerge() for _ in keys], True
@@ -689,7 +499,7 @@ class Trainer:
         """The pair to merge with the decision data to record: (pair, top count, ties, tied)."""
         queue = self._queue
         if saved is not None:
-            return key or "", saved.top_count, saved.ties, [_key(p) for p in saved.candidates]
+            return key or "", saved.top_count, saved.ties, [pair_key(p) for p in saved.candidates]
         top = queue.top_count()
         ties = self._ties(top)
         # At a tie the pairs tied at the top; a pair picked by hand below the top names the
@@ -729,7 +539,7 @@ class Trainer:
             top_count=top,
             replacements=effect.replacements,
             ties=ties,
-            candidates=tuple(_pair(k) for k in candidates),
+            candidates=tuple(key_pair(k) for k in candidates),
             decided_by=decided_by,
             new_token=created,
             vocab_size=len(vocab),
@@ -737,7 +547,7 @@ class Trainer:
             pass_number=pass_number,
         )
         self._records.append(record)
-        self.revision = next(_REVISIONS)
+        self.revision = next(REVISIONS)
         self._effects.append(effect)
         return record
 
@@ -775,7 +585,7 @@ class Trainer:
             candidates=candidates,
         )
         self._check_decision(template)
-        return self._advance(_key(pair), decided_by, template)[0]
+        return self._advance(pair_key(pair), decided_by, template)[0]
 
     @without_gc
     def restore(
@@ -795,8 +605,7 @@ class Trainer:
         result is exactly that of replaying merge by merge, which is how it is done for a small
         session (every merge's decision data is then checked against the state before it at
         once; a large one's where the trainer first stands before it) and where the word-by-word
-        replay (``bpe_core.training.word_replay``) does not apply: a merge that spells an existing token,
-        a long word, or counts too large for float64.
+        replay (``bpe_core.training.restore_words``) does not apply.
         """
         if not self._unrestored:
             raise MergeError("Only a trainer made by Trainer.restoring can restore a history.")
@@ -811,118 +620,61 @@ class Trainer:
         weights = corpus.counts.numpy()
         lengths = initial_lengths(corpus)
         runs = initial_runs(corpus, self.vocab.ids)  # the base symbols' ids, read before merges are added
-        if (
-            not saved
-            or (not fill and int(lengths.sum()) <= EXACT_REPLAY_SYMBOLS and len(saved) <= EXACT_REPLAY_MERGES)
-            or (len(lengths) and lengths.max() > pair_index.LONG_WORD)  # read when called: tests vary it
-            or weighted_total(lengths, weights) >= 2**52
-            or not self._add_new_tokens(saved)
-        ):
-            del runs
-            del lengths
-            self._index_segs(initial_segs(corpus, self.vocab.ids))
-            self._initial = self._now()
-            for number, (merge, pass_number) in enumerate(zip(saved, passes.tolist(), strict=True), start=1):
-                if fill:
-                    template = replace(merge, step=number, pass_number=pass_number)
-                    self._advance(_key(merge.pair), merge.decided_by, template)
-                    self._records[-1] = replace(self._records[-1], top_count=self._records[-1].count)
-                else:
-                    self.replay(
-                        merge.pair,
-                        merge.count,
-                        merge.top_count,
-                        merge.ties,
-                        merge.candidates,
-                        merge.decided_by,
-                        pass_number,
-                    )
-                if progress is not None:
-                    progress(number, len(saved))
-            check_line(self._records)
-            self.goto(position)
+        if replays_merge_by_merge(saved, lengths, weights, fill) or not add_new_tokens(self.vocab, saved):
+            del runs, lengths
+            self._replay_each(saved, passes, position, progress, fill)
             return
-        vocab, total = self.vocab, len(saved)
-        # Merge 1 was chosen at step 0, so its record holds step 0's top count and ties.
-        corpus_tokens = int(weighted_total(lengths, weights))  # exact: below 2^52
-        n_symbols = int(lengths.sum(dtype=np.int64))
-        del lengths
-        first = len(vocab) - total  # the id of merge 1's token
-        left, right = saved.column("left"), saved.column("right")
-        tokens = np.arange(first, first + total, dtype=np.int32)
-        done = replay_words(
+        n_symbols, corpus_tokens = int(lengths.sum(dtype=np.int64)), int(weighted_total(lengths, weights))
+        del lengths  # exact below 2^52, which replays_merge_by_merge checked
+        restored = replay_history(
+            saved,
+            corpus,
+            self.vocab,
             runs,
-            weights,
-            (left[:position], right[:position], tokens[:position]),
-            len(vocab),
-            progress and (lambda done: progress(int(done * position), total)),
-            capacity=n_symbols,
+            n_symbols,
+            corpus_tokens,
+            passes,
+            position,
+            progress,
+            fill,
+            self.pair_string,
         )
-        counts, replacements = done.counts, done.replacements
-        for _ in range(total - position):
-            vocab.remove_last()
-        release_free_memory()  # the replay's temporaries
-        cold = ColdIndex(done.symbols, done.starts, weights, len(vocab))
-        del done
-        release_free_memory()
-        if position < total:  # the merges ahead are replayed for their counts only
-            later = replay_words(
-                _cold_runs(cold),
-                weights,
-                (left[position:], right[position:], tokens[position:]),
-                len(vocab) + total - position,
-                progress and (lambda done: progress(position + int(done * (total - position)), total)),
-                keep=False,
-            )
-            counts, replacements = (
-                np.concatenate((counts, later.counts)),
-                np.concatenate((replacements, later.replacements)),
-            )
-        recorded = saved.column("count")
-        if not fill and (wrong := np.flatnonzero(counts != recorded)).size:
-            k = int(wrong[0])
-            raise MergeError(
-                f"Merge {k + 1} {self.pair_string(saved.pair(k))} occurs {int(counts[k])} times in the "
-                f"corpus, not {int(recorded[k])} as recorded."
-            )
-        columns = {
-            "token": tokens,
-            "replacements": replacements,
-            "vocab_size": tokens + 1,
-            "corpus_tokens": corpus_tokens - np.cumsum(replacements),
-            "pass_number": passes,
-        }
-        if fill:
-            columns["count"] = columns["top_count"] = counts
-        head = saved[0]
-        # The state before each merge is not rebuilt here: a merge's decision data is checked
-        # against it where the trainer stands before that merge (a walk, or now for the next one).
-        saved.fill(columns, np.ones(total, dtype=bool), saved.column("ties") > 0)
         check_line(saved)
         self._records = saved
         self._tree = HistoryTree(saved)
-        self._initial = SeriesPoint(
-            0, int(counts[0]) if fill else head.top_count, head.ties, first, corpus_tokens
-        )
-        self._index_segs(cold, lazy=range(first, first + position))
+        first = restored.first_token
+        self._initial = SeriesPoint(0, restored.top_count, restored.ties, first, restored.corpus_tokens)
+        self._index_segs(restored.cold, lazy=range(first, first + position))
         self._effects = [None] * position
-        self.revision = next(_REVISIONS)
-        if position < total:
+        self.revision = next(REVISIONS)
+        if position < len(saved):
             self._check_decision(saved[position])
 
-    def _add_new_tokens(self, saved: MergeLine) -> bool:
-        """Add each merge's token to the vocabulary if every merge makes a token no earlier one
-        spells (and names only tokens made); otherwise add none and return False."""
-        vocab = self.vocab
-        keys, known, before = vocab.keys, vocab.ids, len(vocab)
-        for step, (left, right) in enumerate(saved.pairs(), start=1):
-            key = keys[left] + keys[right] if 0 <= left < len(keys) and 0 <= right < len(keys) else None
-            if key is None or key in known:
-                while len(vocab) > before:
-                    vocab.remove_last()
-                return False
-            vocab.add(key, step)
-        return True
+    def _replay_each(
+        self, saved: MergeLine, passes: np.ndarray, position: int, progress: Progress | None, fill: bool
+    ) -> None:
+        """Restore by replaying the saved merges one by one from the initial state (see :meth:`restore`)."""
+        self._index_segs(initial_segs(self.corpus, self.vocab.ids))
+        self._initial = self._now()
+        for number, (merge, pass_number) in enumerate(zip(saved, passes.tolist(), strict=True), start=1):
+            if fill:
+                template = replace(merge, step=number, pass_number=pass_number)
+                self._advance(pair_key(merge.pair), merge.decided_by, template)
+                self._records[-1] = replace(self._records[-1], top_count=self._records[-1].count)
+            else:
+                self.replay(
+                    merge.pair,
+                    merge.count,
+                    merge.top_count,
+                    merge.ties,
+                    merge.candidates,
+                    merge.decided_by,
+                    pass_number,
+                )
+            if progress is not None:
+                progress(number, len(saved))
+        check_line(self._records)
+        self.goto(position)
 
     def _redecided(self, record: MergeRecord, decided_by: str) -> MergeRecord:
         """``record``, just followed, as decided by ``decided_by``, in every line that reaches
@@ -936,7 +688,7 @@ class Trainer:
         ]
         for records in sharing:
             records[step - 1] = new  # a row read by several lines changes for them all
-        self.revision = next(_REVISIONS)
+        self.revision = next(REVISIONS)
         return new
 
     def _remerge(self, check: bool = True) -> MergeRecord:
@@ -949,7 +701,9 @@ class Trainer:
         if record.new_token:
             self.vocab.add(self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]], record.step)
             index.token_freq.append(0)
-        effect = index.merge(_key(record.pair), chr(record.token), fresh=index.token_freq[record.token] == 0)
+        effect = index.merge(
+            pair_key(record.pair), chr(record.token), fresh=index.token_freq[record.token] == 0
+        )
         self._queue.push(effect.increased)
         self._effects.append(effect)
         return record
@@ -970,27 +724,11 @@ class Trainer:
         self._check_decision(record)
         self._records.mark_verified(record.step - 1)
 
-    @property
-    def next_branch(self) -> int:
-        """The number the next branch will take (saved, so that a reopened session names new
-        branches as this one would)."""
-        return self._tree.next_id
-
-    def restore_branches(self, branches: list[Branch], current: int, next_branch: int = 0) -> None:
-        """Give a restored trainer the other lines of its saved history (the current one, ``current``,
-        already restored, takes its records from this trainer). Their own records come from a
-        file, marked unverified: each is checked against the corpus the first time it is redone."""
-        for branch in branches:
-            if branch.id == current:
-                branch.records = self._records
-        self._tree.replace(branches, current, next_branch)
-        self.revision = next(_REVISIONS)
-
     def _unmerge(self, check: bool = True) -> MergeRecord:
         record = self._records[self.position - 1]
         effect = self._last_effect()
         self._effects.pop()
-        increased = self._index.unmerge(_key(record.pair), chr(record.token), effect)
+        increased = self._index.unmerge(pair_key(record.pair), chr(record.token), effect)
         self._queue.push(increased)
         if record.new_token:
             self.vocab.remove_last()
@@ -1021,233 +759,3 @@ class Trainer:
                 )
         if record.step <= len(self._records) and self._records.unchecked(record.step - 1):
             self._records.mark_checked(record.step - 1)
-
-    # -- queries: pairs --------------------------------------------------------------------
-
-    def pair_count(self, pair: Pair) -> int:
-        """Weighted count of adjacent occurrences (overlapping included); 0 if absent."""
-        return self._index.count(_key(pair))
-
-    def pair_counts(self) -> dict[Pair, int]:
-        """Every live pair with its count (a full copy: for checks and exports, not per step)."""
-        return {_pair(k): c for k, c in self._index.live_pairs()}
-
-    @property
-    def pair_total(self) -> int:
-        """Number of distinct pairs present now."""
-        return self._index.pair_total
-
-    def top_pairs(self, n: int) -> list[PairStat]:
-        """The ``n`` best pairs in the current rule's order (cheap for small ``n``)."""
-        count = self._index.count
-        return [PairStat(_pair(k), count(k)) for k in self._queue.ranked(n)]
-
-    def ranked_pairs(self) -> list[PairStat]:
-        """All live pairs, best first (sorts everything: use for full tables, not every step)."""
-        return self.top_pairs(self.pair_total)
-
-    def top_count(self) -> int:
-        return self._queue.top_count()
-
-    def ties_at_top(self) -> int:
-        """How many pairs share the highest count now."""
-        return self._ties(self._queue.top_count())
-
-    def tied_candidates(self, limit: int = CANDIDATE_CAP) -> list[Pair]:
-        """Up to ``limit`` pairs tied at the top count, in the current rule's order."""
-        return [_pair(k) for k in self._queue.ranked(min(self.ties_at_top(), limit))]
-
-    def replacements(self, pair: Pair) -> int:
-        """Replacements a merge of ``pair`` would really make (non-overlapping, weighted)."""
-        return self._index.replacements(_key(pair))
-
-    def words_with_pair(self, pair: Pair) -> list[int]:
-        """Indices of the word types whose current segmentation contains ``pair``."""
-        return self._index.words_with(_key(pair))
-
-    def word_count_with_pair(self, pair: Pair) -> int:
-        """How many word types contain ``pair`` (cheaper than the list)."""
-        return self._index.word_count(_key(pair))
-
-    def first_occurrence(self, pair: Pair) -> tuple[int, int]:
-        """(word index, position) of the pair's first occurrence (the first-seen key). The
-        position orders occurrences within the word; in a long word it counts initial units."""
-        key = _key(pair)
-        word = self._index.first_word(key)
-        return word, self._index.position(word, key)
-
-    def tied_pairs(self) -> list[Pair]:
-        """Every pair tied at the top count now, in no particular order (a full scan)."""
-        top = self._queue.top_count()
-        if not top:
-            return []
-        return [_pair(k) for k in self._index.pairs_counted(top)]
-
-    def rule_choices(self, pairs: list[Pair] | None = None) -> dict[str, Pair]:
-        """Which pair each named rule would pick: among ``pairs``, or by default among *all*
-        pairs tied at the top count (what a step under that rule would merge now)."""
-        if pairs is None:
-            pairs = self.tied_pairs()
-        if not pairs:
-            return {}
-        tokens = self.vocab.tokens
-        choices: dict[str, Pair] = {}
-        for name in RULE_NAMES:
-            if name == "random":
-                continue
-            rule = TieBreakRule(name)
-            if rule.depends_on_position:
-                choices[name] = min(pairs, key=self.first_occurrence)
-            else:
-                choices[name] = min(pairs, key=partial(_static_key, rule, tokens))
-        return choices
-
-    # -- queries: vocabulary and corpus ----------------------------------------------------
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
-
-    def token_string(self, token_id: int) -> str:
-        return self.vocab.tokens[token_id]
-
-    def pair_string(self, pair: Pair) -> str:
-        return f"({quoted(self.vocab.tokens[pair[0]])}, {quoted(self.vocab.tokens[pair[1]])})"
-
-    def token_length(self, token_id: int) -> int:
-        """Units (characters, or bytes in byte mode) of text the token stands for: the end-of-word
-        marker covers none; a special token counts its own text."""
-        key = self.vocab.keys[token_id]
-        if token_id < self.vocab.n_special:
-            return len(key.encode("utf-8")) if self.corpus.config.unit == "byte" else len(key)
-        return len(key) - (self.corpus.config.end_of_word is not None and key.endswith(MARK))
-
-    def token_frequency(self, token_id: int) -> int:
-        """Occurrences of the token in the current segmentation of the corpus."""
-        return self._index.token_freq[token_id]
-
-    def line_keys(self) -> list[str]:
-        """The keys of the tokens now, then of those the redo-able merges of this line make."""
-        keys, line = list(self.vocab.keys), self._records
-        for i in range(self.position, len(line)):
-            if line.new_token(i):
-                left, right = line.pair(i)
-                keys.append(keys[left] + keys[right])
-        return keys
-
-    def token_numbers(self) -> list[int] | None:
-        """The exported id of each token of :meth:`line_keys` (an imported tokenizer's ids, see
-        ``bpe_core.encoding.numbering``), or ``None`` when they are the session's own ids. The list is
-        the same object for as long as the recorded history is (undo and redo keep it)."""
-        if self.numbering is None:
-            return None
-        if self._numbers_revision != self.revision:
-            self._numbers = self.numbering.ids(self.line_keys(), self.vocab.n_special)
-            self._numbers_revision = self.revision
-        return self._numbers
-
-    def encoder(self, full_history: bool = False) -> Encoder:
-        """An encoder of the vocabulary and the merges applied so far (a snapshot).
-
-        With ``full_history`` it also holds the redo-able merges after the current position
-        (encode with ``upto=trainer.position`` for the current state); it then stays valid
-        while the user moves back and forth in the same history.
-
-        >>> trainer = Trainer(Corpus.from_text("low low lower", PipelineConfig()))
-        >>> _ = trainer.run()
-        >>> trainer.encoder().encode("lowest").tokens
-        ['low', 'e', 's', 't', '</w>']
-        """
-        history = self.history
-        records = history if full_history else history.prefix(self.position)
-        # With the tokens of merges undone so far but recorded, when they are wanted.
-        keys = self.line_keys() if full_history else list(self.vocab.keys)
-        columns = (records.column(name).tolist() for name in ("left", "right", "token", "count"))
-        merges = list(map(Merge, range(len(records)), *columns))
-        encoder = Encoder(self.corpus.config, keys, merges, range(self.vocab.n_special))
-        numbers = self.token_numbers()
-        if numbers is None or self.numbering is None:
-            return encoder
-        return encoder.renumbered(numbers[: len(keys)], self.numbering.unknown)
-
-    def token_created_at(self, token_id: int) -> int:
-        """Step that created the token (0 for special and base tokens)."""
-        return self.vocab.created_at[token_id]
-
-    def token_parts(self, token_id: int) -> Pair | None:
-        """The pair whose merge first created ``token_id`` (``None`` for base and special)."""
-        step = self.vocab.created_at[token_id]
-        return self._records.pair(step - 1) if step else None
-
-    @property
-    def corpus_tokens(self) -> int:
-        """Total number of tokens in the corpus' current segmentation."""
-        return self._index.total_tokens
-
-    @property
-    def word_count(self) -> int:
-        """Number of distinct word types."""
-        return len(self.corpus.words)
-
-    def segmentation(self, word: int) -> list[int]:
-        """Token ids of word type ``word`` now."""
-        return [ord(ch) for ch in self._index.seg(word)]
-
-    def segmentation_length(self, word: int) -> int:
-        return self._index.seg_length(word)
-
-    def segmentation_lengths(self) -> np.ndarray:
-        """Every word type's current number of tokens (one array: cheaper than asking each)."""
-        return self._index.seg_lengths()
-
-    def words_with_token(self, token_id: int) -> list[int]:
-        """Indices of the word types whose current segmentation contains the token."""
-        return self._index.words_with_symbol(token_id)
-
-    def changed_words(self) -> list[int]:
-        """Word types the last applied merge changed (empty at step 0)."""
-        return self._last_effect().changed if self._effects else []
-
-    def _last_effect(self) -> MergeEffect:
-        """What the last applied merge changed; for a merge restored from a session, worked out
-        now, as the words holding its token (it is the last merge applied)."""
-        effect = self._effects[-1]
-        if effect is None:
-            record = self._records[self.position - 1]
-            effect = MergeEffect(self._index.lazy_words(record.token), record.replacements)
-            self._effects[-1] = effect
-        return effect
-
-    @property
-    def last_change(self) -> LastChange | None:
-        """What the last single step, undo or redo changed (``None`` after a run or jump)."""
-        return self._last_change
-
-    # -- queries: per-step series for plots ------------------------------------------------
-
-    def series(self) -> list[SeriesPoint]:
-        """One point per step up to the current position, starting with the initial state."""
-        line, n = self._records, self.position
-        columns = (
-            line.column(name, n).tolist() for name in ("top_count", "ties", "vocab_size", "corpus_tokens")
-        )
-        return [self._initial, *map(SeriesPoint, range(1, n + 1), *columns)]
-
-    @property
-    def initial_point(self) -> SeriesPoint:
-        return self._initial
-
-
-def _static_key(rule: TieBreakRule, tokens: Sequence[str], pair: Pair) -> Any:
-    return rule.static_key(tokens[pair[0]], tokens[pair[1]], *pair)
-
-
-def _cold_runs(cold: ColdIndex) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """The words of a cold index in runs, as ``bpe_core.training.word_replay`` takes them."""
-    starts = cold.starts
-    n_words = len(starts) - 1
-    step = max(1, n_words * (1 << 18) // max(1, int(starts[-1])))
-    for first in range(0, n_words, step):
-        last = min(first + step, n_words)
-        low, high = int(starts[first]), int(starts[last])
-        yield cold.symbols[low:high].astype(np.int32), np.diff(starts[first : last + 1]).astype(np.int64)
