@@ -23,7 +23,7 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,16 +37,76 @@ from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ran
 from bpe_core.io.session import load_encoder
 from bpe_core.runtime.fileio import open_input, spooled, write_all_atomic
 
-READABLE = ("session", "hf", "gpt2", "codes", "tiktoken", "minbpe")
-WRITABLE = ("hf", "gpt2", "codes", "tiktoken")
-DESCRIPTIONS = {
-    "session": "BPE Studio session",
-    "hf": "Hugging Face tokenizer.json",
-    "gpt2": "GPT-2 vocab.json + merges.txt",
-    "codes": "subword-nmt codes",
-    "tiktoken": "tiktoken ranks",
-    "minbpe": "minbpe model",
+
+@dataclass(frozen=True)
+class Format:
+    """A tokenizer format: how to read it and, where it can be written, how to render it.
+
+    ``read(path, pattern, specials)`` gives the encoder and notes on what the file holds that
+    is not applied (``pattern`` and ``specials`` matter only to formats that hold neither);
+    ``render(encoder)`` gives file name -> text, raising the reason it cannot hold the encoder;
+    ``folder`` formats are written as a folder of files.
+    """
+
+    name: str
+    description: str
+    read: Callable[[Path, str, Sequence[str]], tuple[Encoder, list[str]]]
+    render: Callable[[Encoder], dict[str, str]] | None = None
+    folder: bool = False
+
+
+def _read_session(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+    return load_encoder(path), []
+
+
+def _read_hf(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+    return read_hf(path / "tokenizer.json" if path.is_dir() else path)
+
+
+def _read_gpt2(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+    folder = path if path.is_dir() else path.parent
+    return read_gpt2(folder / "vocab.json", folder / "merges.txt", pattern), []
+
+
+def _read_codes(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+    return read_codes(path), [
+        "subword-nmt splits words at single spaces only; here they split at any whitespace "
+        "(tabs, no-break spaces)."
+    ]
+
+
+def _read_tiktoken(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+    return encoder_from_ranks(read_ranks(path), pattern, specials), []
+
+
+def _read_minbpe(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+    return read_minbpe(path), []
+
+
+def _render_hf(encoder: Encoder) -> dict[str, str]:
+    return {"tokenizer.json": json.dumps(hf_dict(encoder), ensure_ascii=False, indent=1) + "\n"}
+
+
+# Every format, one line each: the order is the one lists and messages give.
+FORMATS = {
+    f.name: f
+    for f in (
+        Format("session", "BPE Studio session", _read_session),
+        Format("hf", "Hugging Face tokenizer.json", _read_hf, _render_hf),
+        Format("gpt2", "GPT-2 vocab.json + merges.txt", _read_gpt2, gpt2_texts, folder=True),
+        Format("codes", "subword-nmt codes", _read_codes, lambda encoder: {"codes": codes_text(encoder)}),
+        Format(
+            "tiktoken",
+            "tiktoken ranks",
+            _read_tiktoken,
+            lambda encoder: {"ranks.tiktoken": ranks_text(ranks_of(encoder))},
+        ),
+        Format("minbpe", "minbpe model", _read_minbpe),
+    )
 }
+READABLE = tuple(FORMATS)
+WRITABLE = tuple(name for name, f in FORMATS.items() if f.render is not None)
+DESCRIPTIONS = {name: f.description for name, f in FORMATS.items()}
 _HEAD = 4096  # bytes looked at to tell the formats apart
 
 
@@ -147,25 +207,8 @@ def _read_tokenizer(path: Path, format: str | None, pattern: str, specials: Sequ
         raise InputError(
             "Special tokens are given on import only for tiktoken ranks; the other formats hold theirs."
         )
-    notes: list[str] = []
     try:
-        if format == "hf":
-            encoder, notes = read_hf(path / "tokenizer.json" if path.is_dir() else path)
-        elif format == "gpt2":
-            folder = path if path.is_dir() else path.parent
-            encoder = read_gpt2(folder / "vocab.json", folder / "merges.txt", pattern)
-        elif format == "codes":
-            encoder = read_codes(path)
-            notes.append(
-                "subword-nmt splits words at single spaces only; here they split at any whitespace "
-                "(tabs, no-break spaces)."
-            )
-        elif format == "tiktoken":
-            encoder = encoder_from_ranks(read_ranks(path), pattern, specials)
-        elif format == "minbpe":
-            encoder = read_minbpe(path)
-        else:
-            encoder = load_encoder(path)
+        encoder, notes = FORMATS[format].read(path, pattern, specials)
     except IsADirectoryError:
         raise InputError(f"{str(path)!r} is a folder; a {DESCRIPTIONS[format]} is a file.") from None
     return Imported(encoder, format, tuple(notes))
@@ -214,8 +257,9 @@ def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Pat
         raise InputError(f"Cannot export as {format!r}; choose one of: {', '.join(WRITABLE)}.")
     path = Path(path)
     files = _render(encoder, format)
-    if format == "gpt2":
+    if FORMATS[format].folder:
         if path.exists() and not path.is_dir():
+            # GPT-2's is the one folder format.
             raise InputError(f"GPT-2 files go in a folder, and {str(path)!r} is a file.")
         try:
             path.mkdir(parents=True, exist_ok=True)
@@ -232,10 +276,6 @@ def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Pat
 
 def _render(encoder: Encoder, format: str) -> dict[str, str]:
     """File name -> text of ``encoder`` in ``format`` (raises the reason it cannot be)."""
-    if format == "hf":
-        return {"tokenizer.json": json.dumps(hf_dict(encoder), ensure_ascii=False, indent=1) + "\n"}
-    if format == "gpt2":
-        return gpt2_texts(encoder)
-    if format == "codes":
-        return {"codes": codes_text(encoder)}
-    return {"ranks.tiktoken": ranks_text(ranks_of(encoder))}
+    render = FORMATS[format].render
+    assert render is not None, "only writable formats are rendered"
+    return render(encoder)
