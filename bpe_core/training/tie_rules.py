@@ -5,7 +5,7 @@ strings and ids of their two symbols.
 
 * ``first-seen`` (default): the pair whose first occurrence comes earliest, word types in order of
   first appearance in the text, then position in the word. This is what Python's ``max`` over an
-  insertion-ordered dict gives in the seed walk-throughs, minbpe and ``tiktoken._educational``.
+  insertion-ordered dict gives in the classic walk-throughs, minbpe and ``tiktoken._educational``.
 * ``hf``: the smallest ``(left id, right id)``, as Hugging Face ``tokenizers``' BPE trainer.
 * ``subword-nmt``: the lexicographically greatest ``(left, right)`` strings, as subword-nmt's
   ``max(stats, key=lambda x: (stats[x], x))``.
