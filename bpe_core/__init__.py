@@ -8,8 +8,9 @@ __version__ = "0.2.0"
 
 from bpe_core.errors import BpeError, ConfigError, InputError, MergeError, SessionError
 from bpe_core.history.records import MergeRecord, StopReason
+from bpe_core.io.corpus_files import load_corpus, read_text_file
 from bpe_core.pipeline.config import PipelineConfig
-from bpe_core.pipeline.corpus import Corpus, load_corpus, read_text_file
+from bpe_core.pipeline.corpus import Corpus
 from bpe_core.training.config import TrainingConfig
 from bpe_core.training.trainer import PairStat, SeriesPoint, Trainer
 

@@ -12,18 +12,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 
-from bpe_core.errors import ConfigError, InputError
+from bpe_core.errors import InputError
 from bpe_core.pipeline.byte_alphabet import bytes_to_display
-from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
+from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.normalize import normalize
 from bpe_core.pipeline.pretokenize import count_pieces
 from bpe_core.pipeline.vocab import MARK
 from bpe_core.pipeline.word_types import Counts, Words
-from bpe_core.runtime.fileio import read_bounded
 from bpe_core.runtime.gc_pause import without_gc
 
 Progress = Callable[[int, int], None]
@@ -247,33 +245,3 @@ def _split_specials(text: str, specials: tuple[str, ...], found: list[int]) -> l
         start = match.end()
     segments.append(text[start:])
     return segments
-
-
-def read_text_file(path: str | Path) -> str:
-    """Read a UTF-8 text file, refusing binary and undecodable files with a clear message."""
-    path = Path(path)
-    data = read_bounded(path)
-    if b"\x00" in data:  # anywhere: a NUL byte deep in a file is as binary as one at the start
-        raise InputError(f"The file {str(path)!r} looks binary, not like text (it contains NUL bytes).")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"The file {str(path)!r} is not valid UTF-8 (byte {error.start} cannot be decoded)."
-        ) from None
-
-
-def load_corpus(
-    path: str | Path,
-    config: PipelineConfig,
-    input_kind: str = "text",
-    progress: Progress | None = None,
-    workers: int = 1,
-) -> Corpus:
-    """Read ``path`` as raw text or as ``word<TAB>count`` lines and build the corpus."""
-    if input_kind not in INPUT_KINDS:
-        raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
-    text = read_text_file(path)
-    if input_kind == "counts":
-        return Corpus.from_counts(text, config)
-    return Corpus.from_text(text, config, progress, workers)
