@@ -22,6 +22,7 @@ from typing import NoReturn, TextIO
 from bpe_core.encoding import text_parts
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import BpeError
+from bpe_core.io.corpus_files import load_corpus, read_text_file
 from bpe_core.io.formats import (
     DESCRIPTIONS,
     READABLE,
@@ -34,7 +35,6 @@ from bpe_core.io.formats.tiktoken_ranks import PATTERNS
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import save_session
 from bpe_core.pipeline.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig
-from bpe_core.pipeline.corpus import load_corpus, read_text_file
 from bpe_core.runtime.fileio import (
     check_writable,
     placements,
