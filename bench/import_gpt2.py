@@ -46,7 +46,7 @@ import sys, time
 started = time.perf_counter()
 from bpe_core.io.formats import read_tokenizer
 from bpe_core.io.imported import trainer_from_encoder
-from bpe_core.pipeline.corpus import load_corpus
+from bpe_core import load_corpus
 imported = read_tokenizer(sys.argv[1], specials=["<|endoftext|>"])
 read = time.perf_counter()
 trainer = trainer_from_encoder(imported.encoder)
