@@ -5,6 +5,10 @@ Short commands (a step, an undo, a short jump) run synchronously on the GUI thre
 *busy*, views must not read the trainer (models answer from their caches), and the engine's
 events are held back and announced once the job is over.
 
+Every change is first announced as a :class:`Change` saying what changed (merges applied from k
+to n, an undo to k, a jump from a to b, another line, a reset), so that each view updates only
+that; a background job is summed up in one.
+
 Opening builds a new trainer off the GUI thread and swaps it in at the end, so the current
 session is untouched until the new one is complete, and untouched for good if opening fails or
 is cancelled. Opening while a job runs cancels that job and queues the new request (a newer
@@ -18,6 +22,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +44,7 @@ from bpe_core.history.events import (
     Jumped,
     MergeApplied,
     MergeUndone,
+    SettingsChanged,
 )
 from bpe_core.history.records import USER
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
@@ -74,6 +80,47 @@ class Source:
     test_text: str | None = None
 
 
+class ChangeKind(StrEnum):
+    """What kind of change a :class:`Change` announces."""
+
+    APPLIED = "applied"  # a step or a redo: merges applied from ``before`` to ``after``
+    UNDONE = "undone"  # an undo: back from ``before`` to ``after`` along the line
+    JUMPED = "jumped"  # several merges at once, either way: a jump, a run, a branch switched
+    BRANCHES = "branches"  # a branch made, renamed or deleted
+    SETTINGS = "settings"  # a training setting, or whether ties are asked
+    RESET = "reset"  # everything: a reset, a new corpus, another session
+    SETTLED = "settled"  # a background job ended without a change: what it held back can be read
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one announcement changed, so that each view updates only that rather than working it
+    out again. ``before`` and ``after`` are the positions around it; ``branch_switched``: the
+    current line is another one (its merges past the fork are others); ``history_changed``: the
+    recorded history changed (merges recorded or forgotten, a branch made), not only the position
+    along it. After a background job one Change sums the job up."""
+
+    kind: ChangeKind
+    before: int
+    after: int
+    branch_switched: bool = False
+    history_changed: bool = False
+
+
+_KINDS: dict[type, ChangeKind] = {
+    MergeApplied: ChangeKind.APPLIED,
+    MergeUndone: ChangeKind.UNDONE,
+    Jumped: ChangeKind.JUMPED,
+    BranchSwitched: ChangeKind.JUMPED,
+    BranchCreated: ChangeKind.BRANCHES,
+    BranchRenamed: ChangeKind.BRANCHES,
+    BranchDeleted: ChangeKind.BRANCHES,
+    HistoryReset: ChangeKind.RESET,
+    CorpusReplaced: ChangeKind.RESET,
+    SettingsChanged: ChangeKind.SETTINGS,
+}
+
+
 @dataclass(frozen=True)
 class _Request:
     """A background job, started now or queued behind the one running."""
@@ -88,6 +135,9 @@ class _Request:
 class Bridge(QObject):
     """Owns the current trainer and everything the window needs to know about it."""
 
+    sig_change = Signal(object)
+    """What changed, as a :class:`Change`: emitted first, before the signals below say so (the
+    item models update on it, the panes on those after it)."""
     sig_merge_applied = Signal(object, bool)
     """A merge was applied: (record, whether it was a redo)."""
     sig_merge_undone = Signal(object)
@@ -128,6 +178,7 @@ class Bridge(QObject):
         self._queued: _Request | None = None
         self._held: list[Event] = []
         self._diverted: Callable[[Event], None] | None = None
+        self._seen = self._landmarks()  # the trainer as the last Change left it
         self._encoder: Encoder | None = None
         self._encoder_key: tuple = ()  # (trainer.revision,) it was built for
         self._clean_state = self._state()
@@ -191,6 +242,35 @@ class Bridge(QObject):
             return any(USER in line.deciders() for line in lines)
         return True
 
+    def _landmarks(self) -> tuple[int, int, int]:
+        """(position, current branch, revision): what a :class:`Change` compares."""
+        trainer = self._trainer
+        return trainer.position, trainer.current_branch, trainer.revision
+
+    def _announce_change(self, kind: ChangeKind, branch_switched: bool = False) -> None:
+        """Tell the views what changed since the last Change."""
+        (before, branch, revision), self._seen = self._seen, self._landmarks()
+        after, branch_now, revision_now = self._seen
+        switched = branch_switched or branch != branch_now
+        self.sig_change.emit(Change(kind, before, after, switched, revision != revision_now))
+
+    def _summary(self, held: list[Event]) -> tuple[ChangeKind, bool]:
+        """One change for everything a background job did: (kind, branch switched)."""
+        kinds = {_KINDS.get(type(event), ChangeKind.SETTINGS) for event in held}
+        switched = any(isinstance(event, (BranchSwitched, BranchCreated)) for event in held)
+        if ChangeKind.RESET in kinds:
+            return ChangeKind.RESET, switched
+        if self._landmarks() != self._seen or kinds & {
+            ChangeKind.APPLIED,
+            ChangeKind.UNDONE,
+            ChangeKind.JUMPED,
+        }:
+            return ChangeKind.JUMPED, switched
+        for kind in (ChangeKind.BRANCHES, ChangeKind.SETTINGS):
+            if kind in kinds:
+                return kind, switched
+        return ChangeKind.SETTLED, switched
+
     def _state(self) -> tuple:
         """What saving records, compared to tell whether there are unsaved changes."""
         trainer = self._trainer
@@ -207,7 +287,11 @@ class Bridge(QObject):
             return
         self._announce(event)
 
-    def _announce(self, event: Event) -> None:
+    def _announce(self, event: Event, change: bool = True) -> None:
+        """Turn an engine event into signals (``change``: a :class:`Change` first, unless one
+        has summed it up already)."""
+        if change:
+            self._announce_change(_KINDS.get(type(event), ChangeKind.SETTINGS))
         if isinstance(event, MergeApplied):
             self.sig_merge_applied.emit(event.record, event.redo)
         elif isinstance(event, MergeUndone):
@@ -353,6 +437,7 @@ class Bridge(QObject):
         if spec != ASK and spec != self._trainer.rule.spec:
             self._trainer.set_tie_break(spec)  # emits SettingsChanged
         else:
+            self._announce_change(ChangeKind.SETTINGS)
             self.sig_settings_changed.emit()
             self.sig_changed.emit()
 
@@ -380,6 +465,7 @@ class Bridge(QObject):
         if announced:
             self._announce(announced[-1])
         elif ask_changed:  # only the bridge's own setting: the trainer and the document are as they were
+            self._announce_change(ChangeKind.SETTINGS)
             self.sig_settings_changed.emit()
             self.sig_changed.emit()
 
@@ -740,6 +826,8 @@ class Bridge(QObject):
         self.source = source
         self.path = session_path
         self._clean_state = self._state() if saved else ()
+        self._seen = (self._seen[0], -1, -1)  # another trainer: every line and revision is new
+        self._announce_change(ChangeKind.RESET, branch_switched=True)
         self.sig_reset.emit()
         self.sig_settings_changed.emit()
         self.sig_changed.emit()
@@ -815,10 +903,12 @@ class Bridge(QObject):
         job.release()
         job.deleteLater()
         try:
+            # The models first, from the state the job left: one change for all it did.
+            self._announce_change(*self._summary(held))
             if queued is None:
                 self.sig_busy_changed.emit(False)
             for event in held:  # the engine's events from the worker, announced on this thread
-                self._announce(event)
+                self._announce(event, change=False)
             if not held and self._state() != self._state_before_job:
                 self._touch()  # the history changed without an event (a run cut the redo line)
             self._report(request, outcome, result, message, seconds, job, announce_cancel=queued is None)

@@ -12,12 +12,12 @@ from array import array
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 
-from app.bridge import Bridge
+from app.bridge import Bridge, Change, ChangeKind
 from app.glyphs import show_whitespace, token_parts
 from app.guard import guard_overrides
-from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import BACKGROUND, DISPLAY, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER, RowCache
 from app.models.table_model import TableModel
 from app.theme import changed_background, highlight_background
@@ -28,16 +28,6 @@ TOKENS_ROLE = USER + 1  # [(text, marker), ...] for the chip delegate
 SORT_ROLE = USER  # raw sort key
 SHOWN_TOKENS = 400  # a single-sequence corpus has one enormous "word": show its start
 TARGETED_UPDATES = 300  # a step changing more words than this repaints the visible rows at once
-_ROLES = frozenset(
-    {
-        DISPLAY,
-        BACKGROUND,
-        ALIGNMENT,
-        TOOLTIP,
-        TOKENS_ROLE,
-        SORT_ROLE,
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +41,7 @@ class CorpusRow:
 @guard_overrides
 class CorpusModel(TableModel):
     HEADERS = HEADERS
+    NUMERIC = frozenset({COUNT, TOKENS})
 
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
@@ -69,49 +60,55 @@ class CorpusModel(TableModel):
         self.largest = (0, 0)  # the corpus' largest count and longest word in bytes (column widths)
         # Signals
         self._resort.timeout.connect(self._reorder)
-        bridge.sig_reset.connect(self._on_reset)
-        bridge.sig_merge_applied.connect(self._on_single_change)
-        bridge.sig_merge_undone.connect(self._on_single_change)
-        bridge.sig_jumped.connect(self._on_jumped)
+        bridge.sig_change.connect(self._on_change)
         self._on_reset()
 
     # -- Qt model interface ----------------------------------------------------------------
 
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
+    def row_total(self) -> int:
+        return len(self._rows)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
-        # Views ask for a dozen roles per cell on every paint: answer the others at once.
-        if role not in _ROLES or not 0 <= index.row() < len(self._rows):
-            return None
-        w = self._rows[index.row()]
-        column = index.column()
-        if role == BACKGROUND:
-            if w in self._highlight:
-                return self._colors[0]
-            if w in self._changed:
-                return self._colors[1]
-            return None
-        if role == ALIGNMENT and column in (COUNT, TOKENS):
-            return RIGHT_ALIGNED
-        row = self._cache.get(w)
-        if row is None:
-            return PLACEHOLDER if role == DISPLAY else None
-        if role == DISPLAY:
-            if column == WORD:
-                return row.word
-            if column == COUNT:
-                return f"{row.count:,}"
-            if column == TOKENS:
-                return f"{row.token_count:,}"
-            return " ".join(text + marker for text, marker in row.tokens)  # for copy and search
-        if role == TOKENS_ROLE and column == SEGMENTATION:
-            return row.tokens
-        if role == SORT_ROLE:
-            return (row.word, row.count, row.token_count, row.token_count)[column]
-        if role == TOOLTIP:
-            return self._tooltip(w, row)
+    def answers(self) -> dict:
+        return {
+            DISPLAY: self._display,
+            BACKGROUND: self._background,
+            TOKENS_ROLE: self._tokens,
+            SORT_ROLE: self._sort_key,
+            TOOLTIP: self._tooltip_at,
+        }
+
+    def _background(self, row: int, _column: int):
+        w = self._rows[row]
+        if w in self._highlight:
+            return self._colors[0]
+        if w in self._changed:
+            return self._colors[1]
         return None
+
+    def _display(self, row: int, column: int):
+        item = self._cache.get(self._rows[row])
+        if item is None:
+            return PLACEHOLDER
+        if column == WORD:
+            return item.word
+        if column == COUNT:
+            return f"{item.count:,}"
+        if column == TOKENS:
+            return f"{item.token_count:,}"
+        return " ".join(text + marker for text, marker in item.tokens)  # for copy and search
+
+    def _tokens(self, row: int, column: int):
+        item = self._cache.get(self._rows[row]) if column == SEGMENTATION else None
+        return None if item is None else item.tokens
+
+    def _sort_key(self, row: int, column: int):
+        item = self._cache.get(self._rows[row])
+        return None if item is None else (item.word, item.count, item.token_count, item.token_count)[column]
+
+    def _tooltip_at(self, row: int, _column: int):
+        w = self._rows[row]
+        item = self._cache.get(w)
+        return None if item is None else self._tooltip(w, item)
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         self._sort_column, self._sort_order = column, order
@@ -207,6 +204,16 @@ class CorpusModel(TableModel):
             for t in before[:SHOWN_TOKENS]
         ]
 
+    def _on_change(self, change: Change) -> None:
+        """One step or undo repaints the words it changed; a jump, a run or another line, all."""
+        kind = change.kind
+        if kind == ChangeKind.RESET:
+            self._on_reset()
+        elif kind in (ChangeKind.APPLIED, ChangeKind.UNDONE):
+            self._on_single_change()
+        elif kind == ChangeKind.JUMPED:
+            self._on_jumped()
+
     def _on_reset(self) -> None:
         self.beginResetModel()
         corpus = self._bridge.trainer.corpus  # never changes: safe to read while a job runs
@@ -222,7 +229,7 @@ class CorpusModel(TableModel):
         self._positions = None
         self.endResetModel()
 
-    def _on_single_change(self, *_) -> None:
+    def _on_single_change(self) -> None:
         change = self._bridge.trainer.last_change
         words = change.words if change is not None else ()
         old = self._changed
@@ -234,11 +241,10 @@ class CorpusModel(TableModel):
         # Only the rows that changed (now or in the last step's highlight) need repainting,
         # and usually none of them is on screen.
         position = self._position()
-        last = len(HEADERS) - 1
         for w in self._changed | old:
             row = int(position[w])
             if row >= 0:
-                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+                self.repaint_rows(row, row)
         if self._sort_column == TOKENS:
             self._resort.start()
 
@@ -250,7 +256,7 @@ class CorpusModel(TableModel):
             self._positions = positions
         return self._positions
 
-    def _on_jumped(self, *_) -> None:
+    def _on_jumped(self) -> None:
         self._changed = frozenset()
         self._cache.clear()
         self._refresh_all()

@@ -8,45 +8,36 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QModelIndex
 
-from app.bridge import Bridge
+from app.bridge import Bridge, Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
-from app.models.roles import ALIGNMENT, DISPLAY, FONT, FOREGROUND, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import DISPLAY, FONT, FOREGROUND, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
 from bpe_core.history.merge_line import LineView, MergeLine
 from bpe_core.pipeline.vocab import display
 from bpe_core.tools.compare import tie_picks, tie_steps
+from bpe_core.training.trainer import Trainer
 
 STEP, MERGE, COUNT, TIES, DECIDED, OTHERS, PASS = range(7)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Other rules", "Pass")
 STEP_ROLE = USER + 1
 SORT_ROLE = USER
-_ROLES = frozenset(
-    {
-        DISPLAY,
-        FOREGROUND,
-        FONT,
-        ALIGNMENT,
-        TOOLTIP,
-        STEP_ROLE,
-        SORT_ROLE,
-    }
-)
 
 
 @guard_overrides
 class MergeModel(TableModel):
     HEADERS = HEADERS
+    NUMERIC = frozenset({STEP, COUNT, TIES, PASS})
 
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
         # Attributes
         self._bridge = bridge
+        self._trainer: Trainer | None = None  # the trainer the rows were read from
         self._history = LineView(MergeLine())  # the trainer's history as last read
         self._tie_steps = 0  # steps of the history that met a tie, kept as rows come and go
         self._position = 0
@@ -56,66 +47,85 @@ class MergeModel(TableModel):
         self._choices: dict = {}  # step -> (record, rule -> pair): see set_tie_choices
         self._line_keys: list[str] = []  # every token of the line by id (see _token)
         self._keys_revision = 0
-        self._bold = QFont()
-        self._bold.setBold(True)
         # Signals
-        bridge.sig_changed.connect(self.refresh)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
+        bridge.sig_change.connect(self._on_change)
         self.refresh()
 
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._history)
+    # -- answers, one method per role --------------------------------------------------------
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
-        if role not in _ROLES or not 0 <= index.row() < len(self._history):
+    def row_total(self) -> int:
+        return len(self._history)
+
+    def answers(self) -> dict:
+        return {
+            DISPLAY: self._display,
+            FOREGROUND: self._foreground,
+            FONT: self._font,
+            TOOLTIP: self._tooltip_at,
+            STEP_ROLE: lambda row, _column: self._history[row].step,
+            SORT_ROLE: self._sort_key,
+        }
+
+    def _display(self, row: int, column: int):
+        record = self._history[row]
+        if column == STEP:
+            return f"▶ {record.step:,}" if record.step == self._position else f"{record.step:,}"
+        if column == MERGE:
+            return self._merge_text(record.step, record.pair)
+        if column == COUNT:
+            return f"{record.count:,}"
+        if column == TIES:
+            return f"{record.ties:,}" if record.ties > 1 else ""
+        if column == OTHERS:
+            return self._others(record)
+        if column == PASS:
+            first = row == 0 or self._history[row - 1].pass_number != record.pass_number
+            return f"{record.pass_number:,}" if first else ""
+        return record.decided_by
+
+    def _foreground(self, row: int, _column: int):
+        return None if row < self._position else self._muted  # redo-able: dimmed
+
+    def _font(self, row: int, _column: int):
+        return self.bold if row + 1 == self._position else None
+
+    def _sort_key(self, row: int, column: int):
+        record = self._history[row]
+        return (
+            record.step,
+            self._merge_text(record.step, record.pair),
+            record.count,
+            record.ties,
+            record.decided_by,
+            self._others(record),
+            record.pass_number,
+        )[column]
+
+    def _tooltip_at(self, row: int, _column: int):
+        if self._bridge.busy:
             return None
-        record = self._history[index.row()]
-        column = index.column()
-        applied = record.step <= self._position
-        if role == STEP_ROLE:
-            return record.step
-        if role == FOREGROUND and not applied:
-            return self._muted
-        if role == FONT and record.step == self._position:
-            return self._bold
-        if role == ALIGNMENT and column in (STEP, COUNT, TIES, PASS):
-            return RIGHT_ALIGNED
-        if role == DISPLAY:
-            if column == STEP:
-                return f"▶ {record.step:,}" if record.step == self._position else f"{record.step:,}"
-            if column == MERGE:
-                return self._merge_text(record.step, record.pair)
-            if column == COUNT:
-                return f"{record.count:,}"
-            if column == TIES:
-                return f"{record.ties:,}" if record.ties > 1 else ""
-            if column == OTHERS:
-                return self._others(record)
-            if column == PASS:
-                row = index.row()
-                first = row == 0 or self._history[row - 1].pass_number != record.pass_number
-                return f"{record.pass_number:,}" if first else ""
-            return record.decided_by
-        if role == SORT_ROLE:
-            return (
-                record.step,
-                self._merge_text(record.step, record.pair),
-                record.count,
-                record.ties,
-                record.decided_by,
-                self._others(record),
-                record.pass_number,
-            )[column]
-        if role == TOOLTIP and not self._bridge.busy:
-            return self._tooltip(record, applied)
-        return None
+        record = self._history[row]
+        return self._tooltip(record, record.step <= self._position)
 
     def restyle(self) -> None:
         """The dimmed text for the current palette (light or dark)."""
         self._muted = muted()
         self.repaint_all([FOREGROUND])
 
+    def _on_change(self, change: Change) -> None:
+        """Rows move only where the change says: the position alone (an undo, a redo, a jump
+        along the line) repaints the rows between; settings and branches made, renamed or
+        deleted elsewhere change no row."""
+        if self._bridge.busy or change.kind in (ChangeKind.SETTINGS, ChangeKind.BRANCHES):
+            return
+        moved_only = not (change.history_changed or change.branch_switched or change.kind == ChangeKind.RESET)
+        if moved_only and self._trainer is self._bridge.trainer:
+            self._move_to(self._bridge.trainer.position)
+            return
+        self.refresh()
+
     def refresh(self) -> None:
+        """Read the history again: rows appended where it grew, all of them for another line."""
         if self._bridge.busy:
             return
         trainer = self._bridge.trainer
@@ -123,10 +133,10 @@ class MergeModel(TableModel):
         old = self._history
         # History only grows at the end, or is cut and regrown (a step after undo): the rows
         # shown stay while the line read now starts with them.
-        same = trainer is getattr(self, "_trainer", None) and (not old or history.extends(old))
+        same = trainer is self._trainer and (not old or history.extends(old))
         if not same:
             self.beginResetModel()
-            if trainer is not getattr(self, "_trainer", None):
+            if trainer is not self._trainer:
                 self._choices = {}  # another session: its records are not these
             self._trainer, self._history, self._position = trainer, history, position
             self._tie_steps = tie_steps(history)
@@ -141,13 +151,14 @@ class MergeModel(TableModel):
         else:  # the same line: the merge just followed may have been decided anew (Trainer.step)
             self._differing.pop(position, None)  # not the whole cache, on every step
             self._history = history
+        self._move_to(position)
+
+    def _move_to(self, position: int) -> None:
+        """Mark ``position``: the rows from the old mark to the new one (and one beyond each)
+        change their look."""
         old_position, self._position = self._position, position
-        if history:
-            first, last = sorted((old_position, position))
-            self.dataChanged.emit(
-                self.index(max(0, first - 1), 0),
-                self.index(min(len(history), last + 1) - 1, len(HEADERS) - 1),
-            )
+        first, last = sorted((old_position, position))
+        self.repaint_rows(first - 1, last)
 
     @property
     def position(self) -> int:

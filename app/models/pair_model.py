@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QModelIndex, QTimer
 
-from app.bridge import Bridge
+from app.bridge import Bridge, Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
-from app.models.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import BACKGROUND, DISPLAY, FONT, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import tie_background
@@ -29,19 +28,6 @@ PAIR_ROLE = USER + 1
 SORT_ROLE = USER
 
 
-_ROLES = frozenset(
-    {
-        DISPLAY,
-        ALIGNMENT,
-        BACKGROUND,
-        FONT,
-        TOOLTIP,
-        PAIR_ROLE,
-        SORT_ROLE,
-    }
-)
-
-
 @dataclass(frozen=True, slots=True)
 class PairRow:
     pair: tuple[int, int]
@@ -51,6 +37,7 @@ class PairRow:
 @guard_overrides
 class PairModel(TableModel):
     HEADERS = HEADERS
+    NUMERIC = frozenset({RANK, COUNT, REPLACEMENTS, WORDS})
     HEADER_TIPS = (
         "Rank in the current tie-break rule's order",
         "Left symbol",
@@ -79,17 +66,14 @@ class PairModel(TableModel):
         self._merged_strings: dict[tuple[int, int], str] = {}
         self._rule = bridge.trainer.rule.spec
         self._trainer = bridge.trainer
-        self._bold = QFont()
-        self._bold.setBold(True)
         # Signals
-        bridge.sig_changed.connect(self.refresh)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
+        bridge.sig_change.connect(self._on_change)
         self.refresh()
 
     # -- Qt model interface ----------------------------------------------------------------
 
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
+    def row_total(self) -> int:
+        return len(self._rows)
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:
         return not parent.isValid() and len(self._rows) < self._total and not self._bridge.busy
@@ -112,45 +96,47 @@ class PairModel(TableModel):
             self._rows.extend(rows)
             self.endInsertRows()
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
-        if role not in _ROLES or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
-        column = index.column()
-        tied = row.count == self._top and self._ties > 1
-        if role == DISPLAY:
-            if column == RANK:
-                return f"{index.row() + 1:,}"
-            if column == LEFT:
-                return self._shown(row.pair[0])
-            if column == RIGHT:
-                return self._shown(row.pair[1])
-            if column == MERGED:
-                return self._merged(row.pair)
-            if column == COUNT:
-                return f"{row.count:,}"
-            value = self._replacement_count(row) if column == REPLACEMENTS else self._word_count(row)
-            return PLACEHOLDER if value is None else f"{value:,}"
-        if role == SORT_ROLE:
-            if column in (LEFT, RIGHT, MERGED):
-                return self.data(index, DISPLAY)
-            return index.row() if column == RANK else row.count
-        if role == PAIR_ROLE:
-            return row.pair
-        if role == ALIGNMENT and column in (RANK, COUNT, REPLACEMENTS, WORDS):
-            return RIGHT_ALIGNED
-        if role == BACKGROUND and tied:
-            return self._tie_color
-        if role == FONT and index.row() == 0:
-            return self._bold
-        if role == TOOLTIP:
-            note = ""
-            if index.row() == 0:
-                note = f"\nThe {self._rule} rule picks this pair next."
-            if tied:
-                note += f"\nTied with {self._ties - 1:,} other pair(s) at count {self._top:,}."
-            return f"{self.pair_label(row.pair)} → {self._merged(row.pair)}: {row.count:,} occurrences{note}"
-        return None
+    def answers(self) -> dict:
+        return {
+            DISPLAY: self._display,
+            SORT_ROLE: self._sort_key,
+            PAIR_ROLE: lambda row, _column: self._rows[row].pair,
+            BACKGROUND: lambda row, _column: self._tie_color if self._tied(row) else None,
+            FONT: lambda row, _column: self.bold if row == 0 else None,
+            TOOLTIP: self._tooltip,
+        }
+
+    def _tied(self, row: int) -> bool:
+        return self._rows[row].count == self._top and self._ties > 1
+
+    def _display(self, row: int, column: int):
+        item = self._rows[row]
+        if column == RANK:
+            return f"{row + 1:,}"
+        if column == LEFT:
+            return self._shown(item.pair[0])
+        if column == RIGHT:
+            return self._shown(item.pair[1])
+        if column == MERGED:
+            return self._merged(item.pair)
+        if column == COUNT:
+            return f"{item.count:,}"
+        value = self._replacement_count(item) if column == REPLACEMENTS else self._word_count(item)
+        return PLACEHOLDER if value is None else f"{value:,}"
+
+    def _sort_key(self, row: int, column: int):
+        if column in (LEFT, RIGHT, MERGED):
+            return self._display(row, column)
+        return row if column == RANK else self._rows[row].count
+
+    def _tooltip(self, row: int, _column: int) -> str:
+        item = self._rows[row]
+        note = ""
+        if row == 0:
+            note = f"\nThe {self._rule} rule picks this pair next."
+        if self._tied(row):
+            note += f"\nTied with {self._ties - 1:,} other pair(s) at count {self._top:,}."
+        return f"{self.pair_label(item.pair)} → {self._merged(item.pair)}: {item.count:,} occurrences{note}"
 
     # -- what the pane asks for ------------------------------------------------------------
 
@@ -190,6 +176,12 @@ class PairModel(TableModel):
         """The tie shading for the current palette (light or dark)."""
         self._tie_color = tie_background()
         self.repaint_all([BACKGROUND])
+
+    def _on_change(self, change: Change) -> None:
+        """A branch made, renamed or deleted leaves the state, and so the pairs, as they are;
+        every other change re-ranks them."""
+        if change.kind != ChangeKind.BRANCHES:
+            self.refresh()
 
     def refresh(self) -> None:
         """Back to the first page of the current ranking (after every change)."""

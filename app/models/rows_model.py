@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex
-from PySide6.QtGui import QBrush, QFont
+from PySide6.QtGui import QBrush
 
 from app.guard import guard_overrides
 from app.models.roles import BACKGROUND, DISPLAY, FONT, HORIZONTAL
@@ -25,8 +24,6 @@ class RowsModel(TableModel):
         self.shaded: set[int] = set()
         self.marked: int | None = None
         self._shade, self._mark = QBrush(changed_background()), QBrush(highlight_background())
-        self._bold = QFont()
-        self._bold.setBold(True)
 
     def set_rows(self, rows: list[list[str]], shaded: Iterable[int] = (), marked: int | None = None) -> None:
         self.beginResetModel()
@@ -37,17 +34,15 @@ class RowsModel(TableModel):
         self.HEADERS = tuple(headers)
         self.headerDataChanged.emit(HORIZONTAL, 0, len(headers) - 1)
 
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
+    def row_total(self) -> int:
+        return len(self.rows)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
-        row = index.row()
-        if not 0 <= row < len(self.rows):
-            return None
-        if role == DISPLAY:
-            return self.rows[row][index.column()]
-        if role == BACKGROUND:
-            return self._mark if row == self.marked else self._shade if row in self.shaded else None
-        if role == FONT and row == self.marked:
-            return self._bold
-        return None
+    def answers(self) -> dict:
+        return {
+            DISPLAY: lambda row, column: self.rows[row][column],
+            BACKGROUND: self._background,
+            FONT: lambda row, _column: self.bold if row == self.marked else None,
+        }
+
+    def _background(self, row: int, _column: int):
+        return self._mark if row == self.marked else self._shade if row in self.shaded else None

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QFont
 
-from app.bridge import Bridge
+from app.bridge import Bridge, Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
-from app.models.roles import ALIGNMENT, DISPLAY, FONT, RIGHT_ALIGNED, TOOLTIP, USER
+from app.models.roles import DISPLAY, FONT, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 
@@ -27,21 +27,13 @@ HEADERS = ("Id", "Token", "Length", "Frequency", "Step")
 TOKEN_ID_ROLE = USER + 1
 SORT_ROLE = USER
 WARM_SLICE = 2000  # labels computed per turn of the event loop (a few milliseconds)
-_ROLES = frozenset(
-    {
-        DISPLAY,
-        FONT,
-        ALIGNMENT,
-        TOOLTIP,
-        TOKEN_ID_ROLE,
-        SORT_ROLE,
-    }
-)
+SPECIAL_TIP = "Special token: never merged, matched in text only when allowed."
 
 
 @guard_overrides
 class VocabModel(TableModel):
     HEADERS = HEADERS
+    NUMERIC = frozenset({ID, LENGTH, FREQUENCY, CREATED})
     HEADER_TIPS = (
         "Token id",
         "Token (␣ space, ↵ newline; markers shown as written)",
@@ -61,47 +53,40 @@ class VocabModel(TableModel):
         self._fixed: dict[int, tuple[str, int, int]] = {}  # id -> (visible token, length, step)
         self._numbers: list[int] = []  # the exported id of each token, when not its own
         self._folded: list[str] = []  # casefolded labels of the first tokens, for searches
+        self._n_special = 0
         self._italic = QFont()
         self._italic.setItalic(True)
         # Signals
-        bridge.sig_changed.connect(self.refresh)
-        bridge.sig_reset.connect(self._on_reset)
-        # Another line of the history: the merged tokens at the same ids may be others.
-        bridge.sig_branches_changed.connect(self._forget_merged)
+        bridge.sig_change.connect(self._on_change)
         # The labels a search looks through are computed ahead, a slice per turn of the event
         # loop, so that the first search in a vocabulary of 50,000 tokens is as quick as the next.
         self._warmed = 0
         self._warm_timer = QTimer(self, singleShot=True, interval=0)
         self._warm_timer.timeout.connect(self._warm_labels)
         self._warm_timer.start()
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
         self.refresh()
 
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._ids)
+    def row_total(self) -> int:
+        return len(self._ids)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
-        if role not in _ROLES or not 0 <= index.row() < len(self._ids):
-            return None
-        token_id = self._ids[index.row()]
-        column = index.column()
-        if role == TOKEN_ID_ROLE:
-            return token_id
-        if role == ALIGNMENT and column != TOKEN:
-            return RIGHT_ALIGNED
-        special = token_id < self._n_special  # the session's own numbering: specials first
-        if role == FONT and special:
-            return self._italic
-        if role == TOOLTIP and special:
-            return "Special token: never merged, matched in text only when allowed."
-        if role not in (DISPLAY, SORT_ROLE):
-            return None
-        value = self._value(token_id, column)
+    def answers(self) -> dict:
+        return {
+            DISPLAY: self._display,
+            SORT_ROLE: self._sort_key,
+            TOKEN_ID_ROLE: lambda row, _column: self._ids[row],
+            FONT: lambda row, _column: self._italic if self._ids[row] < self._n_special else None,
+            TOOLTIP: lambda row, _column: SPECIAL_TIP if self._ids[row] < self._n_special else None,
+        }
+
+    def _display(self, row: int, column: int):
+        value = self._value(self._ids[row], column)
         if value is None:
             return PLACEHOLDER
-        if role == SORT_ROLE or column == TOKEN:
-            return value
-        return f"{value:,}"
+        return value if column == TOKEN else f"{value:,}"
+
+    def _sort_key(self, row: int, column: int):
+        value = self._value(self._ids[row], column)
+        return PLACEHOLDER if value is None else value
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         self._sort_column, self._sort_order = column, order
@@ -170,6 +155,16 @@ class VocabModel(TableModel):
         self._recompute()
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        """Tokens come and go with the position; another line of the history (a branch made or
+        switched to) may hold other merged tokens at the same ids; settings change no token."""
+        if change.kind == ChangeKind.RESET:
+            self._on_reset()
+        elif change.kind == ChangeKind.BRANCHES or change.branch_switched:
+            self._forget_merged()
+        if change.kind != ChangeKind.SETTINGS:
+            self.refresh()
 
     def _on_reset(self) -> None:
         self._filter = ""  # a new session: all its tokens shown (the pane clears its field)

@@ -4,13 +4,13 @@ search box finds merges by their text."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
 from app.models.merge_model import COUNT, DECIDED, MERGE, OTHERS, PASS, STEP, STEP_ROLE, TIES, MergeModel
+from app.panes.enter_key import EnterKey
 from app.widgets import StatusText, clear_for_new_session, row_table, status_label
 
 
@@ -42,7 +42,7 @@ class MergesPane(QWidget):
         self._follow = QTimer(self, singleShot=True, interval=0)
         # Setup
         self.view.setToolTip("Click a merge, or press Enter on it, to jump to the state just after it")
-        self.view.installEventFilter(self)
+        EnterKey(self.view, lambda: self._jump_to(self.view.currentIndex()))
         self.found.setMinimumWidth(90)
         self.ties_only.setToolTip("Show only the steps that met a tie at the top count")
         self.check_rules.setToolTip(
@@ -90,17 +90,6 @@ class MergesPane(QWidget):
         table if they were in the search."""
         clear_for_new_session(self.search, self.view)
         self.found.setText("")
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            watched is self.view
-            and isinstance(event, QKeyEvent)
-            and event.type() == QEvent.Type.KeyPress
-            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        ):
-            self._jump_to(self.view.currentIndex())
-            return True
-        return super().eventFilter(watched, event)
 
     def _jump_to(self, index: QModelIndex) -> None:
         step = index.data(STEP_ROLE) if index.isValid() else None

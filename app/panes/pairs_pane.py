@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
@@ -15,6 +14,7 @@ from PySide6.QtWidgets import (
 from app.bridge import Bridge
 from app.guard import guard_overrides
 from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, WORDS, PairModel
+from app.panes.enter_key import EnterKey
 from app.widgets import row_table, status_label
 
 
@@ -45,7 +45,7 @@ class PairsPane(QWidget):
         # Setup
         self.merge_button.setToolTip("Merge the selected pair now (Enter or double-click too)")
         self.merge_button.setEnabled(False)
-        self.view.installEventFilter(self)
+        EnterKey(self.view, lambda: self.merge_selected())  # looked up when pressed
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -81,17 +81,6 @@ class PairsPane(QWidget):
         if self._selected is not None and not self._bridge.busy:
             self._bridge.step_pair(self._selected)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            watched is self.view
-            and isinstance(event, QKeyEvent)
-            and event.type() == QEvent.Type.KeyPress
-            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        ):
-            self.merge_selected()
-            return True
-        return super().eventFilter(watched, event)
-
     def _connect_selection(self) -> None:
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
 
@@ -113,7 +102,6 @@ class PairsPane(QWidget):
     def _update_summary(self) -> None:
         if self._bridge.busy:
             return
-        trainer = self._bridge.trainer
         ties = self.model.ties
         tie_note = f" · {ties:,} tied (shaded)" if ties > 1 else ""
-        self.summary.setText(f"{self.model.total:,} pairs · top count {trainer.top_count():,}{tie_note}")
+        self.summary.setText(f"{self.model.total:,} pairs · top count {self.model.top:,}{tie_note}")
