@@ -6,10 +6,12 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QByteArray, QChildEvent, QDataStream, QEvent, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
@@ -18,16 +20,15 @@ from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
     QSlider,
-    QToolBar,
     QWidget,
 )
 
+from app.actions import enable_commands, make_commands, make_menus, make_toolbar
 from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.busy_keys import BusyKeys
 from app.dialogs.compare_dialog import CompareDialog
@@ -44,17 +45,10 @@ from app.panes.history_pane import HistoryPane
 from app.panes.merges_pane import MergesPane
 from app.panes.pairs_pane import PairsPane
 from app.panes.plots_pane import PlotsPane
+from app.panes.registry import DEFAULT_SIZES, PANES, PaneSpec
 from app.panes.vocab_pane import VocabPane
 from app.playback import Playback
-from app.samples import (
-    GPT2_RANKS,
-    GPT2_SAMPLE_NAME,
-    GPT2_SAMPLE_TIP,
-    GPT2_TEST_TEXT,
-    SAMPLES,
-    SAMPLES_DIR,
-    Sample,
-)
+from app.samples import GPT2_RANKS, GPT2_TEST_TEXT, SAMPLES_DIR, Sample
 from app.status_bar import StatusFields
 from app.text_keys import TextFieldKeys
 from app.widgets import FRAME, TITLE_BAR, keeping_focus, table_csv
@@ -62,7 +56,6 @@ from bpe_core import Trainer
 from bpe_core.errors import BpeError
 from bpe_core.io.session import MAX_TEST_TEXT
 from bpe_core.runtime.fileio import write_atomic
-from bpe_core.training.tie_rules import RULE_NAMES
 
 log = logging.getLogger("bpe_studio")
 STATE_VERSION = 1
@@ -73,15 +66,21 @@ COMPACT_HEIGHT = 760  # room below this: Plots share a tabbed dock with Merges a
 PLOTS_READABLE = 200  # a Plots dock lower than this gets room back when the window grows
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QAbstractSpinBox)
 ZOOM_MIN, ZOOM_MAX = -4.0, 24.0  # points added to the normal font size
-NEEDS_CORPUS = " (needs a corpus: File → Attach corpus…)"
+W = TypeVar("W", bound=QWidget)
 
 
 @guard_overrides
 class MainWindow(QMainWindow):
-    """BPE Studio's window, built around ``trainer`` (injected, so tests get fresh ones)."""
+    """BPE Studio's window, built around ``trainer`` (injected, so tests get fresh ones), with a
+    dock for each of ``panes`` (:data:`app.panes.registry.PANES` unless told otherwise)."""
 
     def __init__(
-        self, trainer: Trainer, settings: QSettings | None = None, source_name: str = "sample"
+        self,
+        trainer: Trainer,
+        settings: QSettings | None = None,
+        source_name: str = "sample",
+        *,
+        panes: Sequence[PaneSpec[Any]] = PANES,
     ) -> None:
         super().__init__()
         # Attributes
@@ -97,16 +96,18 @@ class MainWindow(QMainWindow):
         self.compare_dialog: CompareDialog | None = None
         self._asking_tie = False
         self._ending = False  # a signal ends the program: closing asks nothing
-        self.commands: dict[str, QAction] = {}
+        self.pane_specs = tuple(panes)
         self.docks: dict[str, QDockWidget] = {}
         # Widgets
-        self.corpus_pane = CorpusPane(self.bridge)
-        self.pairs_pane = PairsPane(self.bridge)
-        self.vocab_pane = VocabPane(self.bridge)
-        self.merges_pane = MergesPane(self.bridge)
-        self.encode_pane = EncodePane(self.bridge)
-        self.plots_pane = PlotsPane(self.bridge)
-        self.history_pane = HistoryPane(self.bridge)
+        self.panes: dict[str, QWidget] = {spec.name: spec.factory(self.bridge) for spec in self.pane_specs}
+        # The panes the window wires to each other (a selection in one shows in another).
+        self.corpus_pane = self._pane("corpus", CorpusPane)
+        self.pairs_pane = self._pane("pairs", PairsPane)
+        self.vocab_pane = self._pane("vocab", VocabPane)
+        self.merges_pane = self._pane("merges", MergesPane)
+        self.encode_pane = self._pane("encode", EncodePane)
+        self.plots_pane = self._pane("plots", PlotsPane)
+        self.history_pane = self._pane("history", HistoryPane)
         self.tables = (
             self.corpus_pane.view,
             self.pairs_pane.view,
@@ -125,9 +126,12 @@ class MainWindow(QMainWindow):
         placeholder.setMaximumSize(0, 0)
         self.setCentralWidget(placeholder)  # every pane is a dock; the centre stays empty
         self._make_docks()
-        self._make_actions()
-        self._make_toolbar()
-        self._make_menus()
+        self.commands: dict[str, QAction] = make_commands(self)
+        self.toolbar = make_toolbar(self, self.commands, self.speed, self.rule_box)
+        self.addToolBar(self.toolbar)
+        menus = make_menus(self, self.commands)
+        self.recent_menu, self.samples_menu = menus.recent, menus.samples
+        self.rule_actions = menus.rule_actions
         room = self._screen_room()
         self.resize(DEFAULT_SIZE.boundedTo(room))
         if room.height() < COMPACT_HEIGHT:  # a small screen: the plots need height more than width
@@ -168,231 +172,43 @@ class MainWindow(QMainWindow):
 
     # -- construction ------------------------------------------------------------------------
 
-    def _make_docks(self) -> None:
-        def dock(name: str, title: str, pane: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-            widget = QDockWidget(title, self)
-            widget.setObjectName(f"dock_{name}")
-            widget.setWidget(pane)
-            self.addDockWidget(area, widget)
-            self.docks[name] = widget
-            return widget
+    def _pane(self, name: str, kind: type[W]) -> W:
+        """A registered pane the window wires to others, as its own type."""
+        pane = self.panes[name]
+        assert isinstance(pane, kind), f"the {name} pane is a {type(pane).__name__}, not a {kind.__name__}"
+        return pane
 
-        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        corpus = dock("corpus", "Corpus", self.corpus_pane, left)
-        pairs = dock("pairs", "Pairs", self.pairs_pane, right)
-        encode = dock("encode", "Encode", self.encode_pane, left)
-        merges = dock("merges", "Merges", self.merges_pane, right)
-        vocab = dock("vocab", "Vocabulary", self.vocab_pane, right)
-        plots = dock("plots", "Plots", self.plots_pane, right)
-        history = dock("history", "History", self.history_pane, right)
-        self.splitDockWidget(corpus, encode, Qt.Orientation.Vertical)
-        self.splitDockWidget(pairs, merges, Qt.Orientation.Vertical)
-        self.splitDockWidget(merges, plots, Qt.Orientation.Vertical)
-        self.tabifyDockWidget(merges, vocab)
-        self.tabifyDockWidget(vocab, history)
-        merges.raise_()
+    def _make_docks(self) -> None:
+        """A dock for every pane, placed as its declaration says: added in order, then split
+        under the pane it goes below, then tabbed with the one it shares room with (the first
+        of each tabbed group in front)."""
+        for spec in self.pane_specs:
+            dock = QDockWidget(spec.title, self)
+            dock.setObjectName(spec.dock_name)
+            dock.setWidget(self.panes[spec.name])
+            self.addDockWidget(spec.area, dock)
+            self.docks[spec.name] = dock
+        docks = self.docks
+        for spec in self.pane_specs:
+            if spec.below is not None:
+                self.splitDockWidget(docks[spec.below], docks[spec.name], Qt.Orientation.Vertical)
+        tabbed_with = {spec.name: spec.tab_with for spec in self.pane_specs if spec.tab_with is not None}
+        for name, first in tabbed_with.items():
+            self.tabifyDockWidget(docks[first], docks[name])
+        for first in dict.fromkeys(tabbed_with.values()):
+            if first not in tabbed_with:  # the group's first dock
+                docks[first].raise_()
+        for spec in self.pane_specs:
+            if not spec.visible:
+                docks[spec.name].hide()
         self.default_dock_sizes()
 
     def default_dock_sizes(self) -> None:
-        """The docks' sizes as the window opens (and as Ctrl+0 brings them back): the Merges,
-        Vocabulary and History tabs tall enough for eight rows of the Vocabulary table."""
-        docks = self.docks
-        self.resizeDocks([docks["corpus"], docks["pairs"]], [760, 680], Qt.Orientation.Horizontal)
-        self.resizeDocks([docks["corpus"], docks["encode"]], [620, 200], Qt.Orientation.Vertical)
-        self.resizeDocks(
-            [docks["pairs"], docks["merges"], docks["plots"]], [250, 310, 260], Qt.Orientation.Vertical
-        )
-
-    def _action(self, name: str, text: str, slot, shortcuts=(), tip: str = "", checkable=False) -> QAction:
-        action = QAction(text, self)
-        action.setObjectName(f"action_{name}")
-        if shortcuts:
-            action.setShortcuts([QKeySequence(s) for s in shortcuts])
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        keys = ", ".join(QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in shortcuts)
-        action.setToolTip(f"{tip or text.replace('&', '').rstrip('.…')}" + (f" ({keys})" if keys else ""))
-        action.setStatusTip(tip)
-        action.setCheckable(checkable)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        self.commands[name] = action
-        return action
-
-    def _make_actions(self) -> None:
-        bridge, files = self.bridge, self.files
-        self._action("step", "&Step", bridge.step, ("Space", "Right"), "Merge the next pair")
-        self._action("undo", "&Undo", bridge.undo, ("Ctrl+Z", "Left"), "Undo the last merge")
-        self._action("redo", "&Redo", bridge.redo, ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo the next merge")
-        self._action(
-            "run", "Run…", self.ask_run, ("Ctrl+R",), "Run merges to a number, a vocabulary size or a count"
-        )
-        self._action(
-            "run_target",
-            "Run to target",
-            self.run_to_target,
-            ("Ctrl+T",),
-            "Run to the target set in Settings",
-        )
-        self._action(
-            "play",
-            "Play",
-            self.playback.toggle,
-            ("P",),
-            "Step automatically at the chosen speed",
-            checkable=True,
-        )
-        self._action("goto", "Go to step…", self.ask_goto, ("Ctrl+G",), "Jump to a step by its number")
-        self._action(
-            "reset", "Reset", self.confirm_reset, ("Ctrl+Shift+R",), "Back to step 0, forgetting the history"
-        )
-        self._action(
-            "settings", "Settings…", self.open_settings, ("Ctrl+,",), "Pipeline and training settings"
-        )
-        self._action("open_corpus", "Open corpus…", files.ask_open_corpus, ("Ctrl+O",))
-        self._action("paste", "Paste text as corpus…", files.ask_paste, ("Ctrl+Shift+V",))
-        self._action("open_session", "Open session…", files.ask_open_session, ("Ctrl+Shift+O",))
-        self._action(
-            "import",
-            "Import tokenizer…",
-            files.ask_import,
-            ("Ctrl+I",),
-            "Open a tokenizer file (Hugging Face, GPT-2, tiktoken, subword-nmt, minbpe) as a session",
-        )
-        self._action(
-            "attach",
-            "Attach corpus…",
-            files.ask_attach,
-            tip="Replay the merges on a corpus, filling in each merge's count there",
-        )
-        self._action(
-            "export_as",
-            "Export as…",
-            files.ask_export,
-            ("Ctrl+E",),
-            "Write the merges up to this step in another tool's format",
-        )
-        self._action("save", "Save session", files.save, ("Ctrl+S",))
-        self._action("save_as", "Save session as…", files.save_as, ("Ctrl+Shift+S",))
-        self._action(
-            "export_view",
-            "Export view…",
-            self.ask_export_view,
-            tip="The last table you used as CSV, or (with the Plots pane in focus) the plots as PNG or SVG",
-        )
-        self._action(
-            "walkthrough",
-            "Export walk-through…",
-            self.ask_walkthrough,
-            tip="Steps 1 to the current one as a lesson document (Markdown or HTML)",
-        )
-        self._action("quit", "Quit", self.close, ("Ctrl+Q",))
-        self._action("zoom_in", "Zoom in", lambda: self.zoom(1), ("Ctrl++", "Ctrl+="))
-        self._action("zoom_out", "Zoom out", lambda: self.zoom(-1), ("Ctrl+-",))
-        self._action("zoom_reset", "Actual size", lambda: self.zoom(0), ("Ctrl+0",))
-        self._action("fullscreen", "Full screen", self.toggle_fullscreen, ("F11",), checkable=True)
-        self._action("shortcuts", "Keyboard shortcuts", self.show_shortcuts, ("F1",))
-        self._action("about", "About BPE Studio", self.show_about, tip="Version, licences and the manual")
-        self._action(
-            "history",
-            "History of branches",
-            self.show_history,
-            ("Ctrl+H",),
-            "The tree of branches: ↑ ↓ move between them, F2 renames",
-        )
-        self._action(
-            "compare",
-            "Compare runs…",
-            self.show_compare,
-            ("Ctrl+Shift+C",),
-            "Two branches side by side, what another rule would have done, and the rule sweep",
-        )
-        self._action(
-            "compression",
-            "Compression view…",
-            self.show_compression,
-            tip="The session as the classic compression variant writes it, with decompression",
-        )
-        self._action(
-            "cancel", "Cancel", self.on_escape, ("Escape",), "Cancel the running job; leave a text field"
-        )
-
-    def _make_toolbar(self) -> None:
-        bar = self.toolbar = QToolBar("Training", self)
-        bar.setObjectName("toolbar_training")
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for name in ("step", "undo", "redo", "run", "play"):
-            bar.addAction(self.commands[name])
-        self.speed.setRange(1, 30)
-        self.speed.setValue(4)
-        self.speed.setMaximumWidth(110)
-        self.speed.setToolTip("Play speed: steps per second")
-        bar.addWidget(QLabel(" speed "))
-        bar.addWidget(self.speed)
-        bar.addSeparator()
-        bar.addAction(self.commands["reset"])
-        bar.addSeparator()
-        bar.addWidget(QLabel(" Ties: "))
-        for name in RULE_NAMES:
-            self.rule_box.addItem(name, name)
-        self.rule_box.addItem("Ask me", ASK)
-        self.rule_box.setToolTip("How a tie at the top count is decided")
-        bar.addWidget(self.rule_box)
-        bar.addSeparator()
-        bar.addAction(self.commands["settings"])
-        self.addToolBar(bar)
-
-    def _make_menus(self) -> None:
-        menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
-        for name in ("open_corpus", "paste", "open_session", "import", "attach"):
-            file_menu.addAction(self.commands[name])
-        self.recent_menu = file_menu.addMenu("Recent files")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
-        file_menu.addSeparator()
-        for name in ("save", "save_as"):
-            file_menu.addAction(self.commands[name])
-        file_menu.addSeparator()
-        file_menu.addAction(self.commands["export_as"])
-        file_menu.addAction(self.commands["export_view"])
-        file_menu.addAction(self.commands["walkthrough"])
-        file_menu.addSeparator()
-        file_menu.addAction(self.commands["quit"])
-        self.samples_menu = samples = menu.addMenu("Sa&mples")
-        for sample in SAMPLES:
-            action = samples.addAction(sample.name)
-            action.setToolTip(sample.description)
-            action.triggered.connect(lambda _=False, s=sample: self.open_sample(s))
-        samples.addSeparator()
-        gpt2 = samples.addAction(GPT2_SAMPLE_NAME)
-        gpt2.setToolTip(GPT2_SAMPLE_TIP)
-        gpt2.triggered.connect(self.open_gpt2_sample)
-        samples.setToolTipsVisible(True)
-        train = menu.addMenu("&Train")
-        for name in ("step", "undo", "redo", "run", "run_target", "play", "goto", "reset"):
-            train.addAction(self.commands[name])
-        train.addSeparator()
-        rules = train.addMenu("Tie rule")
-        self.rule_actions = QActionGroup(self)
-        for name in (*RULE_NAMES, ASK):
-            action = rules.addAction("Ask me" if name == ASK else name)
-            action.setCheckable(True)
-            action.setData(name)
-            self.rule_actions.addAction(action)
-            action.triggered.connect(lambda _=False, n=name: self.bridge.set_tie_rule(n))
-        train.addAction(self.commands["settings"])
-        view = menu.addMenu("&View")
-        for name in ("zoom_in", "zoom_out", "zoom_reset", "fullscreen"):
-            view.addAction(self.commands[name])
-        view.addSeparator()
-        for dock in self.docks.values():
-            view.addAction(dock.toggleViewAction())
-        view.addSeparator()
-        view.addAction(self.commands["history"])
-        view.addAction(self.commands["compare"])
-        view.addAction(self.commands["compression"])
-        help_menu = menu.addMenu("&Help")
-        help_menu.addAction(self.commands["shortcuts"])
-        help_menu.addAction(self.commands["about"])
+        """The docks' sizes as the window opens (and as Ctrl+0 brings them back), as
+        :data:`app.panes.registry.DEFAULT_SIZES` gives them."""
+        for names, sizes, orientation in DEFAULT_SIZES:
+            if all(name in self.docks for name in names):
+                self.resizeDocks([self.docks[name] for name in names], list(sizes), orientation)
 
     def _screen_room(self) -> QSize:
         """The room the screen leaves a window (a title bar kept free): the window opens at
@@ -633,7 +449,9 @@ class MainWindow(QMainWindow):
             widths.append(button.sizeHint().width())
         action.setText(shown)
         button.setMinimumWidth(max(widths))
-        self.plots_pane.set_font_size(size * 0.9)
+        for spec in self.pane_specs:  # the panes' widgets follow the window's font; the rest:
+            if spec.zoom is not None:
+                spec.zoom(self.panes[spec.name], size)
 
     def toggle_fullscreen(self) -> None:
         if self.isFullScreen():
@@ -791,52 +609,12 @@ class MainWindow(QMainWindow):
             action.setChecked(action.data() == name)
 
     def _update_actions(self) -> None:
-        busy = self.bridge.busy
-        trainer = self.bridge.trainer
-        # Opening stays possible while busy: it cancels the job, or replaces a pending load.
-        for name in (
-            "step",
-            "run",
-            "run_target",
-            "goto",
-            "reset",
-            "settings",
-            "save",
-            "save_as",
-            "play",
-            "attach",
-            "export_as",
-        ):
-            self.commands[name].setEnabled(not busy)
-        if not busy:
-            self.commands["undo"].setEnabled(trainer.can_undo)
-            self.commands["redo"].setEnabled(trainer.can_redo)
-            self.commands["goto"].setEnabled(trainer.history_length > 0)
-            steps = trainer.stop_reason() is None or (trainer.numbering is not None and trainer.can_redo)
-            self.commands["play"].setEnabled(steps or self.playback.playing)
-            if not trainer.word_count:  # a tokenizer without a corpus: Step takes its next merge
-                self.commands["step"].setEnabled(trainer.can_redo)
-                self.commands["run"].setEnabled(False)
-                self.commands["run_target"].setEnabled(False)
-            for name in ("run", "run_target"):
-                action = self.commands[name]
-                tip = action.toolTip().removesuffix(NEEDS_CORPUS)
-                action.setToolTip(tip + (NEEDS_CORPUS if not trainer.word_count else ""))
-        else:
-            self.commands["undo"].setEnabled(False)
-            self.commands["redo"].setEnabled(False)
-        self.rule_box.setEnabled(not busy)
+        enable_commands(self.commands, self.bridge, self.playback)
+        self.rule_box.setEnabled(not self.bridge.busy)
 
     def _update_title(self) -> None:
         name = self.bridge.path.name if self.bridge.path else self.bridge.source.name
         self.setWindowTitle(f"{name}{' *' if self.bridge.has_unsaved_work() else ''} — BPE Studio")
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for path in self.files.recent():
-            action = self.recent_menu.addAction(path)
-            action.triggered.connect(lambda _=False, p=path: self.files.open_recent(p))
-        self.recent_menu.setEnabled(bool(self.files.recent()))
 
     # -- window events -----------------------------------------------------------------------
 
@@ -886,9 +664,9 @@ class MainWindow(QMainWindow):
         # what does not read the palette at paint time. Chips re-render (their cache is keyed
         # by the palette).
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
-            self.plots_pane.restyle()
-            for model in (self.corpus_pane.model, self.pairs_pane.model, self.merges_pane.model):
-                model.restyle()
+            for spec in self.pane_specs:
+                if spec.restyle is not None:
+                    spec.restyle(self.panes[spec.name])
         # Activated with the keys nowhere (a side view closed, a menu left), Qt would give them
         # to the first field of the tab chain, the Corpus filter: Space then typed a space.
         if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
