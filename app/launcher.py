@@ -1,32 +1,46 @@
 """The ``bpe-studio`` entry point: headless commands go to ``bpe_core.cli`` (no Qt import, so
 scripts start fast); no argument or an existing file opens the desktop window; anything else is
 a usage error. Ctrl+C or SIGTERM at any moment ends with "Interrupted." and status 130, except
-once a command's new files are in place: it has then succeeded, and finishes with status 0."""
+once a command's new files are in place: it has then succeeded, and finishes with status 0.
+The program's name and its commands are the engine's (``bpe_core.cli``), declared there once."""
 
 from __future__ import annotations
 
-import os
 import signal
 
-PROG = "bpe-studio"
+_early_signals: list[int] = []
+
+
+def _keep_for_later(number: int, _frame) -> None:
+    """Installed before any other import of ours, while the program's name and commands load
+    (with the engine, a tenth of a second): a Ctrl+C then is answered as soon as they are
+    loaded, by :func:`_quit_now`, rather than as a traceback from the middle of an import."""
+    _early_signals.append(number)
+
+
+signal.signal(signal.SIGINT, _keep_for_later)
+signal.signal(signal.SIGTERM, _keep_for_later)
+
+import os  # noqa: E402  (after the handler, on purpose)
+import sys  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import NoReturn  # noqa: E402
+
+from bpe_core.cli import COMMANDS, PROG  # noqa: E402
 
 
 def _quit_now(_signal, _frame) -> None:
     """Until the command runs: imports take a while, and a Ctrl+C then must not print a
-    traceback. Installed before any other import of ours."""
+    traceback."""
     os.write(2, f"{PROG}: Interrupted.\n".encode())
     os._exit(130)
 
 
 signal.signal(signal.SIGINT, _quit_now)
 signal.signal(signal.SIGTERM, _quit_now)
-
-import sys  # noqa: E402  (after the handler, on purpose)
-from collections.abc import Callable, Sequence  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import NoReturn  # noqa: E402
-
-COMMANDS = ("train", "encode", "decode", "compress", "compare", "export", "import")
+if _early_signals:
+    _quit_now(_early_signals[0], None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -51,8 +51,9 @@ from bpe_core.training.config import TrainingConfig
 from bpe_core.training.tie_rules import RULE_NAMES, parse_rule
 from bpe_core.training.trainer import Trainer
 
-PROG = "bpe-studio"
-COMMANDS = ("train", "encode", "decode", "compress", "compare", "import", "export")
+PROG = "bpe-studio"  # the program's one name, which the launcher (app.launcher) says too
+# The commands, declared once: the launcher sends these to main() and opens the window otherwise.
+COMMANDS = ("train", "encode", "decode", "compress", "compare", "export", "import")
 _VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 _WIDTH = 72  # characters of data shown on one line
 _SHORT_DATA = 1_000  # compress --json gives the data after every step for inputs this short
