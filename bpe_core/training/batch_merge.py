@@ -39,8 +39,9 @@ def _occurrences(joined: str, symbol: int, sep: int, weights: np.ndarray, word_i
 
 def _groups(
     neighbours: np.ndarray, weight: np.ndarray, words: np.ndarray
-) -> Iterator[tuple[int, int, list[int]]]:
-    """Per distinct neighbour symbol: its total weight and its distinct words (ascending)."""
+) -> Iterator[tuple[int, int, bytes]]:
+    """Per distinct neighbour symbol: its total weight and its distinct words (ascending, as
+    the bytes of an ``array("i")``)."""
     if not len(neighbours):
         return
     order = np.argsort(neighbours, kind="stable")  # keeps each group's words in position order
@@ -51,8 +52,15 @@ def _groups(
     totals = np.add.reduceat(weight, heads)
     first = starts.copy()
     first[1:] |= words[1:] != words[:-1]
-    lists = np.split(words[first], np.flatnonzero(starts[first])[1:])
-    yield from zip(neighbours[heads].tolist(), totals.tolist(), (w.tolist() for w in lists), strict=True)
+    # Each group's words as ``array("i")`` bytes: appended with ``frombytes``, a copy in C.
+    listed = words[first].astype(np.int32).tobytes()
+    bounds = [*(4 * np.flatnonzero(starts[first])).tolist(), len(listed)]
+    yield from zip(
+        neighbours[heads].tolist(),
+        totals.tolist(),
+        (listed[bounds[i] : bounds[i + 1]] for i in range(len(heads))),
+        strict=True,
+    )
 
 
 Segs = list[str] | dict[int, str]  # every word's symbol string, or the warm words' (pair_index)
@@ -95,13 +103,13 @@ def merge_many(
             delta[chr(p) + a] -= total
             key = chr(p) + new
         delta[key] += total
-        where[key].extend(listed)
+        where[key].frombytes(listed)
     has_right = (after != sep_id) & (after != ord(new))
     for x, total, listed in _groups(after[has_right], weight[has_right], occurrence_words[has_right]):
         delta[b + chr(x)] -= total
         key = new + chr(x)
         delta[key] += total
-        where[key].extend(listed)
+        where[key].frombytes(listed)
     return changed, int(weight.sum())
 
 
@@ -129,11 +137,11 @@ def unmerge_many(
         delta[chr(p) + new] -= total
         key = (b if p == ord(new) else chr(p)) + a
         delta[key] += total
-        where[key].extend(listed)
+        where[key].frombytes(listed)
     has_right = (after != sep_id) & (after != ord(new))
     for x, total, listed in _groups(after[has_right], weight[has_right], occurrence_words[has_right]):
         delta[new + chr(x)] -= total
         key = b + chr(x)
         delta[key] += total
-        where[key].extend(listed)
+        where[key].frombytes(listed)
     where[pair].extend(words)

@@ -11,26 +11,37 @@ Counting is of adjacent pairs weighted by word count, overlapping occurrences in
 has two ``(a, a)``), as every major trainer does. After every merge and unmerge the counts equal
 a recount from the current segmentation; only the words containing the pair are touched.
 
-An index made when a session opens starts "cold" (``bpe_core.training.cold_index``): its words and pair
-counts are flat arrays, and only what changes is kept as Python objects ("warm"). A word warms
-up the first time a merge or an undo touches it: its string is decoded and its pairs listed; a
-pair's count warms up the first time it changes. Everything below reads both parts; the merge
-loops themselves only ever see warm words.
+Words are held in stores (``bpe_core.training.word_store``): warm strings, long words as linked
+lists, and, in an index made when a session opens, a "cold" part (``bpe_core.training.cold_index``)
+whose words and pair counts are flat arrays. A cold word warms up the first time a merge or an
+undo touches it; a pair's count moves out of the cold part the first time it changes. Queries
+read every store; the merge loops (``word_merge``, ``batch_merge``) only ever see warm words.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from bpe_core.pipeline.word_types import Counts
-from bpe_core.training.batch_merge import Segs, merge_many, separator, symbols_of, unmerge_many
+from bpe_core.training.batch_merge import Segs, merge_many, separator, unmerge_many
 from bpe_core.training.cold_index import SLICE, ColdIndex, group_heads, grouped, key_of
+from bpe_core.training.initial_count import count_initial
 from bpe_core.training.long_word import LongWord
+from bpe_core.training.word_merge import (
+    Delta,
+    merge_long,
+    merge_words,
+    restore_words,
+    unmerge_long,
+    unmerge_words,
+)
+from bpe_core.training.word_store import ColdWords, LongWords, WarmWords, WordStore
 
 # Words longer than this many symbols are linked lists (``bpe_core.training.long_word``): a merge then
 # costs work proportional to the occurrences it replaces, not to the word's length.
@@ -39,35 +50,9 @@ LONG_WORD = 4096
 # that the per-word loop wins. Undo's vectorised path has less fixed cost, hence its lower bar.
 BATCH_WORDS = 1024
 UNDO_BATCH_WORDS = 256
-
-
-def _word_list() -> array[int]:
-    return array("i")
-
-
-def pairs_of(seg: str) -> list[str]:
-    """Adjacent pairs of a symbol string. Example: ``pairs_of("abc")`` -> ``["ab", "bc"]``."""
-    return [seg[i : i + 2] for i in range(len(seg) - 1)]
-
-
-def _weighted_bincount(index: np.ndarray, words: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
-    """Exact sums of ``weights[words]`` per ``index`` value. Taken in slices, so that the
-    per-position weights (8 bytes each) never exist for the whole corpus at once. ``np.bincount``
-    sums in float64, exact only below 2^53: a slice whose weights reach that (huge counts) takes
-    the slower integer path (the corpus bounds every total by 2^62)."""
-    sums = np.zeros(size, dtype=np.int64)
-    for start in range(0, len(index), _SLICE):
-        part = slice(start, start + _SLICE)
-        gathered = weights[words[part]]
-        if int(gathered.sum()) < 2**53:
-            sums += np.bincount(index[part], weights=gathered, minlength=size).astype(np.int64)
-        else:
-            np.add.at(sums, index[part], gathered)
-    return sums
-
-
-_SLICE = 1 << 20
 _SORT_BITS = 63  # a pair's code and its word sort as one int64 while they fit in this many bits
+# A new, empty word list (a C callable: ``defaultdict`` calls it for every new pair).
+_word_list = partial(array, "i")
 
 
 @dataclass(slots=True)
@@ -113,39 +98,55 @@ class PairIndex:
         ``segs`` is not kept current: read a word with :meth:`seg`.
     """
 
+    pair_count: dict[str, int]
+    count_hist: dict[int, int]
+    token_freq: array[int]
+    total_tokens: int
+
     def __init__(self, segs: list[str], counts: Sequence[int], n_symbols: int) -> None:
+        self._setup(counts)
         self.segs: Segs = segs
-        self._setup(counts, n_symbols)
-        self._count_initial(segs)
+        found = count_initial(segs, self._weights, n_symbols, _SORT_BITS)
+        self.token_freq, self.total_tokens = found.token_freq, found.total_tokens
+        self.pair_count, self.count_hist = found.pair_count, found.count_hist
+        self.where.update(found.where)
         self.long.update((w, LongWord(seg)) for w, seg in enumerate(segs) if len(seg) > LONG_WORD)
         for w in self.long:
             segs[w] = ""  # never read: LongWord holds it
+        self._hold(segs)
 
-    def _setup(self, counts: Sequence[int], n_symbols: int) -> None:
+    def _setup(self, counts: Sequence[int]) -> None:
         # An ``array`` (Counts): indexing gives plain ints, and numpy views it without a copy.
         stored = counts if isinstance(counts, Counts) else Counts(counts)
         self.counts = stored.values
         self._weights = stored.numpy()
-        self.token_freq = array("q", bytes(8 * n_symbols))  # 8 bytes a token, not an int object
-        self.pair_count: dict[str, int] = {}
+        self.pair_count = {}
         self.where: defaultdict[str, array[int]] = defaultdict(_word_list)
-        self.count_hist: dict[int, int] = {}
-        self.total_tokens = 0
+        self.count_hist = {}
         self._first: dict[str, tuple[array[int], int, int]] = {}  # see first_word
         self.long: dict[int, LongWord] = {}
         self.cold: ColdIndex | None = None
-        self._warm: dict[int, str] = {}
         self._lazy = range(0)
         self._lazy_words: defaultdict[int, array[int]] = defaultdict(_word_list)
+
+    def _hold(self, segs: Segs) -> None:
+        """Name the stores holding the words, in the order a word is looked for in them."""
+        self.segs = segs
+        stores: list[WordStore] = [WarmWords(segs)]
+        if self.long:
+            stores.insert(0, LongWords(self.long))
+        if self.cold is not None:
+            stores.append(ColdWords(self.cold))
+        self._stores = tuple(stores)
 
     @classmethod
     def from_cold(cls, cold: ColdIndex, counts: Sequence[int], n_symbols: int, lazy: range) -> PairIndex:
         """An index starting from ``cold`` (no long words). ``lazy`` are the tokens of merges
         whose changed words were not kept (a session's): :meth:`lazy_words` finds them."""
         index = cls.__new__(cls)
-        index._setup(counts, n_symbols)
-        index.segs = index._warm
+        index._setup(counts)
         index.cold = cold
+        index._hold({})
         index._lazy = lazy
         index.token_freq = array("q", cold.symbol_totals(index._weights, n_symbols).tobytes())
         index.total_tokens = sum(index.token_freq)
@@ -158,112 +159,48 @@ class PairIndex:
         index.count_hist = dict(hist)
         return index
 
-    def _count_initial(self, segs: list[str]) -> None:
-        """Count every pair and symbol and list the words of every pair, vectorised.
+    # -- words -----------------------------------------------------------------------------
 
-        All symbol strings are joined (with a separator no symbol uses) into one array of ids;
-        pairs, their weighted counts and their sorted, distinct word lists then come from a few
-        numpy sorts instead of a Python loop over every position of every word. Each array is
-        dropped as soon as it is used and sorting is in place where it can be: at load, with
-        millions of word types, these arrays make the peak of memory.
-        """
-        n = len(self.token_freq)
-        codes = symbols_of(separator(n).join(segs))  # the separator's id is n
-        boundary = codes == n
-        word_of = np.cumsum(boundary, dtype=np.int32)  # word index of each position
-        # Ids are below n, except in an index built by hand (tests), which may use any.
-        top = max(n, int(codes.max(initial=0)))
-        symbols = _weighted_bincount(codes, word_of, self._weights, top + 1)
-        symbols[n] = 0  # the separators
-        if top == n:
-            symbols = symbols[:n]
-        self.token_freq = array("q", symbols.astype(np.int64).tobytes())
-        self.total_tokens = int(symbols.sum())
-        adjacent = ~boundary[:-1]
-        adjacent &= ~boundary[1:]
-        del boundary
-        shift = top.bit_length()  # bits of an id
-        pair_codes = codes[:-1][adjacent].astype(np.int64)
-        pair_codes <<= shift
-        pair_codes |= codes[1:][adjacent]
-        words = word_of[:-1][adjacent]
-        del codes, word_of, adjacent
-        # Sorted by pair, then word: each pair's group then lists its words ascending. With room
-        # in 63 bits the word joins the code and one in-place sort does it; else a stable argsort.
-        word_bits = max(len(segs), 1).bit_length()
-        if 2 * shift + word_bits <= _SORT_BITS:
-            pair_codes <<= word_bits
-            pair_codes |= words
-            del words
-            pair_codes.sort()
-            words = (pair_codes & ((1 << word_bits) - 1)).astype(np.int32)
-            pair_codes >>= word_bits
-        else:
-            order = np.argsort(pair_codes, kind="stable")
-            pair_codes, words = pair_codes[order], words[order]
-            del order
-        starts = np.ones(len(pair_codes), dtype=bool)
-        np.not_equal(pair_codes[1:], pair_codes[:-1], out=starts[1:])
-        unique_pairs = pair_codes[starts].tolist()
-        del pair_codes
-        group = np.cumsum(starts, dtype=np.int32)
-        group -= 1
-        totals = _weighted_bincount(group, words, self._weights, len(unique_pairs)).tolist()
-        del group
-        first = starts.copy()
-        first[1:] |= words[1:] != words[:-1]  # first occurrence of each (pair, word)
-        # Cutting one buffer is several times cheaper than splitting the numpy array per pair.
-        listed = words[first].tobytes()
-        bounds = [*(4 * np.flatnonzero(starts[first])).tolist(), len(listed)]
-        del words, first, starts
-        mask = (1 << shift) - 1
-        keys = [chr(code >> shift) + chr(code & mask) for code in unique_pairs]
-        del unique_pairs
-        self.pair_count = dict(zip(keys, totals, strict=True))
-        self.count_hist = dict(Counter(totals))
-        where = self.where
-        for i, key in enumerate(keys):
-            where[key] = word_list = array("i")
-            word_list.frombytes(listed[bounds[i] : bounds[i + 1]])
-
-    # -- queries ---------------------------------------------------------------------------
+    def _store_of(self, w: int) -> WordStore:
+        """The store holding word ``w``."""
+        stores = self._stores
+        if len(stores) > 1:
+            for store in stores:
+                if store.holds(w):
+                    return store
+        return stores[-1]
 
     def seg(self, w: int) -> str:
         """Word ``w``'s current segmentation as a symbol string."""
-        if self.cold is not None:
-            seg = self._warm.get(w)
-            return seg if seg is not None else self.cold.seg(w)
-        long = self.long.get(w) if self.long else None
-        return long.text() if long is not None else self.segs[w]
+        return self._store_of(w).seg(w)
 
     def has(self, w: int, pair: str) -> bool:
-        long = self.long.get(w) if self.long else None
-        return long.contains(pair) if long is not None else pair in self.seg(w)
+        return self._store_of(w).has(w, pair)
 
     def seg_length(self, w: int) -> int:
-        if self.cold is not None:
-            seg = self._warm.get(w)
-            return len(seg) if seg is not None else self.cold.length(w)
-        long = self.long.get(w) if self.long else None
-        return long.length if long is not None else len(self.segs[w])
+        return self._store_of(w).length(w)
 
     def seg_lengths(self) -> np.ndarray:
         """Every word's current number of symbols."""
-        if self.cold is not None:
-            lengths = np.diff(self.cold.starts).astype(np.int64)
-            for w, seg in self._warm.items():
-                lengths[w] = len(seg)
-            return lengths
-        n = len(self.counts)
-        lengths = np.fromiter((len(self.segs[w]) for w in range(n)), dtype=np.int64, count=n)
-        for w, long in self.long.items():
-            lengths[w] = long.length
+        lengths = np.zeros(len(self.counts), dtype=np.int64)
+        for store in reversed(self._stores):  # a store asked first overrides those after it
+            store.write_lengths(lengths)
         return lengths
 
     def position(self, w: int, pair: str) -> int:
         """Where ``pair`` first occurs in word ``w``: a number that orders occurrences."""
-        long = self.long.get(w) if self.long else None
-        return long.first(pair) if long is not None else self.seg(w).find(pair)
+        return self._store_of(w).position(w, pair)
+
+    def words_with_symbol(self, symbol: int) -> list[int]:
+        """Word indices whose segmentation holds ``symbol``, ascending."""
+        return sorted({w for store in self._stores for w in store.words_with_symbol(symbol)})
+
+    def replacements(self, pair: str) -> int:
+        """How many replacements merging ``pair`` would make (non-overlapping, weighted)."""
+        counts, store_of = self.counts, self._store_of
+        return sum(store_of(w).replacements(w, pair) * counts[w] for w in self.words_with(pair))
+
+    # -- pairs -----------------------------------------------------------------------------
 
     def count(self, pair: str) -> int:
         """The pair's weighted count now (0 if absent)."""
@@ -302,20 +239,17 @@ class PairIndex:
         """How many words contain ``pair`` (cold ones counted, not listed)."""
         return len(self._listed_with(pair)) + (0 if self.cold is None else self.cold.holder_count(pair))
 
-    def _listed_with(self, pair: str) -> list[int]:
-        """The listed (warm) words containing ``pair``, ascending, each once."""
-        has = self.has
-        return sorted({w for w in self.where.get(pair, ()) if has(w, pair)})
+    def _listed_has(self, w: int, pair: str) -> bool:
+        """Whether a listed word (a warm or a long one) holds ``pair``."""
+        long = self.long
+        if long and w in long:
+            return long[w].contains(pair)
+        return pair in self.segs[w]
 
-    def words_with_symbol(self, symbol: int) -> list[int]:
-        """Word indices whose segmentation holds ``symbol``, ascending."""
-        char = chr(symbol)
-        if self.cold is None:
-            seg = self.seg
-            return [w for w in range(len(self.segs)) if char in seg(w)]
-        words = {w for w, seg in self._warm.items() if char in seg}
-        words.update(self.cold.words_with_symbol(symbol).tolist())
-        return sorted(words)
+    def _listed_with(self, pair: str) -> list[int]:
+        """The listed (warm or long) words containing ``pair``, ascending, each once."""
+        has = self._listed_has
+        return sorted({w for w in self.where.get(pair, ()) if has(w, pair)})
 
     def first_word(self, pair: str) -> int:
         """Index of the first word type (in order of first appearance) containing ``pair``.
@@ -324,7 +258,10 @@ class PairIndex:
         of the cold words holding it (``ColdIndex.first_word``).
         """
         listed = self._first_listed(pair)
-        cold = None if self.cold is None else self.cold.first_word(pair)
+        if self.cold is None:
+            assert listed is not None, "first_word is only asked of live pairs"
+            return listed
+        cold = self.cold.first_word(pair)
         if cold is None or (listed is not None and listed < cold):
             assert listed is not None, "first_word is only asked of live pairs"
             return listed
@@ -338,7 +275,6 @@ class PairIndex:
         list is sorted and deduplicated (in C) and only its stale prefix dropped: later stale
         entries are harmless, and re-sorting a sorted list is cheap.
         """
-        has = self.has
         words = self.where.get(pair)
         if not words:
             return None
@@ -347,7 +283,9 @@ class PairIndex:
             first = cached[2] if cached[1] == len(words) else min(cached[2], min(words[cached[1] :]))
         else:
             first = min(words)
-        if not has(first, pair):
+        long = self.long  # the check below is _listed_has, inlined: this runs once a merge or more
+        if not (long[first].contains(pair) if long and first in long else pair in self.segs[first]):
+            has = self._listed_has
             ordered = sorted(set(words))
             start = 1
             while start < len(ordered) and not has(ordered[start], pair):
@@ -360,14 +298,6 @@ class PairIndex:
         self._first[pair] = (words, len(words), first)
         return first
 
-    def replacements(self, pair: str) -> int:
-        """How many replacements merging ``pair`` would make (non-overlapping, weighted)."""
-        counts, long = self.counts, self.long
-        return sum(
-            (long[w].replacements(pair) if w in long else self.seg(w).count(pair)) * counts[w]
-            for w in self.words_with(pair)
-        )
-
     # -- warming up (an index with a cold part) ---------------------------------------------
 
     def _warm_up(self, words: np.ndarray) -> None:
@@ -377,7 +307,7 @@ class PairIndex:
         if cold is None or not len(words):
             return
         symbols, lengths, holders = cold.warm_up(words)
-        self._warm.update(zip(words.tolist(), cold.segs(symbols, lengths), strict=True))
+        self.segs.update(zip(words.tolist(), cold.segs(symbols, lengths), strict=True))  # type: ignore[union-attr]
         where = self.where
         for code, listed in holders:
             where[key_of(code)].frombytes(listed)
@@ -404,6 +334,7 @@ class PairIndex:
         codes, counts = cold.live_pairs()
         self.pair_count.update(zip(map(key_of, codes.tolist()), counts.tolist(), strict=True))
         self.cold = None
+        self._hold(self.segs)
 
     def lazy_words(self, token: int) -> array[int]:
         """The words changed by the merge that made ``token``, one whose changes were not kept
@@ -436,30 +367,24 @@ class PairIndex:
         """
         if self.cold is not None:
             self._warm_up(self.cold.words_with_pair(pair))
-        candidates: Sequence[int] = self.where.pop(pair, ())
+        segs, where, long = self.segs, self.where, self.long
+        candidates: Sequence[int] = where.pop(pair, ())
         self._first.pop(pair, None)
-        delta: defaultdict[str, int] = defaultdict(int)
+        delta: Delta = defaultdict(int)
         old_segs: list[str] | None = None
         long_nodes: dict[int, tuple[list[int], list[int]]] = {}
         long_replaced = 0
-        if self.long and any(w in self.long for w in candidates):
-            long_replaced = self._merge_long(candidates, pair, new, delta, long_nodes)
+        if long and any(w in long for w in candidates):
+            long_replaced = merge_long(long, self.counts, where, candidates, pair, new, delta, long_nodes)
             # Only the short words that hold the pair: the vectorised path needs at least one.
-            segs, long = self.segs, self.long
             candidates = [w for w in candidates if w not in long and pair in segs[w]]
         if fresh and len(candidates) >= BATCH_WORDS:
-            changed, replaced = merge_many(
-                self.segs,
-                self._weights,
-                candidates,
-                pair,
-                new,
-                separator(len(self.token_freq)),
-                delta,
-                self.where,
-            )
+            sep = separator(len(self.token_freq))
+            changed, replaced = merge_many(segs, self._weights, candidates, pair, new, sep, delta, where)
         else:
-            changed, replaced, old_segs = self._merge_words(candidates, pair, new, fresh, delta)
+            changed, replaced, old_segs = merge_words(
+                segs, self.counts, where, candidates, pair, new, fresh, delta
+            )
         replaced += long_replaced
         delta[pair] -= replaced
         effect = MergeEffect(array("i", changed), replaced, [], old_segs, long_nodes)
@@ -471,154 +396,18 @@ class PairIndex:
         self.total_tokens -= replaced
         return effect
 
-    def _merge_long(
-        self,
-        candidates: Iterable[int],
-        pair: str,
-        new: str,
-        delta: defaultdict[str, int],
-        nodes: dict[int, tuple[list[int], list[int]]],
-    ) -> int:
-        """Merge ``pair`` in the long words among ``candidates``; returns the replacements."""
-        replaced = 0
-        where = self.where
-        for w in dict.fromkeys(w for w in candidates if w in self.long):
-            added: set[str] = set()
-            merged = self.long[w].merge(pair, new, self.counts[w], delta, added)
-            if merged[0]:
-                nodes[w] = merged
-                replaced += len(merged[0]) * self.counts[w]
-                for k in added:
-                    where[k].append(w)
-        return replaced
-
-    def _merge_words(
-        self, candidates: Iterable[int], pair: str, new: str, fresh: bool, delta: defaultdict[str, int]
-    ) -> tuple[list[int], int, list[str] | None]:
-        """The per-word merge loop; returns changed words, replacements and (if not fresh) old
-        segmentations."""
-        a, b = pair[0], pair[1]
-        segs, counts, where = self.segs, self.counts, self.where
-        # Words with a single occurrence (nearly all) are grouped by the symbol left and right of
-        # it: each occurrence turns (p, a) into (p, new) and (b, x) into (new, x), so one weighted
-        # sum per neighbour symbol updates the counts, and keys are built per group, not per word.
-        left: defaultdict[str, list[int]] = defaultdict(list)
-        right: defaultdict[str, list[int]] = defaultdict(list)
-        changed: list[int] = []
-        old_segs: list[str] | None = None if fresh else []
-        extra = 0  # replacements beyond the first in words with several occurrences
-        for w in candidates:
-            seg = segs[w]
-            merged = seg.replace(pair, new)
-            if merged is seg:  # stale or repeated entry: nothing to merge here
-                continue
-            segs[w] = merged
-            changed.append(w)
-            n = len(seg) - len(merged)
-            if old_segs is not None:
-                old_segs.append(seg)
-                if new in seg:
-                    c = counts[w]
-                    extra += (n - 1) * c
-                    self._diff_word(w, seg, merged, c, delta)
-                    delta[pair] += n * c  # the diff already removed this word's own pairs
-                    continue
-            j = merged.find(new)
-            if n == 1:
-                if j:
-                    left[merged[j - 1]].append(w)
-                if j + 1 < len(merged):
-                    right[merged[j + 1]].append(w)
-                continue
-            c = counts[w]
-            extra += (n - 1) * c
-            self._merge_repeats(w, merged, j, a, b, new, c, delta)
-        weight = counts.__getitem__
-        for p, words in left.items():
-            total = sum(map(weight, words))
-            delta[p + a] -= total
-            k = p + new
-            delta[k] += total
-            where[k].extend(words)
-        for x, words in right.items():
-            total = sum(map(weight, words))
-            delta[b + x] -= total
-            k = new + x
-            delta[k] += total
-            where[k].extend(words)
-        return changed, sum(map(weight, changed)) + extra, old_segs
-
-    def _merge_repeats(
-        self, w: int, merged: str, j: int, a: str, b: str, new: str, c: int, delta: defaultdict[str, int]
-    ) -> None:
-        """Neighbour updates for a word with several occurrences of the merged pair."""
-        new_pairs = set()
-        while True:
-            if j:
-                p = merged[j - 1]
-                if p != new:
-                    delta[p + a] -= c
-                    k = p + new
-                else:  # between two adjacent occurrences (b, a) becomes (new, new)
-                    delta[b + a] -= c
-                    k = new + new
-                delta[k] += c
-                new_pairs.add(k)
-            x = merged[j + 1 : j + 2]
-            if not x:
-                break
-            if x != new:
-                delta[b + x] -= c
-                k = new + x
-                delta[k] += c
-                new_pairs.add(k)
-            j = merged.find(new, j + 1)
-            if j < 0:
-                break
-        for k in new_pairs:
-            self.where[k].append(w)
-
     def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up (for the queue)."""
-        a, b = pair[0], pair[1]
         segs, counts, where = self.segs, self.counts, self.where
-        delta: defaultdict[str, int] = defaultdict(int)
-        for w, nodes in effect.long.items():
-            restored_pairs: set[str] = set()
-            self.long[w].unmerge(pair, new, nodes, counts[w], delta, restored_pairs)
-            for k in restored_pairs:
-                where[k].append(w)
+        delta: Delta = defaultdict(int)
+        unmerge_long(self.long, counts, where, effect.long, pair, new, delta)
         if effect.old_segs is not None:
-            for w, old in zip(effect.words, effect.old_segs, strict=True):
-                self._diff_word(w, segs[w], old, counts[w], delta)
-                segs[w] = old
+            restore_words(segs, counts, where, effect.words, effect.old_segs, delta)
         elif len(effect.words) >= min(BATCH_WORDS, UNDO_BATCH_WORDS):
-            unmerge_many(
-                segs, self._weights, effect.words, pair, new, separator(len(self.token_freq)), delta, where
-            )
+            sep = separator(len(self.token_freq))
+            unmerge_many(segs, self._weights, effect.words, pair, new, sep, delta, where)
         else:
-            for w in effect.words:
-                seg = segs[w]
-                c = counts[w]
-                segs[w] = seg.replace(new, pair)
-                restored = [pair]
-                j = seg.find(new)
-                while j >= 0:
-                    if j:
-                        p = seg[j - 1]
-                        delta[p + new] -= c
-                        k = (b if p == new else p) + a
-                        delta[k] += c
-                        restored.append(k)
-                    x = seg[j + 1 : j + 2]
-                    if x and x != new:
-                        delta[new + x] -= c
-                        k = b + x
-                        delta[k] += c
-                        restored.append(k)
-                    j = seg.find(new, j + 1)
-                for k in set(restored):
-                    where[k].append(w)
+            unmerge_words(segs, counts, where, effect.words, pair, new, delta)
         replaced = effect.replacements
         if effect.old_segs is None:
             delta[pair] += replaced
@@ -626,6 +415,7 @@ class PairIndex:
             delta[pair] += sum(len(nodes[0]) * counts[w] for w, nodes in effect.long.items())
         increased: list[str] = []
         self._apply(delta, increased)
+        a, b = pair[0], pair[1]
         if self._lazy:  # the words hold a and b again: they may be what undoing those will need
             for symbol in {ord(a), ord(b)}:
                 if symbol in self._lazy:
@@ -643,16 +433,6 @@ class PairIndex:
             if len(where[k]) > 2 * pair_count[k] + 32:
                 where[k] = array("i", self._listed_with(k))
         return increased
-
-    def _diff_word(self, w: int, old: str, new: str, c: int, delta: defaultdict[str, int]) -> None:
-        """General update for one word: subtract all its old pairs, add all its new ones."""
-        for k in pairs_of(old):
-            delta[k] -= c
-        added = pairs_of(new)
-        for k in added:
-            delta[k] += c
-        for k in set(added):
-            self.where[k].append(w)
 
     def _apply(self, delta: dict[str, int], increased: list[str]) -> None:
         """Add ``delta`` to the pair counts, keeping the count histogram and word lists in step."""

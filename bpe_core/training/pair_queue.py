@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from heapq import heapify, heappop, heappush, heapreplace
-from typing import cast
 
 from bpe_core.training.cold_index import ColdIndex, key_of
 from bpe_core.training.pair_index import PairIndex
@@ -108,17 +107,21 @@ class PairQueue:
     def _settle(self) -> Entry | None:
         """Fix stale entries until the top one is exact; return it (not popped)."""
         heap = self._heap
-        count = self._index.count
+        # Most pairs' counts are in the index's dict: the method is asked only of the others.
+        count_of, count = self._index.pair_count.get, self._index.count
         positional = self.rule.depends_on_position
         # Undo frees a token id for the next new token, so an old entry may name a different
         # pair now: keys built from token strings are checked again (hf's are the ids).
         by_string = not positional and self.rule.name != "hf"
         while True:
-            self._pull()
+            if self._cold is not None:
+                self._pull()
             if not heap:
                 return None
             negative, key, k = heap[0]
-            c = count(k)
+            c = count_of(k)
+            if c is None:
+                c = count(k)
             if c != -negative:
                 if c:
                     heapreplace(heap, (-c, self._key(k) if by_string else key, k))
@@ -162,8 +165,9 @@ class PairQueue:
             heappush(heap, entry)
         if positional:
             position = self._index.position
-            # positional rules key on (count, first word): e[1] is a word index here
-            out.sort(key=lambda e: (e[0], e[1], position(cast(int, e[1]), e[2])))
+            # positional rules key on (count, first word): e[1] is a word index here (not cast:
+            # this key is computed for every ranked pair, and cast is a call)
+            out.sort(key=lambda e: (e[0], e[1], position(e[1], e[2])))  # type: ignore[arg-type]
         return [entry[2] for entry in out[:n]]
 
     def best(self) -> str | None:
