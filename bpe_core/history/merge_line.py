@@ -241,7 +241,11 @@ class MergeLine:
         values = _values(record)
         c = self._cols
         for name, value in zip(_COLUMNS, values, strict=True):
-            c[name] = _appended(c[name], value)
+            column = c[name]
+            try:  # inline: a training run appends a row a merge, and calls cost more than appends
+                column.append(value)
+            except OverflowError:
+                c[name] = _appended(column, value)
         for left, right in record.candidates:
             self._cand = _appended(_appended(self._cand, left), right)
         self._cand_ends = _appended(self._cand_ends, len(self._cand) // 2)

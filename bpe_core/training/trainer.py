@@ -364,6 +364,8 @@ class Trainer(TrainerQueries, Branching, Restoring):
                         if n
                     ]
                     self._pass(min(room, default=0), floor)
+                elif self.position == len(self._records):  # the line's end: no line to follow
+                    self._merge(self._decide(None, None), self._rule.spec, self._next_pass())
                 else:
                     self._advance(None, self._rule.spec)
                 if reason is None and progress is not None:
@@ -534,7 +536,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
             top_count=top,
             replacements=effect.replacements,
             ties=ties,
-            candidates=tuple(key_pair(k) for k in candidates),
+            candidates=tuple(map(key_pair, candidates)) if candidates else (),
             decided_by=decided_by,
             new_token=created,
             vocab_size=len(vocab),
