@@ -241,10 +241,11 @@ class CorpusModel(TableModel):
         # Only the rows that changed (now or in the last step's highlight) need repainting,
         # and usually none of them is on screen.
         position = self._position()
+        last = len(HEADERS) - 1
         for w in self._changed | old:
             row = int(position[w])
             if row >= 0:
-                self.repaint_rows(row, row)
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
         if self._sort_column == TOKENS:
             self._resort.start()
 

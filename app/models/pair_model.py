@@ -101,13 +101,16 @@ class PairModel(TableModel):
             DISPLAY: self._display,
             SORT_ROLE: self._sort_key,
             PAIR_ROLE: lambda row, _column: self._rows[row].pair,
-            BACKGROUND: lambda row, _column: self._tie_color if self._tied(row) else None,
+            BACKGROUND: self._background,
             FONT: lambda row, _column: self.bold if row == 0 else None,
             TOOLTIP: self._tooltip,
         }
 
     def _tied(self, row: int) -> bool:
         return self._rows[row].count == self._top and self._ties > 1
+
+    def _background(self, row: int, _column: int):
+        return self._tie_color if self._rows[row].count == self._top and self._ties > 1 else None
 
     def _display(self, row: int, column: int):
         item = self._rows[row]

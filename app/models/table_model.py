@@ -59,10 +59,17 @@ class TableModel(QAbstractTableModel):
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role=DISPLAY):
         answer = self._answers.get(role)
-        row = index.row()
-        if answer is None or not 0 <= row < self.row_total():
+        if answer is None:
             return None
-        return answer(row, index.column())
+        row = index.row()
+        if row < 0:
+            return None
+        try:  # no bounds check before: data() is asked for thousands of cells per paint
+            return answer(row, index.column())
+        except IndexError:
+            if row < self.row_total():  # not a row gone since the view asked: a real fault
+                raise
+            return None
 
     def headerData(self, section, orientation, role=DISPLAY):
         if orientation != HORIZONTAL:
@@ -80,10 +87,10 @@ class TableModel(QAbstractTableModel):
 
     def repaint_all(self, roles: list | None = None) -> None:
         """Tell the views every cell changed (only ``roles``, if given)."""
-        self.repaint_rows(0, self.rowCount() - 1, roles)
+        self.repaint_rows(0, self.row_total() - 1, roles)
 
     def repaint_rows(self, first: int, last: int, roles: list | None = None) -> None:
         """Tell the views rows ``first`` to ``last`` (clipped to the table) changed."""
-        first, last = max(first, 0), min(last, self.rowCount() - 1)
+        first, last = max(first, 0), min(last, self.row_total() - 1)
         if first <= last:
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.HEADERS) - 1), roles or [])
