@@ -164,7 +164,7 @@ class PairQueue:
         for entry in taken:
             heappush(heap, entry)
         if positional:
-            position = self._index.position
+            position = self._index.position_reader()
             # positional rules key on (count, first word): e[1] is a word index here (not cast:
             # this key is computed for every ranked pair, and cast is a call)
             out.sort(key=lambda e: (e[0], e[1], position(e[1], e[2])))  # type: ignore[arg-type]
