@@ -665,7 +665,8 @@ class Bridge(QObject):
 
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
-            # Reading the file is cancellable too: a 33 MB session took 3 s to notice Cancel.
+            # Reading the file is cancellable too: a large session's corpus line alone takes
+            # seconds to read (bench/open_in_window.py).
             data = sniff_session(path, lambda: report(0, 0)) if kind in (None, "session") else None
             if data is not None:
                 source = Source(path.name, test_text=data.get("test_text"))

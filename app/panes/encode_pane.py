@@ -32,7 +32,7 @@ from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Encoding
 
 DEBOUNCE_MS = 120
 # Only the tokens in view, and this many characters around it, are painted (again on scrolling):
-# a selection per token of a 30,000-character text cost 0.24 s a keystroke.
+# a selection per token of a whole long text made every keystroke slow (bench/gui_latency.py).
 PAINT_MARGIN = 4_000
 BACKGROUND_CHARS = 10_000  # longer texts are encoded off the GUI thread
 SHOWN_IDS = 5_000
