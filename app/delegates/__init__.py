@@ -1,0 +1,1 @@
+"""Item delegates that paint what plain text cannot (tokens as chips)."""

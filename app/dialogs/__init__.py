@@ -1,0 +1,1 @@
+"""The window's dialogs: settings, runs, ties, comparing, compression, export and import."""

@@ -15,6 +15,8 @@ codes    subword-nmt ``codes``: one pair per line      yes    yes
 tiktoken ``.tiktoken`` ranks                           yes    yes
 minbpe   minbpe ``.model``                             yes    no
 ======== ============================================ ====== =====
+
+Imports the engine's lower stages and :mod:`bpe_core.io.session` (a session is a format too).
 """
 
 from __future__ import annotations

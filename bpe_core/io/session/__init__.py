@@ -5,6 +5,8 @@ the merge history with counts and tie decisions, every branch, and the current p
 one sentence (nothing in a file is ever executed: plain ``json`` only); ``restore`` rebuilds the
 trainer; ``model`` reads only what encoding needs; ``stream`` and ``corpus_reader`` read a
 file as it streams in.
+
+Imports :mod:`bpe_core.training` and below: restoring a session rebuilds a trainer.
 """
 
 from bpe_core.io.session.model import load_encoder, read_model
