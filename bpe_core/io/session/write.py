@@ -11,6 +11,7 @@ from typing import Any
 from bpe_core.history.records import MergeRecord
 from bpe_core.io.session.validate import FORMAT, VERSION, check_test_text
 from bpe_core.runtime.fileio import write_atomic
+from bpe_core.runtime.gc_pause import without_gc
 from bpe_core.training.trainer import Trainer
 
 
@@ -82,6 +83,7 @@ def _name(trainer: Trainer, names: dict[int, str], token_id: int) -> str:
     return name if name is not None else trainer.vocab.keys[token_id]
 
 
+@without_gc  # thousands of merge objects while the trainer's index is live (see runtime.gc_pause)
 def save_session(trainer: Trainer, path: str | Path, test_text: str | None = None) -> None:
     """Write the session to ``path`` atomically: a crash never leaves a half-written file."""
     data = session_to_dict(trainer, test_text)
