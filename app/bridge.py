@@ -22,12 +22,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.changes import KINDS, Change, ChangeKind
 from app.collector import collect_on_gui_thread
 from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
@@ -44,7 +44,6 @@ from bpe_core.history.events import (
     Jumped,
     MergeApplied,
     MergeUndone,
-    SettingsChanged,
 )
 from bpe_core.history.records import USER
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
@@ -78,47 +77,6 @@ class Source:
     input_kind: str = "text"
     sample: bool = False
     test_text: str | None = None
-
-
-class ChangeKind(StrEnum):
-    """What kind of change a :class:`Change` announces."""
-
-    APPLIED = "applied"  # a step or a redo: merges applied from ``before`` to ``after``
-    UNDONE = "undone"  # an undo: back from ``before`` to ``after`` along the line
-    JUMPED = "jumped"  # several merges at once, either way: a jump, a run, a branch switched
-    BRANCHES = "branches"  # a branch made, renamed or deleted
-    SETTINGS = "settings"  # a training setting, or whether ties are asked
-    RESET = "reset"  # everything: a reset, a new corpus, another session
-    SETTLED = "settled"  # a background job ended without a change: what it held back can be read
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """What one announcement changed, so that each view updates only that rather than working it
-    out again. ``before`` and ``after`` are the positions around it; ``branch_switched``: the
-    current line is another one (its merges past the fork are others); ``history_changed``: the
-    recorded history changed (merges recorded or forgotten, a branch made), not only the position
-    along it. After a background job one Change sums the job up."""
-
-    kind: ChangeKind
-    before: int
-    after: int
-    branch_switched: bool = False
-    history_changed: bool = False
-
-
-_KINDS: dict[type, ChangeKind] = {
-    MergeApplied: ChangeKind.APPLIED,
-    MergeUndone: ChangeKind.UNDONE,
-    Jumped: ChangeKind.JUMPED,
-    BranchSwitched: ChangeKind.JUMPED,
-    BranchCreated: ChangeKind.BRANCHES,
-    BranchRenamed: ChangeKind.BRANCHES,
-    BranchDeleted: ChangeKind.BRANCHES,
-    HistoryReset: ChangeKind.RESET,
-    CorpusReplaced: ChangeKind.RESET,
-    SettingsChanged: ChangeKind.SETTINGS,
-}
 
 
 @dataclass(frozen=True)
@@ -256,7 +214,7 @@ class Bridge(QObject):
 
     def _summary(self, held: list[Event]) -> tuple[ChangeKind, bool]:
         """One change for everything a background job did: (kind, branch switched)."""
-        kinds = {_KINDS.get(type(event), ChangeKind.SETTINGS) for event in held}
+        kinds = {KINDS.get(type(event), ChangeKind.SETTINGS) for event in held}
         switched = any(isinstance(event, (BranchSwitched, BranchCreated)) for event in held)
         if ChangeKind.RESET in kinds:
             return ChangeKind.RESET, switched
@@ -291,7 +249,7 @@ class Bridge(QObject):
         """Turn an engine event into signals (``change``: a :class:`Change` first, unless one
         has summed it up already)."""
         if change:
-            self._announce_change(_KINDS.get(type(event), ChangeKind.SETTINGS))
+            self._announce_change(KINDS.get(type(event), ChangeKind.SETTINGS))
         if isinstance(event, MergeApplied):
             self.sig_merge_applied.emit(event.record, event.redo)
         elif isinstance(event, MergeUndone):

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QModelIndex, Qt, QTimer
 
-from app.bridge import Bridge, Change, ChangeKind
+from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.glyphs import show_whitespace, token_parts
 from app.guard import guard_overrides
 from app.models.roles import BACKGROUND, DISPLAY, TOOLTIP, USER

@@ -10,7 +10,8 @@ from dataclasses import replace
 
 from PySide6.QtCore import QModelIndex
 
-from app.bridge import Bridge, Change, ChangeKind
+from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.roles import DISPLAY, FONT, FOREGROUND, TOOLTIP, USER

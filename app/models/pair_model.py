@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QTimer
 
-from app.bridge import Bridge, Change, ChangeKind
+from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.roles import BACKGROUND, DISPLAY, FONT, TOOLTIP, USER

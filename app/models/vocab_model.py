@@ -15,7 +15,8 @@ from bisect import bisect_left
 from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QFont
 
-from app.bridge import Bridge, Change, ChangeKind
+from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.roles import DISPLAY, FONT, TOOLTIP, USER

@@ -6,7 +6,8 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableView
 
-from app.bridge import Bridge, Change, ChangeKind
+from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.gui import sample_trainer
 from app.models.merge_model import MergeModel
 from app.models.roles import ALIGNMENT, DISPLAY, FONT, RIGHT_ALIGNED
