@@ -35,15 +35,8 @@ from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import Cancelled
 from bpe_core.history.events import (
     BranchCreated,
-    BranchDeleted,
-    BranchRenamed,
     BranchSwitched,
-    CorpusReplaced,
     Event,
-    HistoryReset,
-    Jumped,
-    MergeApplied,
-    MergeUndone,
 )
 from bpe_core.history.records import USER
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
@@ -94,22 +87,10 @@ class Bridge(QObject):
     """Owns the current trainer and everything the window needs to know about it."""
 
     sig_change = Signal(object)
-    """What changed, as a :class:`Change`: emitted first, before the signals below say so (the
-    item models update on it, the panes on those after it)."""
-    sig_merge_applied = Signal(object, bool)
-    """A merge was applied: (record, whether it was a redo)."""
-    sig_merge_undone = Signal(object)
-    """The last merge was undone: (record,)."""
-    sig_jumped = Signal(int, int)
-    """Several merges were applied or undone at once: (old position, new position)."""
-    sig_branches_changed = Signal()
-    """A branch was made, switched to, renamed or deleted."""
-    sig_reset = Signal()
-    """Everything derived from the corpus changed: a reset, a new corpus or a loaded session."""
-    sig_settings_changed = Signal()
-    """The tie rule (including Ask me) or the minimum frequency changed."""
-    sig_changed = Signal()
-    """Emitted after any of the above: the state the status bar and plots show changed."""
+    """What changed, as a :class:`Change`: merges applied or undone, a jump, a branch, a setting
+    (the tie rule, Ask me, the minimum frequency), a new session; after a job, one Change sums it
+    up. Never emitted while a job runs, so a slot may read the trainer. The item models connect
+    first (they are made before their panes), so a pane's slot sees its model updated."""
     sig_busy_changed = Signal(bool)
     """A background job started or was queued (True), or the last one ended (False)."""
     sig_progressed = Signal(str, int, int)
@@ -245,31 +226,13 @@ class Bridge(QObject):
             return
         self._announce(event)
 
-    def _announce(self, event: Event, change: bool = True) -> None:
-        """Turn an engine event into signals (``change``: a :class:`Change` first, unless one
-        has summed it up already)."""
-        if change:
-            self._announce_change(KINDS.get(type(event), ChangeKind.SETTINGS))
-        if isinstance(event, MergeApplied):
-            self.sig_merge_applied.emit(event.record, event.redo)
-        elif isinstance(event, MergeUndone):
-            self.sig_merge_undone.emit(event.record)
-        elif isinstance(event, Jumped):
-            self.sig_jumped.emit(event.old_position, event.new_position)
-        elif isinstance(event, BranchSwitched):
-            self.sig_jumped.emit(event.old_position, event.new_position)  # the state moved like a jump
-            self.sig_branches_changed.emit()
-        elif isinstance(event, (BranchCreated, BranchRenamed, BranchDeleted)):
-            self.sig_branches_changed.emit()
-        elif isinstance(event, (HistoryReset, CorpusReplaced)):
-            self.sig_reset.emit()
-        else:
-            self.sig_settings_changed.emit()
+    def _announce(self, event: Event) -> None:
+        """An engine event as a :class:`Change`, and the document state it leaves."""
+        self._announce_change(KINDS.get(type(event), ChangeKind.SETTINGS))
         self._touch()
 
     def _touch(self) -> None:
         self.dirty = self._state() != self._clean_state
-        self.sig_changed.emit()
         self.sig_document_changed.emit()
 
     # -- commands: synchronous -------------------------------------------------------------
@@ -396,8 +359,6 @@ class Bridge(QObject):
             self._trainer.set_tie_break(spec)  # emits SettingsChanged
         else:
             self._announce_change(ChangeKind.SETTINGS)
-            self.sig_settings_changed.emit()
-            self.sig_changed.emit()
 
     def configure(self, training: TrainingConfig, ask_at_ties: bool | None = None) -> None:
         """Take the training settings at once (the Settings dialog): the tie rule, the minimum
@@ -424,8 +385,6 @@ class Bridge(QObject):
             self._announce(announced[-1])
         elif ask_changed:  # only the bridge's own setting: the trainer and the document are as they were
             self._announce_change(ChangeKind.SETTINGS)
-            self.sig_settings_changed.emit()
-            self.sig_changed.emit()
 
     def save(self, path: str | Path) -> bool:
         if self.busy:
@@ -787,9 +746,6 @@ class Bridge(QObject):
         self._clean_state = self._state() if saved else ()
         self._seen = (self._seen[0], -1, -1)  # another trainer: every line and revision is new
         self._announce_change(ChangeKind.RESET, branch_switched=True)
-        self.sig_reset.emit()
-        self.sig_settings_changed.emit()
-        self.sig_changed.emit()
         self.dirty = not saved
         self.sig_document_changed.emit()
 
@@ -866,10 +822,8 @@ class Bridge(QObject):
             self._announce_change(*self._summary(held))
             if queued is None:
                 self.sig_busy_changed.emit(False)
-            for event in held:  # the engine's events from the worker, announced on this thread
-                self._announce(event, change=False)
-            if not held and self._state() != self._state_before_job:
-                self._touch()  # the history changed without an event (a run cut the redo line)
+            if held or self._state() != self._state_before_job:
+                self._touch()  # (without an event too: a run that cut the redo line)
             self._report(request, outcome, result, message, seconds, job, announce_cancel=queued is None)
         finally:  # whatever a callback did, a queued request still runs
             if queued is not None:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from app.actions import enable_commands, make_commands, make_menus, make_toolbar
 from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.busy_keys import BusyKeys
+from app.changes import Change
 from app.dialogs.compare_dialog import CompareDialog
 from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.run_dialog import RunDialog
@@ -139,8 +140,7 @@ class MainWindow(QMainWindow):
             self.docks["merges"].raise_()
         # Signals
         bridge = self.bridge
-        bridge.sig_changed.connect(self._update_actions)
-        bridge.sig_settings_changed.connect(self._sync_rule_box)
+        bridge.sig_change.connect(self._on_change)
         bridge.sig_busy_changed.connect(lambda _: self._update_actions())
         self._busy_keys = BusyKeys(self, self.commands)
         # In a text field, read-only too, the training keys are the field's: they never merge.
@@ -600,6 +600,10 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.setWindowModality(Qt.WindowModality.NonModal)  # the window stays usable
         box.show()
+
+    def _on_change(self, _change: Change) -> None:
+        self._update_actions()
+        self._sync_rule_box()  # the rule may have changed with any change (a session opened, a job)
 
     def _sync_rule_box(self) -> None:
         spec = self.bridge.tie_rule_spec()

@@ -64,7 +64,7 @@ class StatusFields(QObject):
         bridge.sig_busy_changed.connect(self._on_busy)
         bridge.sig_progressed.connect(self._on_progress)
         bridge.sig_message.connect(self.show_message)
-        bridge.sig_changed.connect(self.update)
+        bridge.sig_change.connect(lambda _change: self.update())
         bar.installEventFilter(self)
 
     def fit(self, metrics: QFontMetrics) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QHideEvent, QShowEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,6 +39,7 @@ from app.files import file_name
 from app.guard import guard_overrides
 from app.models.rows_model import RowsModel
 from app.panes.plots_pane import TickRoom, _compact_ticks, _log_tick_strings, _log_ticks, _set_ticks
+from app.refresh_timer import RefreshTimer
 from app.theme import is_dark
 from app.widgets import SideDialog
 from bpe_core.errors import BpeError
@@ -115,7 +116,7 @@ class CompareDialog(SideDialog):
         self.comparison: Comparison | None = None
         self.sweep_runs: list[Run] = []
         self._sweep_corpus: object = None  # the corpus the sweep ran on
-        self._timer = QTimer(self, singleShot=True, interval=50)
+        self._timer = RefreshTimer(bridge, self.refresh, 50, self)
         self._shown: tuple = ()  # (revision, A, B) of the comparison on show
         self._merges_typed = False  # the user chose how many merges: a step no longer re-fills it
         # Widgets
@@ -228,10 +229,6 @@ class CompareDialog(SideDialog):
         bottom.addWidget(self.export_button)
         layout.addLayout(bottom)
         # Signals
-        self._timer.timeout.connect(self.refresh)
-        bridge.sig_changed.connect(self._timer.start)
-        bridge.sig_branches_changed.connect(self._timer.start)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._timer.start())
         self.a_box.activated.connect(lambda _: self.compare_selected())
         self.b_box.activated.connect(lambda _: self.compare_selected())
         self.rule_merges.valueChanged.connect(self._on_merges_typed)

@@ -101,9 +101,7 @@ class CompressionDialog(SideDialog):
         self.next_button.clicked.connect(lambda: self.show_undone(self._undone + 1))
         self.play_button.toggled.connect(self._toggle_play)
         self._timer.timeout.connect(self._play_step)
-        bridge.sig_changed.connect(self.refresh)
-        bridge.sig_reset.connect(self.refresh)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.refresh())
+        bridge.sig_change.connect(lambda _change: self.refresh())  # also as a job ends
 
     @property
     def compression(self) -> Compression | None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.delegates.chips import ChipDelegate
 from app.guard import guard_overrides
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
@@ -64,9 +65,13 @@ class CorpusPane(QWidget):
         self.filter_edit.textChanged.connect(lambda: self._filter_timer.start())
         self._filter_timer.timeout.connect(lambda: self.model.set_filter(self.filter_edit.text()))
         self.only_check.toggled.connect(lambda _: self._apply_selection())
-        bridge.sig_changed.connect(self._update_summary)
-        bridge.sig_reset.connect(self._on_new_session)
+        bridge.sig_change.connect(self._on_change)
         self.model.layoutChanged.connect(self._update_summary)  # filtered or sorted
+        self._update_summary()
+
+    def _on_change(self, change: Change) -> None:
+        if change.kind is ChangeKind.RESET:
+            self._on_new_session()
         self._update_summary()
 
     def _on_new_session(self) -> None:

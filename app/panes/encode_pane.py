@@ -26,6 +26,7 @@ from app.bridge import Bridge
 from app.encode_worker import EncodeWorker
 from app.glyphs import visible
 from app.guard import guard_overrides
+from app.refresh_timer import RefreshTimer
 from app.theme import chip_colors
 from app.widgets import status_label
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Encoding
@@ -67,8 +68,11 @@ class EncodePane(QWidget):
         self.decode_input = QLineEdit(clearButtonEnabled=True)
         self.decode_output = QTextEdit()
         self.decode_status = status_label()
-        self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._decode_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        # Encoding and decoding follow every change, after a pause in typing.
+        self._timer = RefreshTimer(bridge, self.encode_now, DEBOUNCE_MS, self)
+        self._decode_timer = RefreshTimer(
+            bridge, self.decode_now, DEBOUNCE_MS, self, wanted=lambda _: bool(self.decode_input.text())
+        )
         self._decoder: tuple[tuple, Encoder] | None = None  # (revision, position) -> its encoder
         # Setup
         self.input.setPlaceholderText("Type or paste text to encode with the merges up to the current step…")
@@ -111,17 +115,11 @@ class EncodePane(QWidget):
         # Signals
         self.input.textChanged.connect(self.schedule)
         self.allow_special.toggled.connect(lambda _: self.schedule())
-        self._timer.timeout.connect(self.encode_now)
         self._repaint = QTimer(self, singleShot=True, interval=30)  # after scrolling or resizing
         self._repaint.timeout.connect(self._paint)
         self.input.verticalScrollBar().valueChanged.connect(lambda _: self._repaint.start())
         self._worker.sig_done.connect(self._on_result)
-        bridge.sig_changed.connect(self.schedule)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
         self.decode_input.textChanged.connect(lambda _: self._decode_timer.start())
-        self._decode_timer.timeout.connect(self.decode_now)
-        bridge.sig_changed.connect(lambda: self.decode_input.text() and self._decode_timer.start())
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._decode_timer.start())
         self.schedule()
 
     @property
@@ -149,8 +147,7 @@ class EncodePane(QWidget):
         self._paint()
 
     def encode_now(self) -> None:
-        if self._bridge.busy:
-            return  # re-scheduled when the job ends
+        """Encode the text as of the current step (the refresh timer's work: not while a job runs)."""
         text = self.input.toPlainText()
         encoder = self._bridge.encoder()
         upto = self._bridge.trainer.position
@@ -170,8 +167,6 @@ class EncodePane(QWidget):
 
     def decode_now(self) -> None:
         """Decode the ids typed in the decode field with the model as of the current step."""
-        if self._bridge.busy:
-            return  # again when the job ends
         pieces = [p for p in re.split(r"[\s,;]+", self.decode_input.text()) if p][:DECODED_IDS]
         if not pieces:
             self.decode_output.clear()

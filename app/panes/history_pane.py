@@ -13,7 +13,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.guard import guard_overrides
+from app.refresh_timer import RefreshTimer
 from app.theme import is_dark, muted
 from app.widgets import status_label
 from bpe_core.history.branches import BranchInfo
@@ -278,7 +279,8 @@ class HistoryGraph(QAbstractScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.refresh()
+        if not self._bridge.busy:  # a job's end refreshes the pane anyway
+            self.refresh()
 
     # -- input -------------------------------------------------------------------------------
 
@@ -375,22 +377,16 @@ class HistoryPane(QWidget):
         self._bridge = bridge
         self.graph = HistoryGraph(bridge, self)
         self.summary = status_label()
-        self._timer = QTimer(self, singleShot=True, interval=30)  # coalesces fast stepping
+        self._timer = RefreshTimer(bridge, self.refresh, 30, self)  # coalesces fast stepping
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.graph, 1)
         layout.addWidget(self.summary)
         # Signals
-        self._timer.timeout.connect(self.refresh)
-        bridge.sig_changed.connect(self._timer.start)
-        bridge.sig_branches_changed.connect(self._timer.start)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._timer.start())
         self.refresh()
 
     def refresh(self) -> None:
-        if self._bridge.busy:
-            return
         self.graph.refresh()
         trainer = self._bridge.trainer
         lanes = self.graph.lanes

@@ -4,13 +4,15 @@ search box finds merges by their text."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.guard import guard_overrides
 from app.models.merge_model import COUNT, DECIDED, MERGE, OTHERS, PASS, STEP, STEP_ROLE, TIES, MergeModel
 from app.panes.enter_key import EnterKey
+from app.refresh_timer import RefreshTimer
 from app.widgets import StatusText, clear_for_new_session, row_table, status_label
 
 
@@ -39,7 +41,8 @@ class MergesPane(QWidget):
             stretch={MERGE: "lo + w → low"},
         )
         self.summary = status_label()
-        self._follow = QTimer(self, singleShot=True, interval=0)
+        # After the model has laid out its new rows (a reset or insertion is not drawn yet).
+        self._follow = RefreshTimer(bridge, self._follow_position, 0, self)
         # Setup
         self.view.setToolTip("Click a merge, or press Enter on it, to jump to the state just after it")
         EnterKey(self.view, lambda: self._jump_to(self.view.currentIndex()))
@@ -67,12 +70,8 @@ class MergesPane(QWidget):
         self.check_rules.clicked.connect(lambda: bridge.compute_tie_choices(self.model.set_tie_choices))
         self.model.modelReset.connect(self._filter_ties)
         self.model.rowsInserted.connect(lambda _parent, first, last: self._filter_ties(first, last + 1))
-        # After the model has laid out its new rows (a reset or insertion is not drawn yet).
-        self._follow.timeout.connect(self._follow_position)
-        bridge.sig_changed.connect(self._follow.start)
-        bridge.sig_reset.connect(self._on_new_session)
+        bridge.sig_change.connect(self._on_change)
         self._show_passes()
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self._follow.start())
 
     def find_next(self, from_start: bool = False) -> None:
         text = self.search.text().strip()  # a Space typed alone finds nothing to go to
@@ -85,11 +84,12 @@ class MergesPane(QWidget):
         self.view.scrollTo(self.model.index(row, 0))
         self.found.setText(f"step {row + 1:,}")
 
-    def _on_new_session(self) -> None:
+    def _on_change(self, change: Change) -> None:
         """A new session (a file, a sample, a reset): nothing found yet, the keys back on the
         table if they were in the search."""
-        clear_for_new_session(self.search, self.view)
-        self.found.setText("")
+        if change.kind is ChangeKind.RESET:
+            clear_for_new_session(self.search, self.view)
+            self.found.setText("")
 
     def _jump_to(self, index: QModelIndex) -> None:
         step = index.data(STEP_ROLE) if index.isValid() else None
@@ -118,8 +118,6 @@ class MergesPane(QWidget):
 
     def _follow_position(self) -> None:
         """Keep ▶ in view with the keyboard highlight on it (unless a search has moved it)."""
-        if self._bridge.busy:
-            return
         self._show_passes()
         position = self.model.position
         history = self.model.rowCount()

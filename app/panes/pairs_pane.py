@@ -59,7 +59,7 @@ class PairsPane(QWidget):
         self.merge_button.clicked.connect(self.merge_selected)
         self.model.modelReset.connect(self._restore_selection)
         self._connect_selection()
-        bridge.sig_changed.connect(self._update_summary)
+        bridge.sig_change.connect(lambda _change: self._update_summary())  # after the model's update
         bridge.sig_busy_changed.connect(
             lambda busy: self.merge_button.setEnabled(not busy and bool(self._selected))
         )
@@ -100,8 +100,6 @@ class PairsPane(QWidget):
             self.sig_pair_selected.emit(None)
 
     def _update_summary(self) -> None:
-        if self._bridge.busy:
-            return
         ties = self.model.ties
         tie_note = f" · {ties:,} tied (shaded)" if ties > 1 else ""
         self.summary.setText(f"{self.model.total:,} pairs · top count {self.model.top:,}{tie_note}")

@@ -21,13 +21,15 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import Exporter
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt, QTimer
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.bridge import NO_CORPUS, Bridge
+from app.changes import Change, ChangeKind
 from app.guard import guard_overrides, guarded
+from app.refresh_timer import RefreshTimer
 from app.theme import is_dark
 from bpe_core.errors import BpeError
 from bpe_core.history.merge_line import LineView, MergeLine, field_values
@@ -332,7 +334,8 @@ class PlotsPane(QWidget):
         self._lengths: list[int] = []  # token id -> length in units (0: the marker on its own)
         self._lengths_of = None
         self._lengths_token: str | None = None
-        self._timer = QTimer(self, singleShot=True, interval=COALESCE_MS)
+        # At most one redraw per interval while stepping fast.
+        self._timer = RefreshTimer(bridge, self.refresh, COALESCE_MS, self, throttle=True)
         self._title_size = "10pt"
         self._text_color = "#333333"
         # Widgets
@@ -405,10 +408,7 @@ class PlotsPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.graphics)
         # Signals
-        self._timer.timeout.connect(self.refresh)
-        bridge.sig_changed.connect(self.schedule)
-        bridge.sig_reset.connect(self._forget_trainer)
-        bridge.sig_busy_changed.connect(lambda busy: None if busy else self.schedule())
+        bridge.sig_change.connect(self._forget_trainer)
         self.refresh()
 
     def show_other(self, records: Sequence | None, first_divergence: int | None = None) -> None:
@@ -440,13 +440,10 @@ class PlotsPane(QWidget):
         self.graphics.grab().save(buffer, "PNG")
         write_atomic(path, bytes(data.data()))
 
-    def _forget_trainer(self) -> None:
+    def _forget_trainer(self, change: Change) -> None:
         """A new corpus or session: let the old trainer go now, not at the next refresh."""
-        self._trainer = self._lengths_of = None
-
-    def schedule(self) -> None:
-        if not self._timer.isActive():
-            self._timer.start()
+        if change.kind is ChangeKind.RESET:
+            self._trainer = self._lengths_of = None
 
     def restyle(self) -> None:
         """Colours for the current palette (light or dark)."""
@@ -488,8 +485,6 @@ class PlotsPane(QWidget):
             plot.getAxis("bottom").setHeight(height)
 
     def refresh(self) -> None:
-        if self._bridge.busy:
-            return
         trainer = self._bridge.trainer
         history = trainer.history
         if self._update_series(trainer, history):

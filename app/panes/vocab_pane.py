@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.changes import Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.vocab_model import CREATED, FREQUENCY, ID, LENGTH, TOKEN, VocabModel
@@ -69,9 +70,8 @@ class VocabPane(QWidget):
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.model.modelReset.connect(self._restore_selection)
         self.model.modelReset.connect(self._update_summary)  # searched or sorted
-        bridge.sig_changed.connect(self._on_changed)
-        bridge.sig_reset.connect(self._on_new_session)
-        self._on_changed()
+        bridge.sig_change.connect(self._on_change)
+        self._follow_trainer()
 
     def _on_new_session(self) -> None:
         """A new session (a file, a sample, a reset) shows all its tokens: the search is
@@ -140,9 +140,13 @@ class VocabPane(QWidget):
             self._show_tree()
             self.sig_token_selected.emit(None)
 
-    def _on_changed(self) -> None:
-        if self._bridge.busy:
-            return
+    def _on_change(self, change: Change) -> None:
+        if change.kind is ChangeKind.RESET:
+            self._on_new_session()
+        self._follow_trainer()
+
+    def _follow_trainer(self) -> None:
+        """The selected token's tree and the summary, as the trainer now is."""
         trainer = self._bridge.trainer
         if self._selected is not None and self._selected >= trainer.vocab_size:
             self._selected = None

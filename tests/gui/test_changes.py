@@ -47,12 +47,12 @@ def test_each_command_says_what_changed(bridge):
     ]
 
 
-def test_a_change_comes_before_the_coarse_signal(bridge):
+def test_a_change_comes_before_the_document_state_it_leaves(bridge):
     order = []
     bridge.sig_change.connect(lambda change: order.append(change.kind))
-    bridge.sig_changed.connect(lambda: order.append("changed"))
+    bridge.sig_document_changed.connect(lambda: order.append("document"))
     bridge.step()
-    assert order == [ChangeKind.APPLIED, "changed"]
+    assert order == [ChangeKind.APPLIED, "document"]
 
 
 def test_a_step_after_an_undo_that_parts_makes_a_branch_and_says_so(bridge):

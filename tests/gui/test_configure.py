@@ -5,6 +5,7 @@ from dataclasses import replace
 import pytest
 
 from app.bridge import ASK, Bridge
+from app.changes import ChangeKind
 from app.gui import sample_trainer
 from tests.gui_helpers import sample
 
@@ -16,8 +17,8 @@ def bridge(qtbot):
 
 def listen(bridge: Bridge) -> list[str]:
     heard: list[str] = []
-    for name in ("sig_settings_changed", "sig_changed", "sig_document_changed"):
-        getattr(bridge, name).connect(lambda *_, n=name: heard.append(n))
+    bridge.sig_change.connect(lambda change: heard.append(change.kind))
+    bridge.sig_document_changed.connect(lambda: heard.append("document"))
     return heard
 
 
@@ -27,7 +28,7 @@ def test_three_settings_at_once_are_one_change_and_unsaved(bridge):
     wanted = replace(trainer.training, tie_break="hf", min_frequency=3, merges_per_pass=0)
     bridge.configure(wanted)
     assert trainer.training == wanted and trainer.rule.spec == "hf"
-    assert heard == ["sig_settings_changed", "sig_changed", "sig_document_changed"]
+    assert heard == [ChangeKind.SETTINGS, "document"]
     assert bridge.dirty
     bridge.configure(replace(wanted, tie_break="first-seen", min_frequency=2, merges_per_pass=1))
     assert not bridge.dirty  # back to what was saved
@@ -45,7 +46,7 @@ def test_asking_at_ties_is_a_setting_of_the_bridge_alone(bridge):
     before = trainer.training
     bridge.configure(trainer.training, ask_at_ties=True)
     assert bridge.ask_at_ties and bridge.tie_rule_spec() == ASK and trainer.training == before
-    assert heard == ["sig_settings_changed", "sig_changed"] and not bridge.dirty
+    assert heard == [ChangeKind.SETTINGS] and not bridge.dirty
     bridge.configure(replace(trainer.training, min_frequency=4))  # None: Ask me stays
     assert bridge.ask_at_ties and trainer.training.min_frequency == 4
 

@@ -4,6 +4,7 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from app.bridge import Bridge
+from app.changes import ChangeKind
 from app.gui import sample_trainer
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
 from app.models.merge_model import MergeModel
@@ -112,31 +113,22 @@ def test_vocab_and_merge_models_follow_steps(bridge):
 
 def test_bridge_signals_for_each_command(qtbot, bridge):
     received = []
-    for name in ("sig_merge_applied", "sig_merge_undone", "sig_jumped", "sig_reset", "sig_changed"):
-        getattr(bridge, name).connect(lambda *args, n=name: received.append(n))
-    with qtbot.waitSignal(bridge.sig_merge_applied):
-        bridge.step()
-    with qtbot.waitSignal(bridge.sig_merge_undone):
-        bridge.undo()
-    with qtbot.waitSignal(bridge.sig_merge_applied):
-        bridge.redo()
-    with qtbot.waitSignal(bridge.sig_jumped):
-        bridge.goto(0)
-    with qtbot.waitSignal(bridge.sig_reset):
-        bridge.reset()
-    assert [n for n in received if n != "sig_changed"] == [
-        "sig_merge_applied",
-        "sig_merge_undone",
-        "sig_merge_applied",
-        "sig_jumped",
-        "sig_reset",
+    bridge.sig_change.connect(lambda change: received.append(change.kind))
+    for command in (bridge.step, bridge.undo, bridge.redo, lambda: bridge.goto(0), bridge.reset):
+        with qtbot.waitSignal(bridge.sig_change):
+            command()
+    assert received == [
+        ChangeKind.APPLIED,
+        ChangeKind.UNDONE,
+        ChangeKind.APPLIED,
+        ChangeKind.JUMPED,
+        ChangeKind.RESET,
     ]
-    assert received.count("sig_changed") == 5
 
 
 def test_a_background_run_is_announced_once_after_it_ends(qtbot, bridge):
     jumps = []
-    bridge.sig_jumped.connect(lambda old, new: jumps.append((old, new, bridge.busy)))
+    bridge.sig_change.connect(lambda change: jumps.append((change.before, change.after, bridge.busy)))
     with qtbot.waitSignal(
         bridge.sig_busy_changed, check_params_cb=lambda busy: busy is False, timeout=30_000
     ):
@@ -149,7 +141,7 @@ def test_a_background_job_ends_on_the_gui_thread(qtbot, bridge):
     import threading
 
     threads = []
-    bridge.sig_reset.connect(lambda: threads.append(threading.current_thread()))
+    bridge.sig_change.connect(lambda _change: threads.append(threading.current_thread()))
     bridge.sig_busy_changed.connect(lambda busy: threads.append(threading.current_thread()))
     bridge.open_text("a new corpus of words of words", bridge.trainer.corpus.config, "test")
     qtbot.waitUntil(lambda: not bridge.busy and bridge.source.name == "test", timeout=10_000)

@@ -107,7 +107,7 @@ SCRIPT = textwrap.dedent(
     attempt("eventFilter", lambda: QTest.keyClick(window.pairs_pane.view, Qt.Key.Key_Return))
     window.open_path = boom  # dropEvent()
     attempt("dropEvent", lambda: drop_file(window, "/nonexistent.txt"))
-    window.bridge.sig_changed.connect(boom)  # a slot
+    window.bridge.sig_change.connect(boom)  # a slot
     attempt("slot", window.bridge.step)
     attempt("timer", lambda: QTimer.singleShot(0, boom) or app.processEvents())
 
