@@ -1,5 +1,5 @@
 """Restoring a saved history, mixed into the trainer: the saved merges replayed (merge by merge for
-a small session, word by word otherwise: ``bpe_core.training.restore_words``), and every merge read
+a small session, word by word otherwise: ``bpe_core.training.replay_by_words``), and every merge read
 from a file checked against the corpus, at once or where the trainer first stands before it.
 
 A file's claims are never taken on trust: a count that differs, a tie that was not one, a tied
@@ -27,7 +27,7 @@ from bpe_core.training.initial_symbols import initial_lengths, initial_runs, ini
 from bpe_core.training.line_checks import check_line, pass_numbers
 from bpe_core.training.pair_index import MergeEffect
 from bpe_core.training.pair_queue import PairQueue
-from bpe_core.training.restore_words import add_new_tokens, replay_history, replays_merge_by_merge
+from bpe_core.training.replay_by_words import add_new_tokens, replay_history, replays_merge_by_merge
 
 Progress = Callable[[int, int], None]
 
@@ -125,7 +125,7 @@ class Restoring:
         result is exactly that of replaying merge by merge, which is how it is done for a small
         session (every merge's decision data is then checked against the state before it at
         once; a large one's where the trainer first stands before it) and where the word-by-word
-        replay (``bpe_core.training.restore_words``) does not apply.
+        replay (``bpe_core.training.replay_by_words``) does not apply.
         """
         if not self._unrestored:
             raise MergeError("Only a trainer made by Trainer.restoring can restore a history.")

@@ -32,7 +32,7 @@ from bpe_core.io.session import (
     trainer_from_session,
 )
 from bpe_core.io.session.stream import SavedMerges
-from bpe_core.training import cold_index, initial_symbols, pair_index, restore_words, word_replay
+from bpe_core.training import cold_index, initial_symbols, pair_index, replay_by_words, word_replay
 from bpe_core.training import trainer as trainer_module
 from bpe_core.training.tie_rules import TieBreakRule
 from tests.helpers import recount, snapshot
@@ -60,15 +60,15 @@ def tiny_slices():
     ``initial_symbols``), and carries a run's last few words over to the next
     (``word_replay``); a few symbols each makes tiny corpora cross every boundary."""
     saved = cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK
-    few = word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, restore_words.EXACT_REPLAY_SYMBOLS
+    few = word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, replay_by_words.EXACT_REPLAY_SYMBOLS
     cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = 3, 2, 5, 4
     # Tiny sessions would replay merge by merge: these take the word-by-word replay of large ones.
-    word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, restore_words.EXACT_REPLAY_SYMBOLS = 2, 3, -1
+    word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, replay_by_words.EXACT_REPLAY_SYMBOLS = 2, 3, -1
     try:
         yield
     finally:
         cold_index.SLICE, cold_index.WINDOW, initial_symbols.RUN_BYTES, trainer_module.LONG_WALK = saved
-        word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, restore_words.EXACT_REPLAY_SYMBOLS = few
+        word_replay.FEW_WORDS, word_replay.FEW_SYMBOLS, replay_by_words.EXACT_REPLAY_SYMBOLS = few
 
 
 def rebuilt(trainer: Trainer) -> Trainer:

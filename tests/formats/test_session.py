@@ -196,16 +196,16 @@ def test_a_real_session_opens_word_by_word_and_equals_the_trained_one(tmp_path, 
     """The fast way to open (every merge made a new token, no long word) is the one real text
     takes; the result is the trained trainer, at the saved position and at every other. The
     last words of a run go on with the next run's: as few as the defaults leave, or more."""
-    from bpe_core.training import initial_symbols, restore_words, word_replay
+    from bpe_core.training import initial_symbols, replay_by_words, word_replay
     from tests.conftest import data_text
 
     monkeypatch.setattr(initial_symbols, "RUN_BYTES", 1 << 12)
     monkeypatch.setattr(word_replay, "FEW_WORDS", few[0])
     monkeypatch.setattr(word_replay, "FEW_SYMBOLS", few[1])
-    monkeypatch.setattr(restore_words, "EXACT_REPLAY_SYMBOLS", -1)  # not merge by merge, as small ones
+    monkeypatch.setattr(replay_by_words, "EXACT_REPLAY_SYMBOLS", -1)  # not merge by merge, as small ones
     calls = []
-    real = restore_words.replay_words
-    monkeypatch.setattr(restore_words, "replay_words", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = replay_by_words.replay_words
+    monkeypatch.setattr(replay_by_words, "replay_words", lambda *a, **k: calls.append(1) or real(*a, **k))
     trainer = trainer_for(data_text("shakespeare_200k.txt"))
     trainer.run(merges=400)
     trainer.goto(250)

@@ -8,7 +8,7 @@ import pytest
 
 from bpe_core import Corpus, MergeError, PipelineConfig, SessionError, Trainer, TrainingConfig
 from bpe_core.io.session import load_session, save_session, session_to_dict
-from bpe_core.training import restore_words
+from bpe_core.training import replay_by_words
 from tests.helpers import snapshot
 
 TEXT = "low low low lower lowest newest newest widest wider " * 3
@@ -31,7 +31,7 @@ def replay(request, monkeypatch):
     """Small sessions replay merge by merge and check every decision at once; large ones replay
     word by word and check a decision where the trainer first stands before it."""
     if request.param == "word by word":
-        monkeypatch.setattr(restore_words, "EXACT_REPLAY_SYMBOLS", -1)
+        monkeypatch.setattr(replay_by_words, "EXACT_REPLAY_SYMBOLS", -1)
     return request.param
 
 
@@ -96,7 +96,7 @@ def test_decision_data_that_cannot_be_is_refused(tmp_path, monkeypatch, change, 
     with pytest.raises(SessionError, match=r"(?i)merge 2 "):
         load_session(written(tmp_path, data))
     # A large one is checked before its replay, for what it claims whatever the corpus.
-    monkeypatch.setattr(restore_words, "EXACT_REPLAY_SYMBOLS", -1)
+    monkeypatch.setattr(replay_by_words, "EXACT_REPLAY_SYMBOLS", -1)
     with pytest.raises(SessionError, match=rf"is invalid: merge 2 {message}"):
         load_session(written(tmp_path, data))
 

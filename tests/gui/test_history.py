@@ -357,10 +357,10 @@ def test_a_false_tie_claim_met_by_undo_gives_one_warning_and_the_panes_stay_righ
     import json
 
     from bpe_core.io.session import session_to_dict
-    from bpe_core.training import restore_words
+    from bpe_core.training import replay_by_words
     from tests.formats.test_session import branched
 
-    monkeypatch.setattr(restore_words, "EXACT_REPLAY_SYMBOLS", -1)  # opened as a large one is
+    monkeypatch.setattr(replay_by_words, "EXACT_REPLAY_SYMBOLS", -1)  # opened as a large one is
     data = session_to_dict(branched())
     merge = data["merges"][2]
     others = [p for p in (["l", "o"], ["o", "w"], ["e", "s"], ["s", "t"], ["w", "i"]) if p != merge["pair"]]
