@@ -38,6 +38,20 @@ def quoted(text: str, limit: int = 40) -> str:
     return f"{text[:limit] + '…'!r} ({len(text):,} characters)"
 
 
+def shown(value: object) -> str:
+    """A value read from a file, for a message: text quoted and cut to a short excerpt (a file
+    may hold a token of a megabyte), a number as written, a list or an object named only.
+
+    Example: ``shown("Metaspace")`` is ``"'Metaspace'"``; ``shown([1, 2])`` is ``"a list"``.
+    """
+    if isinstance(value, str):
+        return quoted(value)
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -6,7 +6,7 @@ lost); the tie rule and minimum frequency apply to the next steps without a rebu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QValidator
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.guard import guard_overrides
 from bpe_core import ConfigError, PipelineConfig, TrainingConfig
-from bpe_core.pipeline.config import NORMALIZATIONS, PRETOKENIZERS, UNITS
+from bpe_core.pipeline.config import NAMED_NORMALIZATIONS, NAMED_PRETOKENIZERS, UNITS
 from bpe_core.training.tie_rules import DESCRIPTIONS, RULE_NAMES, parse_rule
 
 ASK_ME = "Ask me"
@@ -77,11 +77,12 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Settings")
         # Widgets
+        self._config = config  # what the dialog does not show (an imported tokenizer's steps) stays
         self.normalization = QComboBox()
-        self.normalization.addItems(NORMALIZATIONS)
+        self.normalization.addItems(_choices(NAMED_NORMALIZATIONS, config.normalization))
         self.lowercase = QCheckBox("Lowercase")
         self.pretokenize = QComboBox()
-        self.pretokenize.addItems(PRETOKENIZERS)
+        self.pretokenize.addItems(_choices(NAMED_PRETOKENIZERS, config.pretokenize))
         self.prefix_space = QCheckBox("Put a space before the text (Hugging Face's add_prefix_space)")
         self.unit = QComboBox()
         self.unit.addItems(UNITS)
@@ -128,6 +129,13 @@ class SettingsDialog(QDialog):
         self.per_pass.setValue(training.merges_per_pass)
         self.target_kind.setCurrentIndex(TARGETS.index(target.kind))
         self.target_value.setValue(target.value)
+        for box, custom in (
+            (self.normalization, config.normalization == "custom"),
+            (self.pretokenize, config.pretokenize == "custom"),
+        ):
+            if custom:  # an imported tokenizer's own chain of steps: kept as it is
+                box.setEnabled(False)
+                box.setToolTip("The imported tokenizer's own chain of steps, kept as it is")
         # Layout
         pipeline = QGroupBox("Pipeline (changing it rebuilds the session)")
         form = QFormLayout(pipeline)
@@ -169,7 +177,8 @@ class SettingsDialog(QDialog):
         """The chosen settings; raises ConfigError with one sentence if they are invalid."""
         marker = self.marker.text()
         specials = tuple(line for line in self.specials.toPlainText().splitlines() if line)
-        config = PipelineConfig(
+        config = replace(
+            self._config,
             normalization=self.normalization.currentText(),
             lowercase=self.lowercase.isChecked(),
             pretokenize=self.pretokenize.currentText(),
@@ -178,6 +187,7 @@ class SettingsDialog(QDialog):
             attach_marker=self.attach.isChecked() and bool(marker),
             special_tokens=specials,
             prefix_space=self.prefix_space.isChecked(),
+            special_matching=tuple(m for m in self._config.special_matching if m.content in specials),
         )
         name = self.rule.currentText()
         spec = f"random:{self.seed.value()}" if name == "random" else name
@@ -201,3 +211,8 @@ class SettingsDialog(QDialog):
             self.error.setText(str(error))
             return
         super().accept()
+
+
+def _choices(named: tuple[str, ...], current: str) -> list[str]:
+    """The named settings, and ``custom`` when the session has an imported chain of steps."""
+    return [*named, current] if current not in named else list(named)

@@ -31,12 +31,14 @@ from bpe_core.encoding.merge_heap import merged_by_rank
 from bpe_core.encoding.numbering import UNKNOWN_ID
 from bpe_core.encoding.text_parts import PART_SIZE, cut
 from bpe_core.errors import BpeError, Cancelled
-from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE
+from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_display
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import base_symbols
 from bpe_core.pipeline.normalize import normalize, normalize_aligned
+from bpe_core.pipeline.pretokenize import pieces_of
 from bpe_core.pipeline.pretokenize import spans as piece_spans
-from bpe_core.pipeline.pretokenize import split as split_pieces
+from bpe_core.pipeline.specials import finders
+from bpe_core.pipeline.steps import pre_tokenize_with
 from bpe_core.pipeline.vocab import MARK, display
 from bpe_core.runtime.gc_pause import gc_paused
 
@@ -151,10 +153,15 @@ class Encoder:
         self._numbers: list[int] | None = None  # one int object per id, made for the first word's ids
         # A text that continues one cut by parts() takes no prefix space.
         self._continued = replace(config, prefix_space=False)
+        self._byte_tokens = self._fallback_table() if config.byte_fallback else {}
+        self._made_at = {merge.token: merge.rank for merge in reversed(self.merges)}  # first making
         self._units = self._unit_lengths()
         marked_alone = config.end_of_word is not None and not config.attach_marker
         self._marker_id = self._ids.get(MARK) if marked_alone else None
         self._unit_symbol = self._unit_table()
+        self._raw_specials, self._normalized_specials = finders(
+            list(self._special_of), config.special_matching
+        )
         self._special_pattern = (
             re.compile("|".join(re.escape(t) for t in sorted(self._special_of, key=len, reverse=True)))
             if self._special_of
@@ -192,9 +199,20 @@ class Encoder:
                 lengths[i] = len(key.encode("utf-8")) if byte_mode else len(key)
             else:
                 lengths[i] = len(key) - (marked and key.endswith(MARK))
+        for symbol in self._byte_tokens.values():  # a fallback byte: one symbol of a word (see _spans)
+            lengths[ord(symbol)] = 1
         for merge in self.merges:  # merged tokens: sum of their parts (markers cover nothing)
             lengths[merge.token] = lengths[merge.left] + lengths[merge.right]
         return lengths
+
+    def _fallback_table(self) -> dict[int, str]:
+        """byte -> the symbol of its fallback token (``<0x0A>``), for the bytes that have one."""
+        table = {}
+        for byte in range(256):
+            token_id = self._ids.get(f"<0x{byte:02X}>")
+            if token_id is not None:
+                table[byte] = chr(token_id)
+        return table
 
     def _unit_table(self) -> dict[int, str]:
         """str.translate table from a unit (character, or latin-1 byte) to its symbol."""
@@ -264,14 +282,17 @@ class Encoder:
         offset: int,
     ) -> None:
         ids, starts, ends, unknown = columns
-        for start, plain, special in self._segments(text, allow_special):
+        for start, plain, special, end in self._segments(text, allow_special):
             if plain:
                 config = self._continued if offset and not start else self.config
-                self._encode_plain(plain, offset + start, upto, columns, cancelled, config)
+                at_start = offset + start == 0
+                self._encode_plain(
+                    plain, offset + start, upto, columns, cancelled, config, at_start, allow_special
+                )
             elif special is not None:
                 ids.append(special)
                 starts.append(offset + start)
-                ends.append(offset + start + len(self.keys[special]))
+                ends.append(offset + end)
                 unknown.append(False)
 
     def encode_ids(
@@ -280,14 +301,21 @@ class Encoder:
         """Only the ids of :meth:`encode` (what a model is fed): no tokens, spans or flags to
         build, so it is the fast path for bulk encoding. Unknown units are ``unknown_id``."""
         upto = self._upto(upto)
-        mode = self.config.pretokenize
         cache = self._at(self._id_cache, upto)
         with gc_paused():
             ids: list[int] = []
-            for start, plain, special in self._segments(text, allow_special):
+            for start, plain, special, _ in self._segments(text, allow_special):
                 if plain:
                     config = self._continued if offset and not start else self.config
-                    for piece in split_pieces(normalize(plain, config), mode):
+                    at_start, normalized = offset + start == 0, normalize(plain, config)
+                    if allow_special and self._normalized_specials:
+                        for piece, _, _ in self._pieces(normalized, at_start, allow_special):
+                            if isinstance(piece, int):  # a special token matched in the normalized text
+                                ids.append(piece)
+                            else:
+                                ids.extend(self._cached_ids(piece, cache, upto))
+                        continue
+                    for piece in pieces_of(normalized, config, at_start):
                         word = cache.get(piece)
                         if word is None:
                             word = cache[piece] = self._word_ids(piece, upto)
@@ -317,17 +345,17 @@ class Encoder:
     def _upto(self, upto: int | None) -> int:
         return len(self.merges) if upto is None else max(0, min(upto, len(self.merges)))
 
-    def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, str, int | None]]:
-        """``(offset, plain text, None)`` and ``(offset, "", special id)`` in order: the text
-        split at special tokens (only with ``allow_special``)."""
-        pattern = self._special_pattern if allow_special else None
+    def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, str, int | None, int]]:
+        """``(start, plain text, None, end)`` and ``(start, "", special id, end)`` in order: the
+        text split at special tokens (only with ``allow_special``; those matched in normalized
+        text are found later, in :meth:`_pieces`)."""
         start = 0
-        if pattern is not None:
-            for match in pattern.finditer(text):
-                yield start, text[start : match.start()], None
-                yield match.start(), "", self._special_of[match.group()]
-                start = match.end()
-        yield start, text[start:], None
+        if allow_special and self._raw_specials:
+            for begin, end, token in self._raw_specials.find(text):
+                yield start, text[start:begin], None, begin
+                yield begin, "", self._special_of[token], end
+                start = end
+        yield start, text[start:], None, len(text)
 
     def _encode_plain(
         self,
@@ -337,14 +365,21 @@ class Encoder:
         columns: _Columns,
         cancelled: Callable[[], bool] | None,
         config: PipelineConfig,
+        at_start: bool,
+        allow_special: bool,
     ) -> None:
         if not text:
             return
         normalized, starts = normalize_aligned(text, config)
+        if config.pretokenize == "custom" or (allow_special and self._normalized_specials):
+            self._encode_pieces(
+                text, normalized, starts, offset, upto, columns, cancelled, at_start, allow_special
+            )
+            return
+        # The common case, kept to the fewest steps a piece: a named pre-tokenizer's spans.
         cache = self._words_at(upto)
         ids, out_starts, out_ends, unknown = columns
-        size = len(normalized)
-        for begin, end in piece_spans(normalized, self.config.pretokenize):
+        for begin, end in piece_spans(normalized, config.pretokenize):
             piece = normalized[begin:end]
             word = cache.get(piece)
             if word is None:
@@ -358,14 +393,73 @@ class Encoder:
                 out_starts.extend(map(shift, word.starts))
                 out_ends.extend(map(shift, word.ends))
             else:
+                _map_back(word, begin, 0, starts, len(text), offset, out_starts, out_ends)
+
+    def _encode_pieces(
+        self,
+        text: str,
+        normalized: str,
+        starts: list[int] | None,
+        offset: int,
+        upto: int,
+        columns: _Columns,
+        cancelled: Callable[[], bool] | None,
+        at_start: bool,
+        allow_special: bool,
+    ) -> None:
+        """:meth:`_encode_plain` for a custom chain of steps, or special tokens matched in the
+        normalized text: pieces may have a prefix, and special tokens come between them."""
+        cache = self._words_at(upto)
+        ids, out_starts, out_ends, unknown = columns
+        for piece, begin, prefix in self._pieces(normalized, at_start, allow_special):
+            if isinstance(piece, int):  # a special token matched in the normalized text
+                source = (begin, prefix) if starts is None else (starts[begin], starts[prefix - 1] + 1)
+                ids.append(piece)
+                unknown.append(False)
+                out_starts.append(offset + source[0])
+                out_ends.append(offset + source[1])
+                continue
+            word = cache.get(piece)
+            if word is None:
+                if cancelled is not None and cancelled():
+                    raise Cancelled
+                word = cache[piece] = self._encode_word(piece, upto)
+            ids.extend(word.ids)
+            unknown.extend(word.unknown)
+            if starts is None:  # a prefix the pre-tokenizer put before the piece stands at its start
                 for s, e in zip(word.starts, word.ends, strict=True):
-                    s, e = begin + s, begin + e
-                    source_start = starts[s] if s < size else len(text)
-                    source_end = max(
-                        starts[e - 1] + 1 if e > s else source_start, starts[e] if e < size else len(text)
-                    )
-                    out_starts.append(offset + source_start)
-                    out_ends.append(offset + source_end)
+                    out_starts.append(offset + begin + max(s - prefix, 0))
+                    out_ends.append(offset + begin + max(e - prefix, 0))
+            else:
+                _map_back(word, begin, prefix, starts, len(text), offset, out_starts, out_ends)
+
+    def _pieces(
+        self, normalized: str, at_start: bool, allow_special: bool
+    ) -> Iterator[tuple[str | int, int, int]]:
+        """The pieces of normalized text: ``(piece, where it starts, how many characters of it
+        are a prefix the pre-tokenizer put before that)``; a special token matched in the
+        normalized text comes as ``(its id, start, end)``. ``at_start``: the text begins the
+        user's text (a step may prefix only the first piece)."""
+        finder = self._normalized_specials if allow_special else None
+        if not finder:
+            yield from self._pieces_of_part(normalized, 0, at_start)
+            return
+        done = 0
+        for start, end, token in finder.find(normalized):
+            yield from self._pieces_of_part(normalized[done:start], done, at_start and done == 0)
+            yield self._special_of[token], start, end
+            done = end
+        yield from self._pieces_of_part(normalized[done:], done, at_start and done == 0)
+
+    def _pieces_of_part(self, part: str, offset: int, at_start: bool) -> Iterator[tuple[str, int, int]]:
+        config = self.config
+        if config.pretokenize != "custom":
+            for begin, end in piece_spans(part, config.pretokenize):
+                yield part[begin:end], offset + begin, 0
+            return
+        rewritten, pieces = pre_tokenize_with(part, config.pre_tokenizers, at_start)
+        for start, end, prefix in pieces:
+            yield prefix + rewritten[start:end], offset + start, len(prefix)
 
     def trim_caches(self) -> None:
         """Empty the word caches grown past ``CACHED_WORDS`` (with spans) or ``CACHED_IDS``
@@ -392,8 +486,16 @@ class Encoder:
                 caches.move_to_end(upto)
             return cache
 
+    def _cached_ids(self, piece: str, cache: dict[str, tuple[int, ...]], upto: int) -> tuple[int, ...]:
+        word = cache.get(piece)
+        if word is None:
+            word = cache[piece] = self._word_ids(piece, upto)
+        return word
+
     def _word_ids(self, piece: str, upto: int) -> tuple[int, ...]:
         """The ids of :meth:`_encode_word`, without the spans."""
+        if self._byte_tokens or self.config.ignore_merges or self.config.fuse_unknown:
+            return self._encode_word(piece, upto).ids  # the model options: the general path
         symbols, known = self._symbols(piece)
         if not known and self.unknown_id is None:  # dropped, as in _encode_word
             symbols, known = symbols.replace(_UNKNOWN_SYMBOL, ""), True
@@ -407,6 +509,11 @@ class Encoder:
         return tuple(unknown_id if symbol == _UNKNOWN_SYMBOL else numbers[ord(symbol)] for symbol in symbols)
 
     def _encode_word(self, piece: str, upto: int) -> _Word:
+        whole = self._whole(piece, upto)
+        if whole is not None:
+            return _Word((whole,), (0,), (len(piece),), (False,))
+        if self._byte_tokens:
+            return self._encode_with_fallback(piece, upto)
         symbols, known = self._symbols(piece)
         kept: list[int] | None = None  # the unit offset of each symbol, once unknown ones are dropped
         if not known and self.unknown_id is None:
@@ -441,6 +548,77 @@ class Encoder:
                 for s, e in zip(starts, ends, strict=True)
             ]
             starts = [char_of_byte[s] for s in starts]
+        return self._fused(_Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags)))
+
+    def _whole(self, piece: str, upto: int) -> int | None:
+        """With ``ignore_merges``: the token that is the whole piece, if the vocabulary has it
+        by merge ``upto``, whatever the merges would make of the piece."""
+        if not self.config.ignore_merges or not piece:
+            return None
+        units = bytes_to_display(piece.encode("utf-8")) if self.config.unit == "byte" else piece
+        token_id = self._ids.get(units)
+        if token_id is None:
+            return None
+        made = self._made_at.get(token_id)
+        return token_id if made is None or made < upto else None
+
+    def _encode_with_fallback(self, piece: str, upto: int) -> _Word:
+        """A word of character units where a character the vocabulary lacks becomes the tokens
+        of its UTF-8 bytes (``<0xE2>``, ``<0x82>``, ``<0xAC>``) when it has them all, else unknown."""
+        table, fallback = self._unit_symbol, self._byte_tokens
+        symbols: list[str] = []
+        where: list[int] = []  # the character each base symbol comes from
+        for i, char in enumerate(piece):
+            symbol = table.get(ord(char))
+            if symbol is None:
+                data = char.encode("utf-8")
+                if all(byte in fallback for byte in data):
+                    symbols.extend(fallback[byte] for byte in data)
+                    where.extend([i] * len(data))
+                    continue
+                symbol = _UNKNOWN_SYMBOL
+            symbols.append(symbol)
+            where.append(i)
+        merged = self._apply_merges("".join(symbols), upto)
+        ids: list[int] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        flags: list[bool] = []
+        position = 0
+        unknown_id = UNKNOWN_ID if self.unknown_id is None else self.unknown_id
+        for symbol in merged:
+            if symbol == _UNKNOWN_SYMBOL:
+                if self.unknown_id is None:  # dropped, as Hugging Face does without an unknown token
+                    position += 1
+                    continue
+                ids.append(unknown_id)
+                flags.append(True)
+                count = 1
+            else:
+                ids.append(ord(symbol))
+                flags.append(False)
+                count = self._units[ord(symbol)]
+            starts.append(where[position])
+            ends.append(where[position + count - 1] + 1)
+            position += count
+        return self._fused(_Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags)))
+
+    def _fused(self, word: _Word) -> _Word:
+        """With ``fuse_unknown``: consecutive unknown tokens as one."""
+        if not self.config.fuse_unknown or sum(word.unknown) < 2:
+            return word
+        ids: list[int] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        flags: list[bool] = []
+        for token, start, end, flag in zip(word.ids, word.starts, word.ends, word.unknown, strict=True):
+            if flag and flags and flags[-1]:
+                ends[-1] = end
+                continue
+            ids.append(token)
+            starts.append(start)
+            ends.append(end)
+            flags.append(flag)
         return _Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags))
 
     def _symbols(self, piece: str) -> tuple[str, bool]:
@@ -513,9 +691,9 @@ class Encoder:
     def piece_of(self, text: str, position: int) -> str | None:
         """The normalized piece of ``text`` covering character ``position`` (for traces)."""
         normalized = normalize(text, self.config)
-        for begin, end in piece_spans(normalized, self.config.pretokenize):
-            if begin <= position < end:
-                return normalized[begin:end]
+        for piece, begin, prefix in self._pieces(normalized, True, False):
+            if isinstance(piece, str) and begin <= position < begin + len(piece) - prefix:
+                return piece
         return None
 
     # -- decoding --------------------------------------------------------------------------
@@ -554,3 +732,27 @@ class Encoder:
         flush()
         text = "".join(out)
         return text[: -len(boundary)] if boundary and text.endswith(boundary) else text
+
+
+def _map_back(
+    word: _Word,
+    begin: int,
+    prefix: int,
+    starts: list[int],
+    source_length: int,
+    offset: int,
+    out_starts: MutableSequence[int],
+    out_ends: MutableSequence[int],
+) -> None:
+    """The spans of a word's tokens in the source text: the word starts at ``begin`` of the
+    normalized text (after ``prefix`` characters the pre-tokenizer put before it), and
+    ``starts`` maps each normalized character to the source character it came from."""
+    size = len(starts)
+    for s, e in zip(word.starts, word.ends, strict=True):
+        s, e = begin + max(s - prefix, 0), begin + max(e - prefix, 0)
+        source_start = starts[s] if s < size else source_length
+        source_end = max(
+            starts[e - 1] + 1 if e > s else source_start, starts[e] if e < size else source_length
+        )
+        out_starts.append(offset + source_start)
+        out_ends.append(offset + source_end)

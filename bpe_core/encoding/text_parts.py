@@ -8,7 +8,8 @@ what the pipeline makes of the text around it:
   follows; ``whitespace`` ends pieces at any whitespace character, and the pattern modes
   (``gpt2``, ``gpt4``, ``words``) just before a space between two letters, or between a letter
   and a punctuation mark (a letter run never takes the mark, and a piece that starts with the
-  mark starts there in the whole text too). ``none`` is one piece: it is never cut.
+  mark starts there in the whole text too). ``none`` is one piece: it is never cut, and
+  neither is text for a ``custom`` chain of an imported tokenizer's steps.
 * normalization: a cut falls before an ASCII character, which never composes with what comes
   before it; with a normal form or lowercasing, the letter before the cut is an ASCII one too
   (lowercasing ``İ`` gives a combining mark, which would join the punctuation after it).
@@ -36,6 +37,8 @@ _CUTS = {
     "whitespace": re.compile(r"(?<=.)[\t\n\x0b\x0c\r ]", re.DOTALL),
     "ascii": re.compile(rf"(?<=[A-Za-z])(?: (?=[A-Za-z])|[{_PUNCTUATION}])"),
     "letters": regex.compile(rf"(?<=\p{{L}})(?: (?=\p{{L}})|[{_PUNCTUATION}])"),
+    # o200k joins a contraction to the letters before it: only a space between letters is safe.
+    "spaces": regex.compile(r"(?<=\p{L}) (?=\p{L})"),
 }
 
 
@@ -54,11 +57,14 @@ def cut(
     ``mode`` is the pre-tokenizer; ``normalized`` says the pipeline normalizes or lowercases;
     ``special`` matches the special tokens, the longest of which has ``longest`` characters,
     when they are matched."""
-    if mode == "none":
+    if mode in ("none", "custom"):  # one piece, or a chain of steps no cut is proven safe for
         whole = "".join(blocks)
         yield from [whole] if whole else []
         return
-    finder = _CUTS["whitespace" if mode == "whitespace" else "ascii" if normalized else "letters"]
+    if mode == "o200k":
+        finder = _CUTS["spaces"]
+    else:
+        finder = _CUTS["whitespace" if mode == "whitespace" else "ascii" if normalized else "letters"]
     # A cut needs the character after it (a space between letters) and, with special tokens,
     # enough text after it to see that none goes on across it.
     ahead = max(1, longest if special is not None else 0)

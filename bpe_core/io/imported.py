@@ -11,6 +11,7 @@ merges as a session, at its last step.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from bpe_core.encoding.encoder import Encoder
@@ -24,6 +25,7 @@ from bpe_core.training.config import TrainingConfig
 from bpe_core.training.trainer import Trainer
 
 Progress = Callable[[int, int], None]
+BYTE_TOKEN = re.compile("<0x[0-9A-F]{2}>")  # a byte fallback's token, a base token of its own
 
 
 def fit_corpus(corpus: Corpus, alphabet: Iterable[str]) -> Corpus:
@@ -68,7 +70,9 @@ def trainer_from_encoder(
         key for i, key in enumerate(encoder.keys) if key and i not in made and i not in encoder.special_ids
     ]
     for key in base:
-        if not _is_unit(key, config.unit, config.end_of_word is not None):
+        if not _is_unit(key, config.unit, config.end_of_word is not None) and not (
+            config.byte_fallback and BYTE_TOKEN.fullmatch(key)
+        ):
             shown = quoted(display(key, config.end_of_word))
             raise InputError(
                 f"The token {shown} is neither one unit nor made by a merge: a session cannot hold it."

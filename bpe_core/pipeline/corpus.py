@@ -19,7 +19,7 @@ from bpe_core.errors import InputError
 from bpe_core.pipeline.byte_alphabet import bytes_to_display
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.normalize import normalize
-from bpe_core.pipeline.pretokenize import count_pieces
+from bpe_core.pipeline.pretokenize import count_pieces_of
 from bpe_core.pipeline.vocab import MARK
 from bpe_core.pipeline.word_types import Counts, Words
 from bpe_core.runtime.gc_pause import without_gc
@@ -86,8 +86,8 @@ class Corpus:
         specials = [0] * len(config.special_tokens)
         segments = _split_specials(text, config.special_tokens, specials)
         done = 0
-        for segment in segments:
-            count_pieces(normalize(segment, config), config.pretokenize, counter, workers)
+        for number, segment in enumerate(segments):
+            count_pieces_of(normalize(segment, config), config, counter, workers, at_start=number == 0)
             done += len(segment)
             if progress is not None:
                 progress(done, len(text))
@@ -106,8 +106,9 @@ class Corpus:
         specials = [0] * len(config.special_tokens)
         for text, count in items:
             found = [0] * len(specials)
-            for segment in _split_specials(text, config.special_tokens, found):
-                for piece, n in count_pieces(normalize(segment, config), config.pretokenize).items():
+            for number, segment in enumerate(_split_specials(text, config.special_tokens, found)):
+                pieces = count_pieces_of(normalize(segment, config), config, Counter(), at_start=number == 0)
+                for piece, n in pieces.items():
                     counter[piece] += n * count
             for i, n in enumerate(found):
                 specials[i] += n * count

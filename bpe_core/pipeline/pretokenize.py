@@ -15,6 +15,9 @@ from collections.abc import Iterator
 
 import regex
 
+from bpe_core.pipeline.config import PipelineConfig
+from bpe_core.pipeline.steps import piece_strings
+
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
@@ -25,6 +28,18 @@ GPT4_PATTERN = (
 MINBPE_GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*"""
     r"""|\s*[\r\n]|\s+(?!\S)|\s+"""
+)
+# GPT-4o's (tiktoken's o200k_base): cased letter runs take a contraction after them.
+O200K_PATTERN = "|".join(
+    [
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"\p{N}{1,3}",
+        r" ?[^\s\p{L}\p{N}]+[\r\n/]*",
+        r"\s*[\r\n]+",
+        r"\s+(?!\S)",
+        r"\s+",
+    ]
 )
 WORDS_PATTERN = r"\w+|[^\w\s]+"
 
@@ -49,6 +64,7 @@ _UNICODE = {
     "gpt2": regex.compile(GPT2_PATTERN),
     "gpt4": regex.compile(GPT4_PATTERN),
     "gpt4-minbpe": regex.compile(MINBPE_GPT4_PATTERN),
+    "o200k": regex.compile(O200K_PATTERN),
     "words": regex.compile(WORDS_PATTERN),
 }
 _ASCII = {
@@ -63,7 +79,7 @@ _PARALLEL_MIN = 4 << 20  # below this, forking costs more than it saves
 
 
 def _pattern(mode: str, text: str) -> re.Pattern[str] | regex.Pattern[str]:
-    return _ASCII[mode] if text.isascii() else _UNICODE[mode]
+    return _ASCII[mode] if mode in _ASCII and text.isascii() else _UNICODE[mode]
 
 
 def safe_chunks(text: str, size: int = _CHUNK_SIZE) -> Iterator[str]:
@@ -92,6 +108,25 @@ def split(text: str, mode: str) -> list[str]:
     if mode == "none":
         return [text] if text else []
     return _pattern(mode, text).findall(text)
+
+
+def pieces_of(text: str, config: PipelineConfig, at_start: bool = True) -> list[str]:
+    """The pieces of normalized ``text`` as ``config`` pre-tokenizes it (``at_start``: the text
+    begins the user's text, which a custom chain's first-piece prefix depends on)."""
+    if config.pretokenize == "custom":
+        return piece_strings(text, config.pre_tokenizers, at_start)
+    return split(text, config.pretokenize)
+
+
+def count_pieces_of(
+    text: str, config: PipelineConfig, counter: Counter[str], workers: int = 1, at_start: bool = True
+) -> Counter[str]:
+    """:func:`count_pieces` for ``config``'s pre-tokenizer, a custom chain of steps included
+    (counted whole: its patterns give no safe place to cut)."""
+    if config.pretokenize == "custom":
+        counter.update(piece_strings(text, config.pre_tokenizers, at_start))
+        return counter
+    return count_pieces(text, config.pretokenize, counter, workers)
 
 
 def count_pieces(text: str, mode: str, counter: Counter[str] | None = None, workers: int = 1) -> Counter[str]:

@@ -201,15 +201,18 @@ def minimal(**changes) -> dict:
         ({"type": "WordPiece"}, "'WordPiece' model, not BPE"),
         ({"dropout": 0.1}, "dropout"),
         ({"continuing_subword_prefix": "##"}, "continuing_subword_prefix"),
-        ({"pre_tokenizer": {"type": "Metaspace"}}, "pre-tokenizer 'Metaspace'"),
-        ({"normalizer": {"type": "NFD"}}, "normalizer 'NFD'"),
+        ({"type": "Unigram"}, "'Unigram' model, not BPE"),
+        ({"type": "WordLevel"}, "'WordLevel' model, not BPE"),
+        ({"pre_tokenizer": {"type": "UnicodeScripts"}}, "pre-tokenizer 'UnicodeScripts' is not modelled"),
+        ({"normalizer": {"type": "BertNormalizer"}}, "normalizer 'BertNormalizer' is not modelled"),
         (
-            {"normalizer": {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "NFKC"}]}},
-            "Lowercase\\+NFKC",
-        ),
-        (
-            {"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "\\d"}, "behavior": "Isolated"}},
-            "pattern '\\\\\\\\d'",
+            {
+                "normalizer": {
+                    "type": "Sequence",
+                    "normalizers": [{"type": "Lowercase"}, {"type": "Replace", "pattern": {}, "content": ""}],
+                }
+            },
+            "neither a string nor a regex",
         ),
         ({"vocab": {"a": 0, "b": 2, "ab": 10**9}}, "too sparse"),
         ({"merges": ["a c"]}, "merge 1 that is not two tokens"),
@@ -225,18 +228,15 @@ def minimal(**changes) -> dict:
             {
                 "pre_tokenizer": {
                     "type": "Sequence",
-                    "pretokenizers": [
-                        {"type": "Whitespace"},
-                        {"type": "ByteLevel", "add_prefix_space": True, "use_regex": False},
-                    ],
+                    "pretokenizers": [{"type": "ByteLevel", "use_regex": False}, {"type": "Digits"}],
                 }
             },
-            "prefix space to each piece",
+            "pre-tokenizer Digits after ByteLevel",
         ),
         ({"model_unk": ["x"]}, "unknown token"),
         (
             {"pre_tokenizer": {"type": "Split", "pattern": {"Regex": ["x"]}, "behavior": "Isolated"}},
-            "splits with the pattern",
+            "neither a string nor a regex",
         ),
     ],
 )

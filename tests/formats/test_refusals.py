@@ -153,7 +153,7 @@ LONG_TOKEN_FILES = {
     "hf model type": ("tokenizer.json", hf_file(type=LONG)),
     "hf model option": ("tokenizer.json", hf_file(continuing_subword_prefix=LONG)),
     "hf unknown token": ("tokenizer.json", hf_file(unk_token=LONG)),
-    "hf added token": ("tokenizer.json", hf_file(added_tokens=[{"id": 3, "content": LONG, "lstrip": True}])),
+    "hf added token": ("tokenizer.json", hf_file(added_tokens=[{"id": 3, "content": LONG, "lstrip": "yes"}])),
     "hf normalizer": ("tokenizer.json", hf_file(normalizer={"type": LONG})),
     "hf pre-tokenizer": ("tokenizer.json", hf_file(pre_tokenizer={"type": LONG})),
     "hf split pattern": (

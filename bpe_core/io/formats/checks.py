@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bpe_core.errors import quoted
-
 LONE_SURROGATE = "a lone surrogate (U+D800 to U+DFFF, written \\ud800 in JSON), which text never has"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # how JSON spells one (a pair, or a lone one)
@@ -52,17 +50,3 @@ def whole_number(text: str | bytes, digits: int = 18) -> int | None:
     are ``None``.
     """
     return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
-
-
-def shown(value: object) -> str:
-    """A value read from a file, for a message: text quoted and cut to a short excerpt (a file
-    may hold a token of a megabyte), a number as written, a list or an object named only.
-
-    Example: ``shown("Metaspace")`` is ``"'Metaspace'"``; ``shown([1, 2])`` is ``"a list"``.
-    """
-    if isinstance(value, str):
-        return quoted(value)
-    if isinstance(value, list | dict):
-        return "a list" if isinstance(value, list) else "an object"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "…"

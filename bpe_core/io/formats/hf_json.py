@@ -33,16 +33,26 @@ so its export encodes such text differently.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Merge
 from bpe_core.encoding.numbering import sparse_limit
-from bpe_core.errors import BpeError, ConfigError, InputError, quoted
-from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate, shown
+from bpe_core.errors import BpeError, ConfigError, InputError, quoted, shown
+from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
 from bpe_core.io.formats.merge_order import early_merge, last_listings
 from bpe_core.pipeline.config import PipelineConfig
-from bpe_core.pipeline.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN
+from bpe_core.pipeline.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN, O200K_PATTERN
+from bpe_core.pipeline.specials import SpecialMatch
+from bpe_core.pipeline.steps import (
+    ByteLevel,
+    Normalizer,
+    PreTokenizer,
+    normalizer_from_dict,
+    pre_tokenizer_from_dict,
+    steps_to_dicts,
+)
 from bpe_core.pipeline.vocab import display, key_of
 from bpe_core.runtime.fileio import read_bounded, write_atomic
 
@@ -59,7 +69,12 @@ LLAMA3_PATTERN = (
     r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
     r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
 )
-PATTERN_OF_MODE = {"gpt2": GPT2_PATTERN, "gpt4": HF_GPT4_PATTERN, "gpt4-minbpe": MINBPE_GPT4_PATTERN}
+PATTERN_OF_MODE = {
+    "gpt2": GPT2_PATTERN,
+    "gpt4": HF_GPT4_PATTERN,
+    "gpt4-minbpe": MINBPE_GPT4_PATTERN,
+    "o200k": O200K_PATTERN,  # tiktoken's spelling has no possessive quantifier: Oniguruma reads it alike
+}
 SPLIT_PATTERNS = {**{p: mode for mode, p in PATTERN_OF_MODE.items()}, LLAMA3_PATTERN: "gpt4-minbpe"}
 _NORMAL_FORMS = {"NFC": "nfc", "NFKC": "nfkc"}
 
@@ -94,26 +109,38 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     for option, harmless in (
         ("dropout", (None, 0, 0.0)),
         ("continuing_subword_prefix", (None, "")),
-        ("byte_fallback", (None, False)),
-        ("ignore_merges", (None, False)),
     ):
         if model.get(option) not in harmless:
             raise _Refused(
                 f"uses the model option {option} = {shown(model[option])}, which BPE Studio does not model."
             )
+    options = {}
+    for option, name in (
+        ("byte_fallback", "byte_fallback"),
+        ("ignore_merges", "ignore_merges"),
+        ("fuse_unk", "fuse_unknown"),
+    ):
+        value = model.get(option)
+        if value not in (None, False, True):
+            raise _Refused(f"has the model option {option} = {shown(value)}, which is not true or false.")
+        options[name] = bool(value)
     suffix = model.get("end_of_word_suffix") or None
     if suffix is not None and not isinstance(suffix, str):
         raise _Refused("has an end-of-word suffix that is not a string.")
     notes: list[str] = []
-    unit, pretokenize, prefix_space = _pre_tokenizer(data.get("pre_tokenizer"), notes)
-    normalization, lowercase = _normalizer(data.get("normalizer"))
+    unit, pretokenize, prefix_space, pre_tokenizers = _pre_tokenizer_or_steps(
+        data.get("pre_tokenizer"), notes
+    )
+    normalization, lowercase, normalizers = _normalizer_or_steps(data.get("normalizer"))
     vocab = model.get("vocab")
     if not isinstance(vocab, dict) or not all(
         isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) and v >= 0
         for k, v in vocab.items()
     ):
         raise _Refused("has a vocabulary that is not an object of token: id.")
-    specials = _added_tokens(data.get("added_tokens") or [], vocab, normalization != "none" or lowercase)
+    specials, matching = _added_tokens(data.get("added_tokens") or [], vocab)
+    if normalization == "none" and not lowercase:  # the normalized text is the text: found in it
+        matching = [replace(m, normalized=False) for m in matching if not replace(m, normalized=False).plain]
     by_id: dict[int, str] = {}
     for string, token_id in vocab.items():
         if by_id.setdefault(token_id, string) != string:
@@ -133,6 +160,10 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
             attach_marker=suffix is not None,
             special_tokens=tuple(specials[i] for i in sorted(specials)),
             prefix_space=prefix_space,
+            normalizers=normalizers,
+            pre_tokenizers=pre_tokenizers,
+            special_matching=tuple(matching),
+            **options,
         )
     except ConfigError as error:
         raise _Refused(f"has settings BPE Studio cannot use: {after_colon(error)}") from None
@@ -145,8 +176,6 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     if unknown is not None:
         if not isinstance(unknown, str) or unknown not in vocab:
             raise _Refused(f"names the unknown token {shown(unknown)}, which is not in its vocabulary.")
-        if model.get("fuse_unk"):
-            raise _Refused("fuses unknown tokens (fuse_unk), which BPE Studio does not model.")
         unknown_id = vocab[unknown]
     else:
         unknown_id = None  # Hugging Face drops what its vocabulary lacks, and merges across it
@@ -203,13 +232,15 @@ def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> lis
     return out
 
 
-def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[int, str]:
-    """id -> content of the added tokens, which split the text before anything else. One in the
-    model's vocabulary has its id there; Hugging Face numbers the others after the vocabulary,
-    in order, whatever id the file gives them."""
+def _added_tokens(added: Any, vocab: dict[str, int]) -> tuple[dict[int, str], list[SpecialMatch]]:
+    """id -> content of the added tokens, which split the text before anything else, and how
+    those found otherwise than by default are found. One in the model's vocabulary has its id
+    there; Hugging Face numbers the others after the vocabulary, in order, whatever id the
+    file gives them."""
     if not isinstance(added, list):
         raise _Refused("has added tokens that are not a list.")
     specials: dict[int, str] = {}
+    matching: list[SpecialMatch] = []
     next_id = len(vocab)
     for token in added:
         if not (
@@ -223,16 +254,12 @@ def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[i
         content, token_id = token["content"], token["id"]
         if not isinstance(content, str) or "\x00" in content:
             raise _Refused("has an added token whose content is not text.")
-        for option in ("lstrip", "rstrip", "single_word"):
-            if token.get(option):
-                raise _Refused(
-                    f"has the added token {quoted(content)} with {option}, which BPE Studio does not model."
-                )
-        if normalizes and token.get("normalized"):
-            raise _Refused(
-                f"matches the added token {quoted(content)} in normalized text, which BPE Studio does not "
-                "model."
-            )
+        options = [token.get(name, False) for name in ("lstrip", "rstrip", "single_word", "normalized")]
+        if not all(isinstance(value, bool) for value in options):
+            raise _Refused(f"has the added token {quoted(content)} with an option that is not true or false.")
+        match = SpecialMatch(content, *options)
+        if not match.plain:
+            matching.append(match)
         if content in vocab:
             token_id = vocab[content]
         else:
@@ -240,7 +267,44 @@ def _added_tokens(added: Any, vocab: dict[str, int], normalizes: bool) -> dict[i
         if token_id in specials or (content not in vocab and token_id in vocab.values()):
             raise _Refused(f"gives the added token {quoted(content)} an id another token has.")
         specials[token_id] = content
-    return specials
+    return specials, matching
+
+
+def _normalizer_or_steps(node: Any) -> tuple[str, bool, tuple[Normalizer, ...]]:
+    """(normalization, lowercase, steps): a named normalization where one is the same, else the
+    file's chain of steps (``normalization="custom"``)."""
+    try:
+        return (*_normalizer(node), ())
+    except _Refused:
+        pass
+    try:
+        steps = tuple(normalizer_from_dict(step) for step in _sequence(node, "normalizers"))
+    except ConfigError as error:
+        raise _Refused(f"has a normalizer BPE Studio cannot use: {after_colon(error)}") from None
+    return "custom", False, steps
+
+
+def _pre_tokenizer_or_steps(node: Any, notes: list[str]) -> tuple[str, str, bool, tuple[PreTokenizer, ...]]:
+    """(unit, pre-tokenizer, prefix space, steps): a named pre-tokenizer where one splits the
+    same, else the file's chain of steps (``pretokenize="custom"``)."""
+    named_notes: list[str] = []
+    try:
+        named = _pre_tokenizer(node, named_notes)
+    except _Refused:
+        pass
+    else:
+        notes.extend(named_notes)  # only a named pre-tokenizer has notes on how it reads the file
+        return (*named, ())
+    try:
+        steps = tuple(pre_tokenizer_from_dict(step) for step in _sequence(node, "pretokenizers"))
+    except ConfigError as error:
+        raise _Refused(f"has a pre-tokenizer BPE Studio cannot use: {after_colon(error)}") from None
+    for step in steps[:-1]:
+        if isinstance(step, ByteLevel):
+            later = steps[steps.index(step) + 1].kind
+            raise _Refused(f"has the pre-tokenizer {later} after ByteLevel, which BPE Studio does not model.")
+    unit = "byte" if steps and isinstance(steps[-1], ByteLevel) else "char"
+    return unit, "custom", False, steps
 
 
 def _normalizer(node: Any) -> tuple[str, bool]:
@@ -350,14 +414,11 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
                 "Hugging Face's terms."
             )
         merges.append([left, right])
+    matching = {match.content: match for match in config.special_matching}
     added = [
         {
             "id": i,
-            "content": encoder.keys[i],
-            "single_word": False,
-            "lstrip": False,
-            "rstrip": False,
-            "normalized": False,
+            **matching.get(encoder.keys[i], SpecialMatch(encoder.keys[i])).to_dict(),
             "special": True,
         }
         for i in sorted(encoder.special_ids)
@@ -378,9 +439,9 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
             "unk_token": None if unknown is None else strings[unknown],
             "continuing_subword_prefix": None,
             "end_of_word_suffix": suffix,
-            "fuse_unk": False,
-            "byte_fallback": False,
-            "ignore_merges": False,
+            "fuse_unk": config.fuse_unknown,
+            "byte_fallback": config.byte_fallback,
+            "ignore_merges": config.ignore_merges,
             "vocab": vocab,
             "merges": merges,
         },
@@ -392,6 +453,8 @@ def write_hf(encoder: Encoder, path: str | Path) -> None:
 
 
 def _normalizer_node(config: PipelineConfig) -> dict[str, Any] | None:
+    if config.normalization == "custom":
+        return _chain("normalizers", steps_to_dicts(config.normalizers))
     steps = [{"type": form} for form, name in _NORMAL_FORMS.items() if name == config.normalization]
     if config.lowercase:
         steps.append({"type": "Lowercase"})
@@ -400,7 +463,15 @@ def _normalizer_node(config: PipelineConfig) -> dict[str, Any] | None:
     return steps[0] if steps else None
 
 
+def _chain(field: str, steps: list[dict[str, Any]]) -> dict[str, Any] | None:
+    if len(steps) > 1:
+        return {"type": "Sequence", field: steps}
+    return steps[0] if steps else None
+
+
 def _pre_tokenizer_node(config: PipelineConfig) -> dict[str, Any] | None:
+    if config.pretokenize == "custom":
+        return _chain("pretokenizers", steps_to_dicts(config.pre_tokenizers))
     byte_level = config.unit == "byte"
     mode = config.pretokenize
     if byte_level and mode == "gpt2":

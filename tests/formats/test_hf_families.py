@@ -1,0 +1,244 @@
+"""The tokenizer families people use, as Hugging Face writes them: each pipeline built with
+``tokenizers`` itself, trained on a small text, read here, and encoded with the same ids.
+
+The pipelines follow the published ``tokenizer.json`` files of each family (their split
+patterns, normalizers and model options); the vocabularies are small ones trained here, so
+nothing is downloaded.
+"""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tokenizers import AddedToken, Regex, Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+from bpe_core import Corpus
+from bpe_core.io.formats.hf_json import read_hf, write_hf
+from bpe_core.io.imported import trainer_from_encoder
+from bpe_core.io.session import load_session, save_session
+from tests.conftest import data_text
+
+TRAIN_TEXT = "kjv_genesis_100k.txt"
+TEST_TEXT = "shakespeare_200k.txt"
+
+LLAMA3 = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+QWEN2 = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+O200K = (
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+    r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+BLOOM = " ?[^(\\s|[.,!?…。，、।۔،])]+"
+CLIP = r"'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"
+DEEPSEEK_V3 = (
+    r"\p{N}{1,3}",
+    r"[一-龥぀-ゟ゠-ヿ]+",
+    r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+"
+    r"| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+)
+
+
+def split(pattern: str, behavior: str = "isolated", invert: bool = False):
+    return pre_tokenizers.Split(Regex(pattern), behavior=behavior, invert=invert)
+
+
+def byte_level(add_prefix_space=False, use_regex=False):
+    return pre_tokenizers.ByteLevel(add_prefix_space=add_prefix_space, use_regex=use_regex)
+
+
+def sequence(*steps):
+    return pre_tokenizers.Sequence(list(steps))
+
+
+# name -> (pre-tokenizer, normalizer, byte-level, model options written into the file)
+FAMILIES = {
+    "llama2 (Prepend and Replace, byte fallback)": lambda: (
+        None,
+        normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")]),
+        False,
+        {"byte_fallback": True, "fuse_unk": True},
+    ),
+    "llama2 (Metaspace first, byte fallback)": lambda: (
+        pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first", split=False),
+        None,
+        False,
+        {"byte_fallback": True, "fuse_unk": True},
+    ),
+    "mistral-like (Metaspace always, split)": lambda: (
+        pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always", split=True),
+        None,
+        False,
+        {"byte_fallback": True},
+    ),
+    "llama3 (ignore_merges)": lambda: (
+        sequence(split(LLAMA3), byte_level()),
+        None,
+        True,
+        {"ignore_merges": True},
+    ),
+    "qwen2 (NFC)": lambda: (sequence(split(QWEN2), byte_level()), normalizers.NFC(), True, {}),
+    "gpt-4o (o200k)": lambda: (sequence(split(O200K), byte_level()), None, True, {}),
+    "bloom": lambda: (sequence(split(BLOOM), byte_level()), None, True, {}),
+    "starcoder (Digits)": lambda: (
+        sequence(pre_tokenizers.Digits(individual_digits=True), byte_level(use_regex=True)),
+        None,
+        True,
+        {},
+    ),
+    "deepseek-v3 (three splits)": lambda: (
+        sequence(*(split(p) for p in DEEPSEEK_V3), byte_level()),
+        None,
+        True,
+        {},
+    ),
+    "clip (inverted split, suffix)": lambda: (
+        sequence(split(CLIP, "removed", invert=True), byte_level()),
+        normalizers.Sequence(
+            [normalizers.NFC(), normalizers.Replace(Regex(r"\s+"), " "), normalizers.Lowercase()]
+        ),
+        True,
+        {"end_of_word_suffix": "</w>"},
+    ),
+    "punctuation and digits, NFD and accents stripped": lambda: (
+        sequence(pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(), pre_tokenizers.Digits()),
+        normalizers.Sequence([normalizers.NFD(), normalizers.StripAccents(), normalizers.Strip()]),
+        False,
+        {},
+    ),
+    "byte-level prefix space after a split": lambda: (
+        sequence(pre_tokenizers.Whitespace(), byte_level(add_prefix_space=True)),
+        normalizers.NFKD(),
+        True,
+        {},
+    ),
+}
+
+TEXTS = [
+    "Hello world",
+    "  leading and trailing spaces  ",
+    "Numbers 1234567 and 3.14159, dates 2026-11-26.",
+    "Don't you WE'LL they're",
+    "Ünïcödé façade naïve coöperate résumé",
+    "中文字符 日本語のテキスト 한국어",
+    "emoji 🤗🚀 and ﬁ ligatures ＡＢＣ",
+    "tabs\tand\nnew\r\nlines\n\n",
+    "a <s> b </s> c",
+]
+
+
+def trained(name: str, tmp_path) -> tuple[Tokenizer, str]:
+    """A tokenizer of the family trained on a little text, with the family's model options,
+    saved as ``tokenizer.json``: (Hugging Face's own, the file's path)."""
+    pre_tokenizer, normalizer, bytes_, options = FAMILIES[name]()
+    suffix = options.get("end_of_word_suffix")
+    tokenizer = Tokenizer(models.BPE(unk_token="<unk>", **({"end_of_word_suffix": suffix} if suffix else {})))
+    if pre_tokenizer is not None:
+        tokenizer.pre_tokenizer = pre_tokenizer
+    if normalizer is not None:
+        tokenizer.normalizer = normalizer
+    extra = {"initial_alphabet": pre_tokenizers.ByteLevel.alphabet()} if bytes_ else {}
+    if suffix:
+        extra["end_of_word_suffix"] = suffix
+    trainer = trainers.BpeTrainer(
+        vocab_size=700, show_progress=False, special_tokens=["<unk>", "<s>", "</s>"], **extra
+    )
+    tokenizer.train_from_iterator(data_text(TRAIN_TEXT).splitlines()[:3000], trainer)
+    data = json.loads(tokenizer.to_str())
+    model = data["model"]
+    for option in ("byte_fallback", "fuse_unk", "ignore_merges"):
+        model[option] = options.get(option, False)
+    if options.get("byte_fallback"):  # the byte tokens SentencePiece models carry
+        for byte in range(256):
+            model["vocab"][f"<0x{byte:02X}>"] = len(model["vocab"])
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.add_special_tokens(
+        [AddedToken(t, normalized=False, special=True) for t in ("<unk>", "<s>", "</s>")]
+    )
+    return tokenizer, str(path)
+
+
+def hf_ids(tokenizer: Tokenizer, texts: list[str]) -> list[list[int]]:
+    return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+
+@pytest.fixture(scope="module")
+def families(tmp_path_factory):
+    out = {}
+    for name in FAMILIES:
+        theirs, path = trained(name, tmp_path_factory.mktemp("family"))
+        ours, _notes = read_hf(path)
+        out[name] = theirs, ours, path
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_each_family_encodes_real_text_as_hugging_face_does(families, name):
+    theirs, ours, _ = families[name]
+    texts = [*TEXTS, *data_text(TEST_TEXT).splitlines()[:400]]
+    assert [ours.encode_ids(t, allow_special=True) for t in texts] == hf_ids(theirs, texts)
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_each_family_spans_cover_the_text_in_order(families, name):
+    _, ours, _ = families[name]
+    for text in TEXTS:
+        encoding = ours.encode(text, allow_special=True)
+        assert encoding.ids == ours.encode_ids(text, allow_special=True)
+        assert all(0 <= s <= e <= len(text) for s, e in encoding.spans)
+        assert [s for s, _ in encoding.spans] == sorted(s for s, _ in encoding.spans)
+
+
+UNICODE = st.text(
+    st.sampled_from(
+        list("abcdefghij ABC \t\n\r 0123456789 .,;!?'\"-_()")
+        + list("éüßÉİıΣσς中文日本ﬁＡ①🤗\u0301\u00a0\u2028\u3000")
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(UNICODE, min_size=1, max_size=4))
+def test_each_family_encodes_generated_unicode_as_hugging_face_does(families, texts):
+    for theirs, ours, _ in families.values():
+        assert [ours.encode_ids(t, allow_special=True) for t in texts] == hf_ids(theirs, texts)
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_each_family_exported_again_loads_in_hugging_face_with_the_same_ids(families, name, tmp_path):
+    theirs, ours, _ = families[name]
+    write_hf(ours, tmp_path / "again.json")
+    again = Tokenizer.from_file(str(tmp_path / "again.json"))
+    texts = TEXTS + data_text(TEST_TEXT).splitlines()[:100]
+    assert hf_ids(again, texts) == hf_ids(theirs, texts)
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_each_family_opened_as_a_session_saves_and_reopens_with_the_same_ids(families, name, tmp_path):
+    theirs, ours, _ = families[name]
+    save_session(trainer_from_encoder(ours), tmp_path / "session.json")
+    reopened = load_session(tmp_path / "session.json").encoder()
+    assert reopened.config == ours.config
+    assert [reopened.encode_ids(t, allow_special=True) for t in TEXTS] == hf_ids(theirs, TEXTS)
+
+
+@pytest.mark.parametrize(
+    "name", ["mistral-like (Metaspace always, split)", "qwen2 (NFC)", "deepseek-v3 (three splits)"]
+)
+def test_a_corpus_attached_to_a_family_counts_its_merges_and_steps_through_them(families, name):
+    _, ours, _ = families[name]
+    corpus = Corpus.from_text(data_text(TEST_TEXT)[:50_000], ours.config)
+    trainer = trainer_from_encoder(ours, corpus)
+    assert trainer.position == len(ours.merges) and trainer.word_count > 100
+    assert sum(trainer.record(step).count for step in range(1, 30)) > 0
+    trainer.goto(10)
+    assert trainer.encoder().encode_ids("In the beginning") == ours.encode_ids("In the beginning", upto=10)
