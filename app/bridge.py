@@ -605,11 +605,12 @@ class Bridge(QObject):
         corpus: Path | None = None,
         name: str | None = None,
         on_opened: Callable[[], None] | None = None,
-        pattern: str = "gpt2",
+        pattern: str | None = None,
     ) -> None:
         """A tokenizer file or folder as a session of its merges (``bpe_core.io.imported``); with
         ``corpus``, that text attached at once. ``pattern`` and ``specials`` complete tiktoken
-        ranks, which hold neither (``pattern``: GPT-2 files too)."""
+        ranks, which hold neither (``pattern``: a pattern's or tiktoken encoding's name; GPT-2 files
+        take a pattern too)."""
         path = Path(path)
         if self.refused_pipe(path) or (corpus is not None and self.refused_pipe(corpus)):
             return

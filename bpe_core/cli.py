@@ -31,10 +31,11 @@ from bpe_core.io.formats import (
     read_tokenizer,
     write_tokenizer,
 )
+from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
 from bpe_core.io.formats.tiktoken_ranks import PATTERNS
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import save_session
-from bpe_core.pipeline.config import NORMALIZATIONS, PRETOKENIZERS, UNITS, PipelineConfig
+from bpe_core.pipeline.config import NAMED_NORMALIZATIONS, NAMED_PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.runtime.fileio import (
     check_writable,
     placements,
@@ -137,8 +138,10 @@ def _training_options(parser: argparse.ArgumentParser) -> None:
         help="only merge pairs occurring at least F times (default 2)",
     )
     parser.add_argument("--unit", choices=UNITS, default="char")
-    parser.add_argument("--pretokenize", choices=PRETOKENIZERS, default="whitespace")
-    parser.add_argument("--normalize", choices=NORMALIZATIONS, default="none", help="Unicode normal form")
+    parser.add_argument("--pretokenize", choices=NAMED_PRETOKENIZERS, default="whitespace")
+    parser.add_argument(
+        "--normalize", choices=NAMED_NORMALIZATIONS, default="none", help="Unicode normal form"
+    )
     parser.add_argument("--lowercase", action="store_true")
     parser.add_argument(
         "--end-of-word",
@@ -269,8 +272,18 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _tiktoken_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--pattern", choices=PATTERNS, default="gpt2", help="split pattern of tiktoken ranks and GPT-2 files"
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument(
+        "--encoding",
+        choices=ENCODINGS,
+        dest="pattern",
+        help="the tiktoken encoding tiktoken ranks are: its split pattern and special tokens",
+    )
+    chosen.add_argument(
+        "--pattern",
+        choices=[name for name in PATTERNS if name not in ENCODINGS],
+        help="split pattern (or tiktoken encoding, such as cl100k_base) of tiktoken ranks and GPT-2 files; "
+        "by default the encoding the ranks are, else gpt2",
     )
     parser.add_argument(
         "--special-token",

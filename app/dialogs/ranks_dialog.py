@@ -1,14 +1,14 @@
 """Importing tiktoken ranks: a ``.tiktoken`` file holds neither the split pattern nor the
 special tokens, so the user gives both, pre-filled with what the file implies.
 
-GPT-2's ranks and cl100k_base's are recognised by their content (the SHA-256 that tiktoken
-itself checks them with), a file of their size as "looking like" them; anything else starts at
-GPT-2's pattern, saying that it is a guess.
+tiktoken's encodings (r50k_base, p50k_base, cl100k_base, o200k_base) are recognised by their
+content (the SHA-256 that tiktoken itself checks them with), a file of their size as "looking
+like" them; choosing an encoding gives its pattern and its special tokens at their own ids.
+Anything else starts at GPT-2's pattern, saying that it is a guess.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,61 +24,49 @@ from PySide6.QtWidgets import (
 )
 
 from app.guard import guard_overrides
+from bpe_core.io.formats.tiktoken_encodings import ENCODINGS, encoding_of_content
 
-# The split patterns the engine knows (bpe_core.io.formats.tiktoken_ranks.PATTERNS), as offered.
+# What the pattern box offers: an encoding (its pattern and special tokens), or a pattern alone
+# with the special tokens typed below (numbered after the ranks).
 PATTERN_CHOICES = (
-    ("gpt2", "gpt2: GPT-2 and GPT-3 (r50k_base, p50k_base)"),
-    ("cl100k", "cl100k: GPT-3.5 and GPT-4 (cl100k_base)"),
-)
-GPT2_SPECIALS = ("<|endoftext|>",)
-CL100K_SPECIALS_NOTE = (
-    "cl100k_base's special tokens have ids with a gap (<|endoftext|> is 100257); special tokens "
-    "given here take the ids right after the ranks (100256, …)."
+    ("r50k_base", "r50k_base: GPT-2 and GPT-3"),
+    ("p50k_base", "p50k_base: Codex and text-davinci"),
+    ("cl100k_base", "cl100k_base: GPT-3.5 and GPT-4"),
+    ("o200k_base", "o200k_base: GPT-4o"),
+    ("gpt2", "GPT-2's pattern, special tokens below"),
+    ("cl100k", "cl100k's pattern, special tokens below"),
+    ("o200k", "o200k's pattern, special tokens below"),
 )
 HASHED_UP_TO = 64 * 1024 * 1024  # bytes: larger files are not hashed (no known ranks are that large)
+# Ranks each encoding's file holds, to say a file of that size looks like it.
+RANK_COUNTS = {50_256: "r50k_base", 50_280: "p50k_base", 100_256: "cl100k_base", 199_998: "o200k_base"}
 
 
 @dataclass(frozen=True)
 class RanksGuess:
-    """What a ranks file implies: its split pattern, special tokens, and a sentence saying why."""
+    """What a ranks file implies: an encoding's or a pattern's name, and a sentence saying why."""
 
     pattern: str
-    specials: tuple[str, ...]
     reason: str
-    note: str = ""
-
-
-# SHA-256 of the files tiktoken downloads (tiktoken_ext/openai_public.py checks the same).
-KNOWN = {
-    "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930": RanksGuess(
-        "gpt2", GPT2_SPECIALS, "These are GPT-2's ranks (tiktoken's r50k_base)."
-    ),
-    "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7": RanksGuess(
-        "cl100k", (), "These are cl100k_base's ranks (GPT-3.5 and GPT-4).", CL100K_SPECIALS_NOTE
-    ),
-}
 
 
 def guess_ranks(path: Path) -> RanksGuess:
-    """The pattern and special tokens ``path`` implies: by its content when it is a known file,
-    else by its number of ranks (50,256 to 50,280: GPT-2's family; 100,256: cl100k_base's)."""
+    """The encoding ``path`` is by its content when it is a known file, else the one whose
+    number of ranks it has, else GPT-2's pattern as a guess."""
     try:
         if path.stat().st_size <= HASHED_UP_TO:
             data = path.read_bytes()
-            known = KNOWN.get(hashlib.sha256(data).hexdigest())
+            known = encoding_of_content(data)
             if known is not None:
-                return known
+                return RanksGuess(known.name, f"These are tiktoken's {known.name} ranks.")
             ranks = sum(1 for line in data.splitlines() if line.strip())
-            if ranks == 100_256:
-                return RanksGuess(
-                    "cl100k", (), "It has 100,256 ranks, as cl100k_base has.", CL100K_SPECIALS_NOTE
-                )
-            if 50_256 <= ranks <= 50_280:
-                return RanksGuess("gpt2", GPT2_SPECIALS, f"It has {ranks:,} ranks, as GPT-2's family has.")
+            if ranks in RANK_COUNTS:
+                name = RANK_COUNTS[ranks]
+                return RanksGuess(name, f"It has {ranks:,} ranks, as {name} has.")
     except OSError:
         pass  # the import reports what is wrong with the file
     return RanksGuess(
-        "gpt2", (), "BPE Studio does not recognise these ranks: choose the pattern they were trained with."
+        "gpt2", "BPE Studio does not recognise these ranks: choose the pattern they were trained with."
     )
 
 
@@ -99,13 +87,10 @@ class RanksDialog(QDialog):
         self.pattern = QComboBox()
         for name, label in PATTERN_CHOICES:
             self.pattern.addItem(label, name)
-        self.pattern.setCurrentIndex(self.pattern.findData(guess.pattern))
-        self.specials = QLineEdit(" ".join(guess.specials))
+        self.specials = QLineEdit()
         self.specials.setPlaceholderText("none; e.g. <|endoftext|>")
         self.specials.setToolTip("Separated by spaces; numbered after the ranks, in this order")
-        note = QLabel(guess.note)
-        note.setWordWrap(True)
-        note.setVisible(bool(guess.note))
+        self._typed = ""  # the special tokens typed for a pattern, kept while an encoding is shown
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -117,17 +102,28 @@ class RanksDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
-        layout.addWidget(note)
         layout.addWidget(buttons)
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 36)
         # Signals
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.pattern.currentIndexChanged.connect(lambda _: self._show_specials())
+        self.pattern.setCurrentIndex(self.pattern.findData(guess.pattern))
+        self._show_specials()
         self.pattern.setFocus()
 
+    def _show_specials(self) -> None:
+        """An encoding's own special tokens (with their ids, not editable), or those typed."""
+        encoding = ENCODINGS.get(self.pattern.currentData())
+        if self.specials.isEnabled():
+            self._typed = self.specials.text()
+        self.specials.setEnabled(encoding is None)
+        self.specials.setText(" ".join(encoding.specials) if encoding else self._typed)
+
     def chosen(self) -> tuple[str, tuple[str, ...]]:
-        """(pattern name, special tokens)."""
-        return self.pattern.currentData(), tuple(self.specials.text().split())
+        """(encoding or pattern name, special tokens: none for an encoding, which has its own)."""
+        name = self.pattern.currentData()
+        return name, () if name in ENCODINGS else tuple(self.specials.text().split())
 
 
 def ask_ranks_settings(path: Path, parent: QWidget | None = None) -> tuple[str, tuple[str, ...]] | None:

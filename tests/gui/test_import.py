@@ -93,7 +93,7 @@ def test_import_without_a_corpus_then_attach_one_then_continue_training(
     press("Ctrl+I")
     asked.stop()
     wait_idle(qtbot, window)
-    assert asked.chosen == [("gpt2", ("<|endoftext|>",))]  # recognised as GPT-2's: pre-filled
+    assert asked.chosen == [("r50k_base", ())]  # recognised as GPT-2's: its encoding, specials at their ids
     trainer = window.bridge.trainer
     assert (trainer.position, trainer.word_count, trainer.vocab_size) == (50_000, 0, 50_257)
     assert "tiktoken ranks, 50,000 merges" in window.status.message.text()
@@ -273,7 +273,7 @@ def test_ranks_the_size_of_cl100k_s_are_offered_its_pattern_and_a_drop_asks_too(
     drop_file(window, ranks)
     asked.stop()
     pattern, specials, intro = asked.offered[0]
-    assert (pattern, specials) == ("cl100k", ()) and "100,256 ranks, as cl100k_base has" in intro
+    assert (pattern, specials) == ("cl100k_base", ()) and "100,256 ranks, as cl100k_base has" in intro
     assert window.bridge.trainer is trainer and not window.bridge.busy  # cancelled: nothing changed
     fresh_focus(qtbot, window)
     press("Space")

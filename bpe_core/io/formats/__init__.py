@@ -35,6 +35,7 @@ from bpe_core.io.formats.codes import codes_text, read_codes
 from bpe_core.io.formats.gpt2_files import gpt2_texts, read_gpt2
 from bpe_core.io.formats.hf_json import hf_dict, read_hf
 from bpe_core.io.formats.minbpe_model import read_minbpe
+from bpe_core.io.formats.tiktoken_encodings import encoding_of_file
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
 from bpe_core.io.session import load_encoder
 from bpe_core.runtime.fileio import open_input, spooled, write_all_atomic
@@ -52,36 +53,45 @@ class Format:
 
     name: str
     description: str
-    read: Callable[[Path, str, Sequence[str]], tuple[Encoder, list[str]]]
+    read: Callable[[Path, str | None, Sequence[str]], tuple[Encoder, list[str]]]
     render: Callable[[Encoder], dict[str, str]] | None = None
     folder: bool = False
 
 
-def _read_session(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+def _read_session(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
     return load_encoder(path), []
 
 
-def _read_hf(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+def _read_hf(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
     return read_hf(path / "tokenizer.json" if path.is_dir() else path)
 
 
-def _read_gpt2(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+def _read_gpt2(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
     folder = path if path.is_dir() else path.parent
-    return read_gpt2(folder / "vocab.json", folder / "merges.txt", pattern), []
+    return read_gpt2(folder / "vocab.json", folder / "merges.txt", pattern or "gpt2"), []
 
 
-def _read_codes(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+def _read_codes(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
     return read_codes(path), [
         "subword-nmt splits words at single spaces only; here they split at any whitespace "
         "(tabs, no-break spaces)."
     ]
 
 
-def _read_tiktoken(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
-    return encoder_from_ranks(read_ranks(path), pattern, specials), []
+def _read_tiktoken(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+    notes = []
+    if pattern is None:  # not given: GPT-2's pattern, unless the ranks are an encoding that splits otherwise
+        encoding = encoding_of_file(path)
+        pattern = "gpt2"
+        if encoding is not None and encoding.pattern != "gpt2" and not specials:
+            pattern = encoding.name
+            notes.append(
+                f"These are tiktoken's {encoding.name} ranks: its split pattern and special tokens apply."
+            )
+    return encoder_from_ranks(read_ranks(path), pattern, specials), notes
 
 
-def _read_minbpe(path: Path, pattern: str, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
+def _read_minbpe(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
     return read_minbpe(path), []
 
 
@@ -192,16 +202,18 @@ def _is_rank_line(line: str) -> bool:
 
 
 def read_tokenizer(
-    path: str | Path, format: str | None = None, pattern: str = "gpt2", specials: Sequence[str] = ()
+    path: str | Path, format: str | None = None, pattern: str | None = None, specials: Sequence[str] = ()
 ) -> Imported:
-    """Read a tokenizer; ``pattern`` and ``specials`` are for tiktoken ranks, which hold neither.
+    """Read a tokenizer; ``pattern`` and ``specials`` are for tiktoken ranks, which hold neither
+    (``pattern``: a split pattern's or a tiktoken encoding's name; by default the encoding the
+    ranks are, recognised by content, else GPT-2's pattern).
     A pipe is read once (``fileio.spooled``): the format is told from its head before it is read."""
     path = Path(path)
     with spooled(path, "tokenizer file"):
         return _read_tokenizer(path, format, pattern, specials)
 
 
-def _read_tokenizer(path: Path, format: str | None, pattern: str, specials: Sequence[str]) -> Imported:
+def _read_tokenizer(path: Path, format: str | None, pattern: str | None, specials: Sequence[str]) -> Imported:
     format = format or detect(path)
     if format not in READABLE:
         raise InputError(f"Unknown format {format!r}; choose one of: {', '.join(READABLE)}.")
@@ -226,15 +238,17 @@ def export_notes(encoder: Encoder, format: str) -> list[str]:
             "model marks them unknown: add text with every character to the corpus, or train on bytes."
         )
     if format == "tiktoken":
-        pattern = "gpt4" if encoder.config.pretokenize == "gpt4" else "gpt2"
+        pattern = {"gpt4": "gpt4", "o200k": "o200k"}.get(encoder.config.pretokenize, "gpt2")
         notes.append(f"Give tiktoken the {pattern} split pattern with these ranks.")
         if encoder.n_special:
             specials = ", ".join(f"{encoder.keys[i]} = {i}" for i in sorted(encoder.special_ids))
             notes.append(f"A .tiktoken file holds no special tokens; give them to tiktoken: {specials}.")
-    if format == "gpt2" and encoder.config.pretokenize == "gpt4":
+    if format == "gpt2" and encoder.config.pretokenize in ("gpt4", "o200k"):
+        name = encoder.config.pretokenize
+        shown_name = "cl100k" if name == "gpt4" else name
         notes.append(
-            "GPT-2 files cannot say how the text is split: read them with the cl100k pattern "
-            "(here: import or encode with --pattern gpt4), not GPT-2's."
+            f"GPT-2 files cannot say how the text is split: read them with the {shown_name} pattern "
+            f"(here: import or encode with --pattern {name}), not GPT-2's."
         )
     if format == "codes":
         notes.append("A codes file holds the merges only: no ids, and no character that no merge uses.")

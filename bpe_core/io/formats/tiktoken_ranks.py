@@ -21,13 +21,21 @@ from bpe_core.encoding.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.formats.checks import LONE_SURROGATE, has_lone_surrogate, whole_number
 from bpe_core.io.formats.recovery import Recovery
+from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
 from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE, bytes_to_display
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.runtime.fileio import read_bounded
 
 MAX_TOKEN_BYTES = 512  # GPT-2's longest token has 128 bytes
-# Split patterns by name, as ``bpe_core.pipeline.pretokenize`` names them.
-PATTERNS = {"gpt2": "gpt2", "gpt4": "gpt4", "cl100k": "gpt4"}
+# Split patterns by name, as ``bpe_core.pipeline.pretokenize`` names them; an encoding's name
+# (``cl100k_base``) gives its special tokens too.
+PATTERNS = {
+    "gpt2": "gpt2",
+    "gpt4": "gpt4",
+    "cl100k": "gpt4",
+    "o200k": "o200k",
+    **{name: encoding.pattern for name, encoding in ENCODINGS.items()},
+}
 
 
 def read_ranks(path: str | Path) -> dict[bytes, int]:
@@ -90,20 +98,36 @@ def merges_of(ranks: dict[bytes, int]) -> tuple[list[str], list[Merge]]:
 def encoder_from_ranks(
     ranks: dict[bytes, int], pattern: str = "gpt2", specials: Sequence[str] = ()
 ) -> Encoder:
-    """An encoder for the ranks with a named split pattern (``gpt2``; ``gpt4`` or ``cl100k``);
-    ``specials`` take the ids after the ranks, in order (GPT-2's ``<|endoftext|>`` is 50256)."""
+    """An encoder for the ranks with a named split pattern (``gpt2``, ``gpt4`` or ``cl100k``,
+    ``o200k``) or a tiktoken encoding's name (``cl100k_base``: its pattern and, unless
+    ``specials`` are given, its special tokens at their ids); ``specials`` take the ids after
+    the ranks, in order (GPT-2's ``<|endoftext|>`` is 50256)."""
     if pattern not in PATTERNS:
         raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
     if any(map(has_lone_surrogate, specials)):
         raise InputError(f"A special token given holds {LONE_SURROGATE}.")
     keys, merges = merges_of(ranks)
+    encoding = ENCODINGS.get(pattern)
+    if encoding is not None and not specials:
+        ids = dict(sorted(encoding.specials.items(), key=lambda item: item[1]))
+        if min(ids.values()) < len(keys):
+            raise InputError(
+                f"The ranks run past the id {min(ids.values()):,} of {encoding.name}'s first special token: "
+                f"they are not {encoding.name}'s."
+            )
+    else:
+        ids = {token: len(keys) + i for i, token in enumerate(specials)}
     try:
         config = PipelineConfig(
-            unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None, special_tokens=tuple(specials)
+            unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None, special_tokens=tuple(ids)
         )
     except ConfigError as error:
         raise InputError(str(error)) from None
-    return Encoder(config, [*keys, *specials], merges, range(len(keys), len(keys) + len(specials)))
+    size = max(ids.values(), default=len(keys) - 1) + 1
+    all_keys = [*keys, *[""] * (size - len(keys))]  # ids no token has, before a special's own
+    for token, token_id in ids.items():
+        all_keys[token_id] = token
+    return Encoder(config, all_keys, merges, list(ids.values()))
 
 
 def ranks_of(encoder: Encoder) -> dict[bytes, int]:
@@ -126,19 +150,19 @@ def ranks_of(encoder: Encoder) -> dict[bytes, int]:
 
 def check_plain_byte_level(config: PipelineConfig, what: str) -> None:
     """Files that hold merges and nothing of the pipeline (tiktoken ranks, GPT-2's files) fit
-    only a model whose pipeline a reader can be told by name: bytes split by the GPT-2 or cl100k
-    pattern, nothing normalized, no marker, no prefix space."""
+    only a model whose pipeline a reader can be told by name: bytes split by the GPT-2, cl100k or
+    o200k pattern, nothing normalized, no marker, no prefix space."""
     if (
         config.unit != "byte"
         or config.end_of_word is not None
-        or config.pretokenize not in ("gpt2", "gpt4")
+        or config.pretokenize not in ("gpt2", "gpt4", "o200k")
         or config.normalization != "none"
         or config.lowercase
         or config.prefix_space
     ):
         raise InputError(
-            f"{what[0].upper()}{what[1:]} hold only byte-level merges split by the GPT-2 or cl100k pattern, "
-            "without normalization, a marker or a prefix space; this model has more."
+            f"{what[0].upper()}{what[1:]} hold only byte-level merges split by the GPT-2, cl100k or o200k "
+            "pattern, without normalization, a marker or a prefix space; this model has more."
         )
 
 
