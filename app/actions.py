@@ -95,6 +95,12 @@ def make_commands(window: MainWindow) -> dict[str, QAction]:
     add("paste", "Paste text as corpus…", files.ask_paste, ("Ctrl+Shift+V",))
     add("open_session", "Open session…", files.ask_open_session, ("Ctrl+Shift+O",))
     add(
+        "open_tokenizer",
+        "Open tokenizer…",
+        files.ask_open_tokenizer,
+        tip="A tokenizer already on this computer (Hugging Face's and tiktoken's caches), or any file",
+    )
+    add(
         "import",
         "Import tokenizer…",
         files.ask_import,
@@ -150,6 +156,13 @@ def make_commands(window: MainWindow) -> dict[str, QAction]:
         "Two branches side by side, what another rule would have done, and the rule sweep",
     )
     add(
+        "tokenizers",
+        "Compare tokenizers…",
+        window.show_tokenizers,
+        ("Ctrl+Shift+T",),
+        "This session and other tokenizer files side by side on the Encode pane's text, and on files",
+    )
+    add(
         "compression",
         "Compression view…",
         window.show_compression,
@@ -201,7 +214,7 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     """File, Samples, Train, View (zoom, a toggle per dock, the side views) and Help."""
     menu = window.menuBar()
     file_menu = menu.addMenu("&File")
-    for name in ("open_corpus", "paste", "open_session", "import", "attach"):
+    for name in ("open_corpus", "paste", "open_session", "open_tokenizer", "import", "attach"):
         file_menu.addAction(commands[name])
     recent = file_menu.addMenu("Recent files")
     recent.aboutToShow.connect(lambda: fill_recent(recent, window.files))
@@ -243,7 +256,7 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     for dock in window.docks.values():
         view.addAction(dock.toggleViewAction())
     view.addSeparator()
-    for name in ("history", "compare", "compression"):
+    for name in ("history", "compare", "tokenizers", "compression"):
         view.addAction(commands[name])
     help_menu = menu.addMenu("&Help")
     help_menu.addAction(commands["shortcuts"])

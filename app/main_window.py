@@ -37,6 +37,7 @@ from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import SettingsDialog, Target
 from app.dialogs.tie_dialog import TieDialog
+from app.dialogs.tokenizers_dialog import TokenizersDialog
 from app.files import FileActions, file_name
 from app.guard import guard_overrides, reporter
 from app.help_texts import about_html, shortcuts_html
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self._last_table: QAbstractItemView | None = None
         self.compression_dialog: CompressionDialog | None = None
         self.compare_dialog: CompareDialog | None = None
+        self.tokenizers_dialog: TokenizersDialog | None = None
         self._asking_tie = False
         self._ending = False  # a signal ends the program: closing asks nothing
         self.pane_specs = tuple(panes)
@@ -346,6 +348,14 @@ class MainWindow(QMainWindow):
         self.compare_dialog.show()
         self.compare_dialog.raise_()
         self.compare_dialog.refresh()
+
+    def show_tokenizers(self) -> None:
+        """Open (or raise) the view comparing tokenizers on the Encode pane's text."""
+        if self.tokenizers_dialog is None:
+            self.tokenizers_dialog = TokenizersDialog(self.bridge, self.encode_pane.input.toPlainText, self)
+            self.encode_pane.input.textChanged.connect(self.tokenizers_dialog.schedule)
+        self.tokenizers_dialog.show()
+        self.tokenizers_dialog.raise_()
 
     def show_compression(self) -> None:
         """Open (or raise) the Compression view; it stays open beside the window."""

@@ -48,6 +48,7 @@ NEEDS = {  # the modules a benchmark imports besides the project's own
     "gui_latency.py": ["PySide6", "pyqtgraph"],
     "gpt2_window.py": ["PySide6", "pyqtgraph"],
     "session_open.py": ["PySide6", "pyqtgraph"],
+    "large_tokenizer.py": ["tokenizers"],
 }
 
 

@@ -1,5 +1,6 @@
-"""The Compression view: the session as the classic compression variant writes it (source
-document 002), with a decompression player that undoes the rules one by one back to the input.
+"""The Compression view: the session as the classic compression variant writes it (the
+``aaabdaaabac`` walk-through: each merge a new symbol standing for a pair), with a decompression
+player that undoes the rules one by one back to the input.
 
 It stays open beside the window and follows every step. It needs a corpus trained as one
 sequence of characters (pre-tokenizer "none", no end-of-word marker); otherwise it says so.

@@ -1,0 +1,49 @@
+"""The Compare tokenizers view: the session and a tokenizer file on the Encode pane's text, the
+places where they part, the figures per tokenizer, and whole files measured and exported."""
+
+from PySide6.QtWidgets import QApplication
+
+from app.dialogs.tokenizers_dialog import PART_MARK
+from bpe_core.io.formats import read_tokenizer
+from tests.conftest import GPT2_RANKS, data_text
+from tests.gui_helpers import fresh_focus, press, qt_wait_until
+
+
+def test_a_tokenizer_file_is_compared_with_the_session_on_the_encode_text(qtbot, make_window, tmp_path):
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    text = "To be, or not to be, that is the question"
+    window.encode_pane.input.setPlainText(text)
+    press("Ctrl+Shift+T")
+    dialog = window.tokenizers_dialog
+    assert dialog is not None and dialog.isVisible()
+    qt_wait_until(lambda: dialog.table.rowCount() == 1)
+    assert dialog.table.item(0, 0).text().startswith("this session at step")
+    dialog.open_tokenizer(GPT2_RANKS)  # read in the background
+    qt_wait_until(lambda: dialog.table.rowCount() == 2, timeout_ms=30_000)
+    gpt2 = read_tokenizer(GPT2_RANKS).encoder
+    assert dialog.table.item(1, 0).text() == "gpt2.tiktoken"
+    assert dialog.table.item(1, 1).text() == f"{len(gpt2.encode_ids(text)):,}"
+    assert PART_MARK in dialog.view.toPlainText() and "places where they part" in dialog.status.text()
+    window.encode_pane.input.setPlainText(text + " again")  # the view follows the text
+    qt_wait_until(lambda: dialog.table.item(1, 1).text() == f"{len(gpt2.encode_ids(text + ' again')):,}")
+
+    corpus = tmp_path / "play.txt"
+    corpus.write_text(data_text("shakespeare_200k.txt")[:20_000], encoding="utf-8")
+    bad = tmp_path / "binary.txt"
+    bad.write_bytes(b"\x00\x01")
+    dialog.measure_files([corpus])
+    qt_wait_until(lambda: dialog.files.rowCount() == 2, timeout_ms=30_000)
+    assert {dialog.files.item(row, 1).text() for row in range(2)} >= {"gpt2.tiktoken"}
+    dialog.export(str(tmp_path / "figures.csv"))
+    dialog.export(str(tmp_path / "figures.md"))
+    csv_lines = (tmp_path / "figures.csv").read_text(encoding="utf-8").splitlines()
+    assert csv_lines[0].startswith("File,Tokenizer,Tokens") and len(csv_lines) == 3
+    assert (tmp_path / "figures.md").read_text(encoding="utf-8").startswith("| File | Tokenizer |")
+
+    dialog.remove_last()
+    assert dialog.table.rowCount() == 1
+    dialog.close()
+    QApplication.processEvents()
+    press("Space")  # the keys are back on the window
+    assert window.bridge.trainer.position == 1
