@@ -301,7 +301,11 @@ class EncodePane(QWidget):
         lines = [f"id {token_id} · {visible(token, config)}"]
         start, _ = encoding.spans[index]
         piece = encoder.piece_of(self._encoded_text, start)
-        if piece is not None:
+        if piece is not None and encoder.taken_whole(piece, self._encoded_state[1]) is not None:
+            lines.append(
+                f"“{visible(piece, config)}” is a token of the vocabulary: taken whole (ignore_merges)"
+            )
+        elif piece is not None:
             initial, steps = encoder.trace(piece, upto=self._encoded_state[1])  # the position
             name = lambda t: "?" if t < 0 else visible(encoder.tokens[t], config)  # noqa: E731
             lines.append(f"“{visible(piece, config)}” starts as: {' '.join(map(name, initial))}")

@@ -159,9 +159,23 @@ class Encoder:
         marked_alone = config.end_of_word is not None and not config.attach_marker
         self._marker_id = self._ids.get(MARK) if marked_alone else None
         self._unit_symbol = self._unit_table()
+        # Hugging Face matches a token "in normalized text" in the form the normalizer gives it
+        # (lowercased, prefixed); the tokens every text matches (SentencePiece's) stay as they are.
+        as_normalized = replace(config, prefix_space=False)
+        spelled = {
+            match.content: normalize(match.content, as_normalized)
+            for match in config.special_matching
+            if match.normalized and match.content not in config.always_matched
+        }
         self._raw_specials, self._normalized_specials = finders(
-            list(self._special_of), config.special_matching
+            list(self._special_of), config.special_matching, spelled
         )
+        # Those found in every text (SentencePiece's user-defined pieces), special tokens asked
+        # for or not: without allow_special these finders are used, None when there are none.
+        always = [token for token in self._special_of if token in config.always_matched]
+        raw_always, normalized_always = finders(always, config.special_matching)
+        self._raw_always = raw_always or None
+        self._normalized_always = normalized_always or None
         self._special_pattern = (
             re.compile("|".join(re.escape(t) for t in sorted(self._special_of, key=len, reverse=True)))
             if self._special_of
@@ -234,7 +248,8 @@ class Encoder:
     ) -> Encoding:
         """Encode ``text`` with the first ``upto`` merges (all by default). Never fails.
 
-        Special tokens in ``text`` are matched only with ``allow_special``. ``cancelled`` is
+        Special tokens in ``text`` are matched only with ``allow_special``, save those the
+        pipeline matches in every text (``PipelineConfig.always_matched``). ``cancelled`` is
         asked between pieces; once it answers true, :class:`~bpe_core.errors.Cancelled` is raised.
         ``offset``: where ``text`` starts in a longer text that :meth:`parts` cut (spans then
         count from that text's start).
@@ -302,13 +317,14 @@ class Encoder:
         build, so it is the fast path for bulk encoding. Unknown units are ``unknown_id``."""
         upto = self._upto(upto)
         cache = self._at(self._id_cache, upto)
+        in_normalized = self._normalized_specials if allow_special else self._normalized_always
         with gc_paused():
             ids: list[int] = []
             for start, plain, special, _ in self._segments(text, allow_special):
                 if plain:
                     config = self._continued if offset and not start else self.config
                     at_start, normalized = offset + start == 0, normalize(plain, config)
-                    if allow_special and self._normalized_specials:
+                    if in_normalized:
                         for piece, _, _ in self._pieces(normalized, at_start, allow_special):
                             if isinstance(piece, int):  # a special token matched in the normalized text
                                 ids.append(piece)
@@ -332,7 +348,8 @@ class Encoder:
         encode each with ``offset`` the length of the parts before it. A pre-tokenizer that
         makes one piece of the whole text (``none``) gives one part."""
         config = self.config
-        special = self._special_pattern if allow_special else None
+        always = self._raw_always is not None or self._normalized_always is not None
+        special = self._special_pattern if allow_special or always else None
         return cut(
             blocks,
             config.pretokenize,
@@ -347,11 +364,12 @@ class Encoder:
 
     def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, str, int | None, int]]:
         """``(start, plain text, None, end)`` and ``(start, "", special id, end)`` in order: the
-        text split at special tokens (only with ``allow_special``; those matched in normalized
-        text are found later, in :meth:`_pieces`)."""
+        text split at special tokens (with ``allow_special``; without, only at those matched in
+        every text; those matched in normalized text are found later, in :meth:`_pieces`)."""
         start = 0
-        if allow_special and self._raw_specials:
-            for begin, end, token in self._raw_specials.find(text):
+        finder = self._raw_specials if allow_special else self._raw_always
+        if finder:
+            for begin, end, token in finder.find(text):
                 yield start, text[start:begin], None, begin
                 yield begin, "", self._special_of[token], end
                 start = end
@@ -371,7 +389,11 @@ class Encoder:
         if not text:
             return
         normalized, starts = normalize_aligned(text, config)
-        if config.pretokenize == "custom" or (allow_special and self._normalized_specials):
+        if (
+            config.pretokenize == "custom"
+            or (allow_special and self._normalized_specials)
+            or self._normalized_always
+        ):
             self._encode_pieces(
                 text, normalized, starts, offset, upto, columns, cancelled, at_start, allow_special
             )
@@ -440,7 +462,7 @@ class Encoder:
         are a prefix the pre-tokenizer put before that)``; a special token matched in the
         normalized text comes as ``(its id, start, end)``. ``at_start``: the text begins the
         user's text (a step may prefix only the first piece)."""
-        finder = self._normalized_specials if allow_special else None
+        finder = self._normalized_specials if allow_special else self._normalized_always
         if not finder:
             yield from self._pieces_of_part(normalized, 0, at_start)
             return
@@ -509,7 +531,7 @@ class Encoder:
         return tuple(unknown_id if symbol == _UNKNOWN_SYMBOL else numbers[ord(symbol)] for symbol in symbols)
 
     def _encode_word(self, piece: str, upto: int) -> _Word:
-        whole = self._whole(piece, upto)
+        whole = self.taken_whole(piece, upto)
         if whole is not None:
             return _Word((whole,), (0,), (len(piece),), (False,))
         if self._byte_tokens:
@@ -550,7 +572,7 @@ class Encoder:
             starts = [char_of_byte[s] for s in starts]
         return self._fused(_Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags)))
 
-    def _whole(self, piece: str, upto: int) -> int | None:
+    def taken_whole(self, piece: str, upto: int) -> int | None:
         """With ``ignore_merges``: the token that is the whole piece, if the vocabulary has it
         by merge ``upto``, whatever the merges would make of the piece."""
         if not self.config.ignore_merges or not piece:

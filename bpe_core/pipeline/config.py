@@ -121,11 +121,20 @@ class PipelineConfig:
             raise ConfigError("A normalizer or pre-tokenizer step is of the wrong kind.")
         if normalizers and self.lowercase:
             raise ConfigError("A chain of normalizer steps lowercases with a Lowercase step of its own.")
+        if not set(self.always_matched) <= set(self.special_tokens):
+            raise ConfigError("A SentencePiece normalizer's user-defined pieces must be special tokens.")
         if any(isinstance(step, ByteLevel) for step in pre_tokenizers):
             if self.unit != "byte" or not isinstance(pre_tokenizers[-1], ByteLevel):
                 raise ConfigError("A ByteLevel pre-tokenizer comes last, with the unit 'byte'.")
             if self.prefix_space:
                 raise ConfigError("With a ByteLevel step the prefix space is the step's own setting.")
+
+    @property
+    def always_matched(self) -> tuple[str, ...]:
+        """Special tokens found in every text, also where special tokens are not matched: those
+        the normalizer steps say so of (SentencePiece's user-defined pieces, which its encoder
+        always splits out)."""
+        return tuple(token for step in self.normalizers for token in step.always_matched)
 
     @property
     def keeps_whitespace(self) -> bool:

@@ -13,7 +13,7 @@ Imports only the standard library, ``regex`` and :mod:`bpe_core.errors`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -72,12 +72,22 @@ _OPTIONS = ("lstrip", "rstrip", "single_word", "normalized")
 
 class SpecialFinder:
     """Finds a set of special tokens in text: ``find`` gives ``(start, end, token)`` for each,
-    in order and without overlaps (``start:end`` includes the whitespace a token takes)."""
+    in order and without overlaps (``start:end`` includes the whitespace a token takes).
 
-    def __init__(self, tokens: Iterable[str], options: Sequence[SpecialMatch] = ()) -> None:
-        tokens = sorted(set(tokens), key=len, reverse=True)  # at each place the longest wins
+    ``spelled``: a token searched in another form (token -> form: its normalized text, for a
+    token Hugging Face matches in normalized text, as it normalizes the token too)."""
+
+    def __init__(
+        self,
+        tokens: Iterable[str],
+        options: Sequence[SpecialMatch] = (),
+        spelled: Mapping[str, str] | None = None,
+    ) -> None:
+        spelled = spelled or {}
+        self._token_of = {spelled.get(token, token): token for token in tokens}
+        forms = sorted((form for form in self._token_of if form), key=len, reverse=True)  # longest wins
         self._options = {match.content: match for match in options if not match.plain}
-        self._pattern = re.compile("|".join(map(re.escape, tokens))) if tokens else None
+        self._pattern = re.compile("|".join(map(re.escape, forms))) if forms else None
 
     def __bool__(self) -> bool:
         return self._pattern is not None
@@ -88,7 +98,7 @@ class SpecialFinder:
         found: list[tuple[int, int, str]] = []
         done = 0  # the end of the last token taken: whitespace before it is taken already
         for match in self._pattern.finditer(text):
-            start, end, token = match.start(), match.end(), match.group()
+            start, end, token = match.start(), match.end(), self._token_of[match.group()]
             option = self._options.get(token)
             if option is not None:
                 word, space = _classes()
@@ -109,8 +119,12 @@ class SpecialFinder:
         return found
 
 
-def finders(tokens: Sequence[str], options: Sequence[SpecialMatch]) -> tuple[SpecialFinder, SpecialFinder]:
-    """(the finder of tokens matched in raw text, the finder of those matched in normalized text)."""
+def finders(
+    tokens: Sequence[str], options: Sequence[SpecialMatch], spelled: Mapping[str, str] | None = None
+) -> tuple[SpecialFinder, SpecialFinder]:
+    """(the finder of tokens matched in raw text, the finder of those matched in normalized text,
+    each searched as ``spelled`` spells it there, else as it is)."""
     normalized = {match.content for match in options if match.normalized}
     raw = [token for token in tokens if token not in normalized]
-    return SpecialFinder(raw, options), SpecialFinder(normalized, options)
+    in_normalized = [token for token in tokens if token in normalized]
+    return SpecialFinder(raw, options), SpecialFinder(in_normalized, options, spelled)

@@ -6,7 +6,11 @@ SentencePiece model) may chain any of the steps here instead: ``normalization="c
 ``PipelineConfig.normalizers`` in order, ``pretokenize="custom"`` applies
 ``PipelineConfig.pre_tokenizers``. Each step is a frozen dataclass that reads and writes the
 JSON Hugging Face writes for it, so a session's pipeline reads like the file it came from, and
-each does what Hugging Face ``tokenizers`` does (tested against it).
+each does what Hugging Face ``tokenizers`` does (tested against it). One is SentencePiece's own
+and has no Hugging Face counterpart: :class:`SentencePieceNormalizer`, a model's whole
+``NormalizerSpec`` as SentencePiece applies it (tested against SentencePiece); its
+:meth:`~SentencePieceNormalizer.hf_equivalent` gives the Hugging Face steps that do the same,
+where some do.
 
 Normalizers map text to text and say where each output character came from (``starts``), so
 the window can paint tokens over the user's text. Pre-tokenizers cut the normalized text into
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -43,6 +48,14 @@ def _split() -> ModuleType:
     from bpe_core.pipeline import hf_split
 
     return hf_split
+
+
+def _charsmap(blob_base64: str) -> CharsMap:
+    """SentencePiece's character map held base64-encoded in ``blob_base64`` (loaded when a step
+    first needs it: named pipelines never do)."""
+    from bpe_core.pipeline.charsmap import CharsMap
+
+    return CharsMap.from_base64(blob_base64)
 
 
 @cache
@@ -91,6 +104,12 @@ class Normalizer:
 
     def aligned(self, text: str) -> tuple[str, Starts]:
         return aligned_by(text, self.apply)
+
+    @property
+    def always_matched(self) -> tuple[str, ...]:
+        """Special tokens the step leaves as they are and that are found in every text, special
+        tokens asked for or not (a SentencePiece normalizer's user-defined pieces)."""
+        return ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind}
@@ -250,8 +269,8 @@ class Precompiled(Normalizer):
         self._map  # noqa: B018 - a damaged map is refused when read
 
     @cached_property
-    def _map(self):
-        return CharsMap.from_base64(self.charsmap)
+    def _map(self) -> CharsMap:
+        return _charsmap(self.charsmap)
 
     def apply(self, text: str) -> str:
         return self._map.normalize_hf(text)[0]
@@ -262,6 +281,202 @@ class Precompiled(Normalizer):
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "Precompiled", "precompiled_charsmap": self.charsmap}
+
+
+_SPACE_RUNS = re.compile(" +")
+
+
+@dataclass(frozen=True)
+class SentencePieceNormalizer(Normalizer):
+    """SentencePiece's own normalizer (its ``NormalizerSpec``), exactly as SentencePiece encodes:
+
+    * at each place, a user-defined piece (``user_defined``, the longest that starts there) is
+      copied as it is; elsewhere the character map (``charsmap``, base64; empty: none) replaces
+      the *longest* rule that starts there, where Hugging Face's ``Precompiled`` takes the
+      shortest one per grapheme cluster;
+    * ``remove_extra_whitespaces``: spaces the map leaves at the start are dropped, and a space
+      that follows a kept space, unless both came from one rule or one user-defined piece;
+    * ``escape_whitespaces``: each space becomes ``▁``;
+    * ``add_dummy_prefix``: one more space (``▁``) before the text, or after it with
+      ``treat_whitespace_as_suffix`` (SentencePiece's trainer option);
+    * ``remove_extra_whitespaces`` again: spaces (``▁``) at the end are dropped, the dummy
+      prefix too when nothing else is left.
+
+    Its JSON type is ``SentencePieceNormalizer``, which Hugging Face does not have: export to a
+    ``tokenizer.json`` goes through :meth:`hf_equivalent`.
+    """
+
+    charsmap: str = ""
+    add_dummy_prefix: bool = True
+    remove_extra_whitespaces: bool = True
+    escape_whitespaces: bool = True
+    treat_whitespace_as_suffix: bool = False
+    user_defined: tuple[str, ...] = ()
+    kind: ClassVar[str] = "SentencePieceNormalizer"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "user_defined", tuple(self.user_defined))
+        if not all(isinstance(symbol, str) and symbol for symbol in self.user_defined):
+            raise ConfigError("A SentencePiece normalizer's user-defined pieces must be non-empty text.")
+        self._map  # noqa: B018 - a damaged map is refused when read
+
+    @cached_property
+    def _map(self) -> CharsMap:
+        return _charsmap(self.charsmap)
+
+    @cached_property
+    def _user_pattern(self) -> re.Pattern[str] | None:
+        """The user-defined pieces, the longest first at each place (SentencePiece's prefix matcher)."""
+        if not self.user_defined:
+            return None
+        ordered = sorted(set(self.user_defined), key=len, reverse=True)
+        return re.compile("|".join(map(re.escape, ordered)))
+
+    @property
+    def always_matched(self) -> tuple[str, ...]:
+        return self.user_defined
+
+    @property
+    def space(self) -> str:
+        """What a space becomes: ``▁``, or a space without ``escape_whitespaces``."""
+        return "▁" if self.escape_whitespaces else " "
+
+    def apply(self, text: str) -> str:
+        return self.aligned(text)[0]
+
+    def aligned(self, text: str) -> tuple[str, Starts]:
+        if not text:
+            return text, None
+        mapped, starts = self._mapped(text)
+        if self.remove_extra_whitespaces:
+            if not mapped.strip(" ") and _only_spaces(starts, len(text)):
+                return "", None  # SentencePiece's "all characters are whitespace"
+            mapped, starts = _drop_extra_spaces(mapped, starts)
+        space = self.space
+        if self.escape_whitespaces:
+            mapped = mapped.replace(" ", space)
+        if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
+            # It stands where the text begins, after the leading spaces dropped.
+            first = starts[0] if starts and self.remove_extra_whitespaces else 0
+            mapped, starts = space + mapped, [first, *starts]
+        if self.remove_extra_whitespaces:
+            kept = len(mapped.rstrip(space))
+            after = starts[kept] if kept < len(starts) else len(text) - 1
+            mapped, starts = mapped[:kept], starts[:kept]
+        else:
+            after = len(text) - 1
+        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
+            mapped, starts = mapped + space, [*starts, min(after, len(text) - 1)]
+        return mapped, starts
+
+    def _mapped(self, text: str) -> tuple[str, list[int]]:
+        """The text with user-defined pieces copied and the map applied between them, and the
+        source index of each character (a rule's output and a user-defined piece point at the
+        first character they read).
+
+        The text between two user-defined pieces is mapped on its own: SentencePiece would differ
+        only where a rule of several characters ran on into a user-defined piece (of its own maps,
+        only rules that compose a Hangul syllable or a character and its marks are that long)."""
+        chars_map = self._map
+        pattern = self._user_pattern
+        if pattern is None or pattern.search(text) is None:
+            return chars_map.normalize_sentencepiece(text)
+        parts: list[str] = []
+        starts: list[int] = []
+        done = 0
+        for match in pattern.finditer(text):
+            begin, end = match.span()
+            if begin > done:
+                part, part_starts = chars_map.normalize_sentencepiece(text[done:begin])
+                parts.append(part)
+                starts.extend(done + start for start in part_starts)
+            parts.append(match.group())
+            starts.extend([begin] * (end - begin))
+            done = end
+        if done < len(text):
+            part, part_starts = chars_map.normalize_sentencepiece(text[done:])
+            parts.append(part)
+            starts.extend(done + start for start in part_starts)
+        return "".join(parts), starts
+
+    def hf_equivalent(self) -> tuple[Normalizer, ...]:
+        """Hugging Face normalizers that normalize every text exactly as this step does; raises
+        ConfigError (one sentence) where none can."""
+        if not self._map.is_identity:
+            raise ConfigError(
+                "SentencePiece applies its character map by the longest rule and Hugging Face's "
+                "Precompiled by the shortest rule of each grapheme cluster, so a tokenizer.json cannot "
+                "normalize as this model does."
+            )
+        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
+            raise ConfigError(
+                "Hugging Face has no normalizer that puts SentencePiece's dummy space after the text "
+                "(treat_whitespace_as_suffix)."
+            )
+        space = self.space
+        steps: list[Normalizer] = []
+        if self.remove_extra_whitespaces:
+            steps += [Replace(" {2,}", " ", is_regex=True), Replace(r"\A ", "", is_regex=True)]
+        if self.escape_whitespaces:
+            steps.append(Replace(" ", space))
+        if self.add_dummy_prefix:
+            steps.append(Prepend(space))
+        if self.remove_extra_whitespaces:
+            steps.append(Replace(f"{space}+\\z", "", is_regex=True))
+        # Hugging Face looks for an added token as its normalizer rewrites the token's own text;
+        # SentencePiece looks for a user-defined piece as it is.
+        for symbol in self.user_defined:
+            rewritten = normalize_with(symbol, steps)
+            if rewritten != symbol:
+                raise ConfigError(
+                    f"Hugging Face would look for the user-defined piece {shown(symbol)} as its normalizer "
+                    f"rewrites it ({shown(rewritten)}), where SentencePiece looks for it as it is."
+                )
+        return tuple(steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.kind,
+            "precompiled_charsmap": self.charsmap,
+            "add_dummy_prefix": self.add_dummy_prefix,
+            "remove_extra_whitespaces": self.remove_extra_whitespaces,
+            "escape_whitespaces": self.escape_whitespaces,
+            "treat_whitespace_as_suffix": self.treat_whitespace_as_suffix,
+            "user_defined_symbols": list(self.user_defined),
+        }
+
+
+def _only_spaces(starts: list[int], size: int) -> bool:
+    """Whether each of ``size`` source characters became one space of its own (given that the
+    mapped text is only spaces): SentencePiece then drops the whole text. A character the map
+    deletes (a control character) or a user-defined piece of spaces leaves it a text to encode."""
+    return starts == list(range(size))
+
+
+def _drop_extra_spaces(text: str, starts: list[int]) -> tuple[str, list[int]]:
+    """SentencePiece's ``remove_extra_whitespaces`` inside the text, one output of the map (a
+    rule's, a copied character's or a user-defined piece's, told apart by their source index) at a
+    time: the spaces an output starts with are dropped when the last character kept is a space or
+    nothing is kept yet; other spaces stay. So the text's leading spaces go, and in a run of spaces
+    those after the first output's."""
+    parts: list[str] = []
+    kept: list[int] = []
+    done = 0
+    for run in _SPACE_RUNS.finditer(text):
+        begin, end = run.span()
+        keep = begin
+        if begin > 0:  # a character is kept before the run: its first output's spaces stay
+            source = starts[begin]
+            while keep < end and starts[keep] == source:
+                keep += 1
+        parts.append(text[done:keep])
+        kept.extend(starts[done:keep])
+        done = end
+    if not parts:
+        return text, starts
+    parts.append(text[done:])
+    kept.extend(starts[done:])
+    return "".join(parts), kept
 
 
 def normalize_with(text: str, steps: Sequence[Normalizer]) -> str:
@@ -526,6 +741,8 @@ def normalizer_from_dict(node: dict[str, Any]) -> Normalizer:
     if kind == "Replace":
         pattern, is_regex = _pattern(node)
         return Replace(pattern, _text(node, "content"), is_regex)
+    if kind == SentencePieceNormalizer.kind:
+        return _sentencepiece_normalizer(node)
     if kind == "Precompiled":
         charsmap = node.get("precompiled_charsmap")
         if not isinstance(charsmap, str):
@@ -535,6 +752,27 @@ def normalizer_from_dict(node: dict[str, Any]) -> Normalizer:
         except (InputError, binascii.Error, ValueError) as error:
             raise ConfigError(f"The Precompiled normalizer's character map is damaged: {error}") from None
     raise ConfigError(f"The normalizer {shown(kind)} is not modelled by BPE Studio.")
+
+
+def _sentencepiece_normalizer(node: dict[str, Any]) -> SentencePieceNormalizer:
+    symbols = node.get("user_defined_symbols", [])
+    if not isinstance(symbols, list) or not all(isinstance(symbol, str) for symbol in symbols):
+        raise ConfigError("A SentencePiece normalizer's user-defined symbols are not a list of text.")
+    options = {
+        name: _flag(node, name, default)
+        for name, default in (
+            ("add_dummy_prefix", True),
+            ("remove_extra_whitespaces", True),
+            ("escape_whitespaces", True),
+            ("treat_whitespace_as_suffix", False),
+        )
+    }
+    try:
+        return SentencePieceNormalizer(
+            _text(node, "precompiled_charsmap", ""), user_defined=tuple(symbols), **options
+        )
+    except (InputError, binascii.Error, ValueError) as error:
+        raise ConfigError(f"The SentencePiece normalizer's character map is damaged: {error}") from None
 
 
 def pre_tokenizer_from_dict(node: dict[str, Any]) -> PreTokenizer:

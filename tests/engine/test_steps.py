@@ -211,3 +211,21 @@ def test_special_tokens_are_found_as_hugging_face_finds_added_tokens(text):
     ]
     ours = SpecialFinder([m.content for m in ADDED], ADDED).find(text)
     assert [(s, e) for s, e, _ in ours] == [(s, e) for s, e, _ in theirs]
+
+
+def test_a_precompiled_step_normalizes_as_hugging_faces_within_a_chain():
+    """SentencePiece's nmt_nfkc map as Hugging Face's Llama-era files carry it (base64), read as
+    a step from its JSON and chained with a Replace, against HF's own chain."""
+    import base64
+
+    from tests.engine.test_charsmap import shipped_map
+
+    blob = shipped_map("nmt_nfkc").blob
+    node = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(blob).decode("ascii")}
+    ours = [normalizer_from_dict(node), Replace(" ", "▁")]
+    theirs = normalizers.Sequence([normalizers.Precompiled(blob), normalizers.Replace(" ", "▁")])
+    for text in ["ﬁne ＡＢＣ ①②", "tab\there\r\nline", "Ａ\u0301 é\u0301", "plain ascii text"]:
+        normalized, starts = normalize_with_aligned(text, ours)
+        assert normalized == theirs.normalize_str(text)
+        assert starts is None or (len(starts) == len(normalized) and starts == sorted(starts))
+    assert normalizer_from_dict(ours[0].to_dict()) == ours[0]

@@ -242,3 +242,16 @@ def test_a_corpus_attached_to_a_family_counts_its_merges_and_steps_through_them(
     assert sum(trainer.record(step).count for step in range(1, 30)) > 0
     trainer.goto(10)
     assert trainer.encoder().encode_ids("In the beginning") == ours.encode_ids("In the beginning", upto=10)
+
+
+def test_an_added_token_matched_in_normalized_text_is_matched_as_the_normalizer_spells_it(tmp_path):
+    """Hugging Face normalizes such a token too: with Lowercase and Prepend, ``<M>`` is found
+    as ``▁<m>`` and ``the`` as ``▁the`` (not inside ``▁other``)."""
+    vocab = {c: i for i, c in enumerate("abcdefghijklmnopqrstuvwxyz <>▁")}
+    theirs = Tokenizer(models.BPE(vocab=vocab, merges=[]))
+    theirs.normalizer = normalizers.Sequence([normalizers.Lowercase(), normalizers.Prepend("▁")])
+    theirs.add_tokens([AddedToken("<M>", normalized=True), AddedToken("the", normalized=True)])
+    theirs.save(str(tmp_path / "tokenizer.json"))
+    ours, _ = read_hf(tmp_path / "tokenizer.json")
+    texts = ["<M> x <m>", "the cat", "other", "<m>", "THE"]
+    assert [ours.encode_ids(t, allow_special=True) for t in texts] == hf_ids(theirs, texts)

@@ -47,3 +47,25 @@ def test_a_tokenizer_file_is_compared_with_the_session_on_the_encode_text(qtbot,
     QApplication.processEvents()
     press("Space")  # the keys are back on the window
     assert window.bridge.trainer.position == 1
+
+
+def test_a_piece_taken_whole_by_ignore_merges_says_so_in_its_trace(qtbot, make_window, tmp_path):
+    import json
+
+    from tokenizers import Tokenizer
+
+    vocab = {"a": 0, "b": 1, "c": 2, "bc": 3, "ab": 4, "abc": 5}
+    model = {"type": "BPE", "vocab": vocab, "merges": ["b c", "a b", "ab c"], "ignore_merges": True}
+    path = tmp_path / "tokenizer.json"
+    path.write_text(
+        json.dumps({"model": model, "pre_tokenizer": {"type": "WhitespaceSplit"}}), encoding="utf-8"
+    )
+    window = make_window()
+    window.bridge.open_tokenizer(path)
+    qt_wait_until(lambda: window.bridge.source.name == "tokenizer.json", timeout_ms=20_000)
+    pane = window.encode_pane
+    pane.input.setPlainText("abc cab")
+    qt_wait_until(pane.is_current)
+    assert pane.encoding.ids == Tokenizer.from_file(str(path)).encode("abc cab").ids == [5, 2, 4]
+    assert "taken whole (ignore_merges)" in pane.tooltip_for(0)
+    assert "taken whole" not in pane.tooltip_for(2) and "step 2: a + b → ab" in pane.tooltip_for(2)

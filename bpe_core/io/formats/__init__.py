@@ -5,16 +5,17 @@ ties) and gives an :class:`Imported`: the encoder, with every id as the file has
 what the file holds that is not applied. ``write_tokenizer`` writes an encoder in a format;
 ``formats_for`` says which formats can hold it.
 
-======== ============================================ ====== =====
-name     files                                        read   write
-======== ============================================ ====== =====
-session  a BPE Studio session (``.json``)              yes    (sessions are saved, not exported)
-hf       Hugging Face ``tokenizer.json``               yes    yes
-gpt2     ``vocab.json`` + ``merges.txt`` (a folder)    yes    yes
-codes    subword-nmt ``codes``: one pair per line      yes    yes
-tiktoken ``.tiktoken`` ranks                           yes    yes
-minbpe   minbpe ``.model``                             yes    no
-======== ============================================ ====== =====
+============= ============================================ ====== =====
+name          files                                        read   write
+============= ============================================ ====== =====
+session       a BPE Studio session (``.json``)              yes    (sessions are saved, not exported)
+hf            Hugging Face ``tokenizer.json``               yes    yes
+gpt2          ``vocab.json`` + ``merges.txt`` (a folder)    yes    yes
+codes         subword-nmt ``codes``: one pair per line      yes    yes
+tiktoken      ``.tiktoken`` ranks                           yes    yes
+minbpe        minbpe ``.model``                             yes    no
+sentencepiece SentencePiece BPE ``.model``                  yes    no
+============= ============================================ ====== =====
 
 Imports the engine's lower stages and :mod:`bpe_core.io.session` (a session is a format too).
 """
@@ -35,10 +36,12 @@ from bpe_core.io.formats.codes import codes_text, read_codes
 from bpe_core.io.formats.gpt2_files import gpt2_texts, read_gpt2
 from bpe_core.io.formats.hf_json import hf_dict, read_hf
 from bpe_core.io.formats.minbpe_model import read_minbpe
+from bpe_core.io.formats.sentencepiece import for_hugging_face, read_sentencepiece
+from bpe_core.io.formats.sp_model import read_sp_model
 from bpe_core.io.formats.tiktoken_encodings import encoding_of_file
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
 from bpe_core.io.session import load_encoder
-from bpe_core.runtime.fileio import open_input, spooled, write_all_atomic
+from bpe_core.runtime.fileio import open_input, regular_file_size, spooled, write_all_atomic
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,16 @@ def _read_minbpe(path: Path, pattern: str | None, specials: Sequence[str]) -> tu
     return read_minbpe(path), []
 
 
+def _read_sentencepiece(
+    path: Path, pattern: str | None, specials: Sequence[str]
+) -> tuple[Encoder, list[str]]:
+    return read_sentencepiece(path)
+
+
 def _render_hf(encoder: Encoder) -> dict[str, str]:
-    return {"tokenizer.json": json.dumps(hf_dict(encoder), ensure_ascii=False, indent=1) + "\n"}
+    # A SentencePiece normalizer is written as the Hugging Face steps that do the same, or refused.
+    data = hf_dict(for_hugging_face(encoder))
+    return {"tokenizer.json": json.dumps(data, ensure_ascii=False, indent=1) + "\n"}
 
 
 # Every format, one line each: the order is the one lists and messages give.
@@ -114,6 +125,7 @@ FORMATS = {
             lambda encoder: {"ranks.tiktoken": ranks_text(ranks_of(encoder))},
         ),
         Format("minbpe", "minbpe model", _read_minbpe),
+        Format("sentencepiece", "SentencePiece model (.model)", _read_sentencepiece),
     )
 }
 READABLE = tuple(FORMATS)
@@ -152,6 +164,8 @@ def detect(path: str | Path) -> str:
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if text.startswith("minbpe v"):
         return "minbpe"
+    if _is_sentencepiece(path, head):
+        return "sentencepiece"
     if text.startswith("{"):
         if '"bpe-studio-session"' in text:
             return "session"
@@ -172,6 +186,26 @@ def detect(path: str | Path) -> str:
 
 
 _RANK_LINE = re.compile(r"[A-Za-z0-9+/]+=* [0-9]+\s*")
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1f]")  # in no text file; in every ModelProto's first piece
+_SNIFFED_MODEL_BYTES = 64 * 2**20  # a file not named .model is parsed whole to tell, up to this size
+
+
+def _is_sentencepiece(path: Path, head: bytes) -> bool:
+    """A serialized ModelProto: binary bytes that start with its first piece (field 1). A
+    ``.model`` file is taken for one on that alone (reading it says what is damaged); a file
+    otherwise named must parse whole."""
+    if head[:1] != b"\x0a" or _CONTROL_BYTES.search(head) is None:
+        return False
+    if path.suffix.lower() == ".model":
+        return True
+    size = regular_file_size(path)
+    if size is None or size > _SNIFFED_MODEL_BYTES:
+        return False
+    try:
+        read_sp_model(path)
+    except InputError:
+        return False
+    return True
 
 
 def tokenizer_format(path: str | Path) -> str | None:
