@@ -3,6 +3,7 @@ sessions, recent files, and asking to save before work is replaced."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -12,11 +13,13 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
 from app.dialogs.export_dialog import ExportDialog
+from app.dialogs.local_tokenizers_dialog import LocalTokenizersDialog
 from app.dialogs.ranks_dialog import ask_ranks_settings
 from app.samples import SAMPLES_DIR
 from app.widgets import keeping_focus
 from bpe_core import PipelineConfig
 from bpe_core.io.formats import DESCRIPTIONS, formats_for, tokenizer_format
+from bpe_core.io.local_tokenizers import LocalTokenizer
 from bpe_core.runtime.fileio import is_pipe
 
 RECENT_KEY = "files/recent"
@@ -130,12 +133,38 @@ class FileActions(QObject):
             path, _ = QFileDialog.getOpenFileName(
                 self._window, "Import tokenizer", self.folder(), TOKENIZER_FILTER
             )
-        if not path or self._bridge.refused_pipe(Path(path)):  # its format is read from it below
+        if path:
+            self.import_file(path)
+
+    def import_file(self, path: str) -> None:
+        if self._bridge.refused_pipe(Path(path)):  # its format is read from it below
             return
         if tokenizer_format(path) == "tiktoken":
             self.import_ranks(path)
             return
         self.request_open(lambda: self._bridge.open_tokenizer(path))
+
+    def ask_open_tokenizer(self) -> None:
+        """A tokenizer already on this computer (Hugging Face's or tiktoken's cache), or any
+        file chosen with Browse…"""
+        dialog = LocalTokenizersDialog(self.folder(), TOKENIZER_FILTER, self._window)
+        with keeping_focus(self._window):
+            accepted = dialog.exec()
+        chosen, path = (dialog.chosen(), dialog.chosen_path()) if accepted else (None, None)
+        dialog.deleteLater()
+        if path is not None:
+            self.import_file(path)
+        elif chosen is not None:
+            self.open_local(chosen)
+
+    def open_local(self, tokenizer: LocalTokenizer) -> None:
+        """A tokenizer of the caches, named as its cache names it; tiktoken ranks of a known
+        encoding take its pattern and special tokens, other ranks ask for them."""
+        if tokenizer.kind == "tiktoken" and tokenizer.encoding is None:
+            self.import_ranks(tokenizer.path)
+            return
+        path, pattern, name = tokenizer.path, tokenizer.encoding, tokenizer.name
+        self.request_open(lambda: self._bridge.open_tokenizer(path, pattern=pattern, name=name))
 
     def import_ranks(self, path: str | Path) -> None:
         """tiktoken ranks hold neither the split pattern nor the special tokens: ask for both
@@ -285,7 +314,9 @@ class FileActions(QObject):
         return [v for v in value if isinstance(v, str)]
 
     def remember(self, path: Path) -> None:
-        path = Path(path).resolve()
+        # Absolute, a symlink kept as named: a Hugging Face snapshot's tokenizer.json, not the
+        # hash-named blob it points to.
+        path = Path(os.path.abspath(path))
         self._settings.setValue(FOLDER_KEY, str(path.parent))
         recent = [str(path)] + [p for p in self.recent() if p != str(path)]
         self._settings.setValue(RECENT_KEY, recent[:MAX_RECENT])

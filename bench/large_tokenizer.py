@@ -43,7 +43,20 @@ trainer = trainers.BpeTrainer(vocab_size=int(sys.argv[2]), min_frequency=1, show
                               initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
                               special_tokens=["<|begin_of_text|>", "<|end_of_text|>"])
 tokenizer.train([sys.argv[1]], trainer)
-tokenizer.save(sys.argv[4])
+data = json.loads(tokenizer.to_str())
+vocab, merges = data["model"]["vocab"], data["model"]["merges"]
+# A corpus of one language runs out of pairs before a Llama 3-sized vocabulary: the rest are
+# merges of common tokens, valid BPE that real text rarely reaches (as a large vocabulary's tail).
+common = [t for t, _ in sorted(vocab.items(), key=lambda item: item[1])[256:2256]]
+for left in common:
+    for right in common:
+        if len(vocab) >= int(sys.argv[2]):
+            break
+        if left + right not in vocab:
+            vocab[left + right] = len(vocab)  # ids run on (the special tokens are in the vocabulary)
+            merges.append([left, right] if isinstance(merges[0], list) else f"{left} {right}")
+with open(sys.argv[4], "w", encoding="utf-8") as out:
+    json.dump(data, out, ensure_ascii=False)
 """
 OURS_ENCODE = """
 import sys

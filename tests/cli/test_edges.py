@@ -236,7 +236,7 @@ def test_ctrl_c_at_any_moment_of_start_up_says_interrupted(tmp_path, delay):
 def test_ctrl_c_just_after_a_save_ends_quietly_with_success(tmp_path, monkeypatch):
     """The new file is in place: the command has done its work ("Interrupted." and 130 said
     otherwise, after the old model was already gone)."""
-    from bpe_core import cli
+    from bpe_core.cli import train as cli
 
     (tmp_path / "low.tsv").write_text(LOW)
 
@@ -269,7 +269,7 @@ WRITERS = {
 SIGNALLED = """
 import os, signal, sys
 from app import launcher
-from bpe_core import cli
+from bpe_core.cli import common as cli
 
 def signalling(function):
     def wrapper(*args, **kwargs):

@@ -175,7 +175,7 @@ def test_any_text_encodes_from_a_file_as_it_did_whole(tmp_path, tiny_parts, text
 def test_memory_does_not_grow_with_the_text(tmp_path, monkeypatch, as_json):
     """Encoding the whole text held about 110 bytes a character (5.5 GB for a 50 MB line):
     now a part of the text at a time, and the ids (and spans) as machine integers."""
-    from bpe_core import cli as cli_module
+    from bpe_core.cli import common as cli_module
 
     monkeypatch.setattr(text_parts, "PART_SIZE", 50_000)
     monkeypatch.setattr(cli_module, "_OUTPUT_PIECE", 10_000)  # the output as it is made, in both sizes

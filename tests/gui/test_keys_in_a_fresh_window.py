@@ -132,6 +132,11 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
     expect("Ctrl+Shift+C", lambda: window.compare_dialog is not None and window.compare_dialog.isVisible())
     window.compare_dialog.close()  # the keys come back to the window, where they were
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.history_pane.graph)
+    expect(
+        "Ctrl+Shift+T", lambda: window.tokenizers_dialog is not None and window.tokenizers_dialog.isVisible()
+    )
+    window.tokenizers_dialog.close()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.history_pane.graph)
     expect("P", lambda: window.commands["play"].isChecked() and window.commands["play"].text() == "Pause")
     qtbot.waitUntil(lambda: position() > 3)
     expect("P", lambda: not window.playback.playing)

@@ -1,0 +1,142 @@
+"""Tokenizer files on the command line: ``bpe-studio import`` (a tokenizer file as a session) and
+``bpe-studio export`` (a model in another tool's format), and what ``encode`` and ``decode``
+share with them: the options that name a model and complete tiktoken ranks, and reading a model
+with its notes on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TextIO
+
+from bpe_core.cli import PROG
+from bpe_core.cli.options import utf8
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.errors import BpeError
+from bpe_core.io.corpus_files import load_corpus
+from bpe_core.io.formats import (
+    DESCRIPTIONS,
+    READABLE,
+    WRITABLE,
+    export_notes,
+    read_tokenizer,
+    write_tokenizer,
+)
+from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
+from bpe_core.io.formats.tiktoken_ranks import PATTERNS
+from bpe_core.io.imported import trainer_from_encoder
+from bpe_core.io.local_tokenizers import model_path
+from bpe_core.io.session import save_session
+from bpe_core.runtime.fileio import check_writable
+
+
+def options_import(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "model",
+        metavar="FILE",
+        help="a tokenizer file or folder (" + ", ".join(READABLE[1:]) + "), or hf:ORG/NAME from the "
+        "Hugging Face cache",
+    )
+    parser.add_argument(
+        "--format", choices=READABLE[1:], help="its format (found from its content by default)"
+    )
+    tiktoken_options(parser)
+    parser.add_argument("--corpus", metavar="TEXT", help="attach this corpus: each merge's count on it")
+    parser.add_argument("--input", choices=("text", "counts"), default="text", help="how to read --corpus")
+    parser.add_argument("-o", "--output", required=True, metavar="SESSION.json")
+
+
+def options_export(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "model", metavar="MODEL", help="a session, any tokenizer file BPE Studio reads, or hf:ORG/NAME"
+    )
+    parser.add_argument("--format", required=True, choices=WRITABLE, help="the format to write")
+    parser.add_argument("-o", "--output", required=True, metavar="PATH", help="the file (a folder for gpt2)")
+    tiktoken_options(parser)
+
+
+def model_options(parser: argparse.ArgumentParser) -> None:
+    """``--model`` and its format, as ``encode`` and ``decode`` take them."""
+    parser.add_argument(
+        "--model",
+        required=True,
+        metavar="MODEL",
+        help="a session or a tokenizer file (" + ", ".join(READABLE) + "), or hf:ORG/NAME from the "
+        "Hugging Face cache",
+    )
+    parser.add_argument(
+        "--format", choices=READABLE, help="the model's format (found from its content by default)"
+    )
+    tiktoken_options(parser)
+
+
+def tiktoken_options(parser: argparse.ArgumentParser) -> None:
+    """What tiktoken ranks (and GPT-2 files, for the pattern) lack: a split pattern or a whole
+    encoding, and special tokens."""
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument(
+        "--encoding",
+        choices=ENCODINGS,
+        dest="pattern",
+        help="the tiktoken encoding tiktoken ranks are: its split pattern and special tokens",
+    )
+    chosen.add_argument(
+        "--pattern",
+        choices=[name for name in PATTERNS if name not in ENCODINGS],
+        help="split pattern (or tiktoken encoding, such as cl100k_base) of tiktoken ranks and GPT-2 files; "
+        "by default the encoding the ranks are, else gpt2",
+    )
+    parser.add_argument(
+        "--special-token",
+        type=utf8,
+        action="append",
+        default=[],
+        metavar="T",
+        help="a special token of tiktoken ranks, numbered after them (repeat for more)",
+    )
+
+
+def read_model(path: str, format: str | None, args: argparse.Namespace, stderr: TextIO) -> Encoder:
+    """The encoder of a session or tokenizer file; what it holds that is not applied is noted
+    on stderr."""
+    imported = read_tokenizer(model_path(path), format, args.pattern, args.special_token)
+    for note in imported.notes:
+        print(f"{PROG}: note: {note}", file=stderr)
+    return imported.encoder
+
+
+def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    check_writable(args.output)
+    imported = read_tokenizer(model_path(args.model), args.format, args.pattern, args.special_token)
+    for note in imported.notes:
+        print(f"{PROG}: note: {note}", file=stderr)
+    encoder = imported.encoder
+    corpus = None
+    if args.corpus is not None:
+        corpus = load_corpus(args.corpus, encoder.config, args.input, workers=min(2, os.cpu_count() or 1))
+    trainer = trainer_from_encoder(encoder, corpus)
+    save_session(trainer, args.output)
+    attached = ""
+    if corpus is not None:
+        attached = f", with the counts of {trainer.word_count:,} word types of {args.corpus}"
+        left_out = len(corpus.words) - trainer.word_count
+        if left_out:
+            attached += f" ({left_out:,} left out: they hold characters the tokenizer lacks)"
+    print(
+        f"Imported {args.model} ({DESCRIPTIONS[imported.format]}): {len(encoder.keys):,} tokens, "
+        f"{len(encoder.merges):,} merges{attached}. Saved the session to {args.output}.",
+        file=stdout,
+    )
+    return 0
+
+
+def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    encoder = read_model(args.model, None, args, stderr)
+    if not args.output:
+        raise BpeError("The output path is empty.")
+    files = write_tokenizer(encoder, args.format, args.output)
+    for note in export_notes(encoder, args.format):
+        print(f"{PROG}: note: {note}", file=stderr)
+    names = " and ".join(str(f) for f in files)
+    print(f"Wrote {names}: {len(encoder.keys):,} tokens, {len(encoder.merges):,} merges.", file=stdout)
+    return 0

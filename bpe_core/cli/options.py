@@ -1,0 +1,139 @@
+"""The option types of the command line and the options several commands share.
+
+Every command's parser is built from these, so this module imports only what building them
+needs (the engine's light configuration modules).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bpe_core.cli.common import shown
+from bpe_core.errors import BpeError
+from bpe_core.pipeline.config import NAMED_NORMALIZATIONS, NAMED_PRETOKENIZERS, UNITS, PipelineConfig
+from bpe_core.training.tie_rules import RULE_NAMES, parse_rule
+
+
+def positive(text: str) -> int:
+    if not (text.isdigit() and text.isascii()) or int(text[:19]) < 1:
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a positive whole number")
+    if len(text) > 18:  # more than any run could use, and int() refuses 4,300 digits
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is too large (at most 18 digits)")
+    return int(text)
+
+
+def count(text: str) -> int:
+    if not (text.isdigit() and text.isascii()):
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a whole number")
+    if len(text) > 18:
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is too large (at most 18 digits)")
+    return int(text)
+
+
+def utf8(text: str) -> str:
+    """A text option: bytes the system could not decode arrive as lone surrogates."""
+    if any("\udc80" <= char <= "\udcff" for char in text):
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not valid UTF-8")
+    return text
+
+
+def rule(text: str) -> str:
+    try:
+        return parse_rule(text).spec
+    except BpeError as error:
+        raise argparse.ArgumentTypeError(str(error).rstrip(".")) from None
+
+
+def token_id(text: str) -> int:
+    # Digits only: int() would also take "٣", "1_000" and "-1".
+    if not (text.isdigit() and text.isascii() and len(text) <= 18):
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a token id")
+    return int(text)
+
+
+def per_pass(text: str) -> int:
+    """``all`` (0) or a positive number of merges per pass."""
+    if text == "all":
+        return 0
+    try:
+        return positive(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"'{shown(text, 40)}' is neither a positive whole number nor 'all'"
+        ) from None
+
+
+def training_options(parser: argparse.ArgumentParser) -> None:
+    """The corpus, pipeline and target options ``train`` and ``compare`` share."""
+    parser.add_argument(
+        "file", metavar="FILE", help="UTF-8 text, or word<TAB>count lines with --input counts"
+    )
+    parser.add_argument("--input", choices=("text", "counts"), default="text")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--merges", type=positive, metavar="N", help="stop after N merges")
+    target.add_argument(
+        "--vocab-size", type=positive, metavar="N", help="stop at N tokens (special + alphabet + merged)"
+    )
+    parser.add_argument(
+        "--min-frequency",
+        type=positive,
+        default=2,
+        metavar="F",
+        help="only merge pairs occurring at least F times (default 2)",
+    )
+    parser.add_argument("--unit", choices=UNITS, default="char")
+    parser.add_argument("--pretokenize", choices=NAMED_PRETOKENIZERS, default="whitespace")
+    parser.add_argument(
+        "--normalize", choices=NAMED_NORMALIZATIONS, default="none", help="Unicode normal form"
+    )
+    parser.add_argument("--lowercase", action="store_true")
+    parser.add_argument(
+        "--end-of-word",
+        type=utf8,
+        default="</w>",
+        metavar="MARKER",
+        help='end-of-word marker, or "none" (default "</w>")',
+    )
+    parser.add_argument(
+        "--attach-marker",
+        action="store_true",
+        help="glue the marker to the last symbol (w</w>) instead of a symbol of its own",
+    )
+    parser.add_argument(
+        "--prefix-space",
+        action="store_true",
+        help="put a space before text that does not start with one (Hugging Face's add_prefix_space)",
+    )
+    parser.add_argument("--special-token", type=utf8, action="append", default=[], metavar="TOKEN")
+    parser.add_argument(
+        "--merges-per-pass",
+        type=per_pass,
+        default=1,
+        metavar="K|all",
+        help="merge up to K non-conflicting pairs per pass, or all of them (default 1: classic BPE)",
+    )
+
+
+def tie_break_option(parser: argparse.ArgumentParser) -> None:
+    """The one tie rule of ``train`` and ``compress`` (``compare`` takes several)."""
+    parser.add_argument(
+        "--tie-break",
+        type=rule,
+        default="first-seen",
+        metavar="{" + ",".join(RULE_NAMES[:-1]) + ",random[:SEED]}",
+    )
+
+
+def pipeline_of(args: argparse.Namespace) -> PipelineConfig:
+    """The pipeline :func:`training_options` describe."""
+    marker = None if args.end_of_word == "none" else args.end_of_word
+    return PipelineConfig(
+        normalization=args.normalize,
+        lowercase=args.lowercase,
+        pretokenize=args.pretokenize,
+        unit=args.unit,
+        end_of_word=marker,
+        attach_marker=args.attach_marker,
+        special_tokens=tuple(args.special_token),
+        prefix_space=args.prefix_space,
+    )

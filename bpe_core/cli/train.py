@@ -1,0 +1,143 @@
+"""``bpe-studio train``: learn merges from a corpus file, then print a summary (or the merges as
+JSON), save the model with ``-o`` and a walk-through with ``--walkthrough``.
+
+Sessions, the walk-through and the compare tool (for ``--json``) are imported only by the runs
+that use them: a bare ``train`` loads the corpus and the trainer, nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import TYPE_CHECKING, TextIO
+
+from bpe_core.cli.common import VISIBLE, ProgressBar
+from bpe_core.cli.options import pipeline_of, tie_break_option, training_options
+from bpe_core.io.corpus_files import load_corpus
+from bpe_core.runtime.fileio import check_writable, replaced_together, write_atomic
+from bpe_core.training.config import TrainingConfig
+from bpe_core.training.trainer import Trainer
+
+if TYPE_CHECKING:
+    from bpe_core.tools.compare import Run
+
+
+def options_train(parser: argparse.ArgumentParser) -> None:
+    training_options(parser)
+    tie_break_option(parser)
+    parser.add_argument("-o", "--output", metavar="MODEL.json", help="save the model/session here")
+    parser.add_argument("--json", action="store_true", help="print the merges as one JSON object")
+    parser.add_argument(
+        "--walkthrough",
+        metavar="FILE.md",
+        help="write every iteration as a lesson document (HTML if FILE ends in .html)",
+    )
+
+
+def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    started = time.perf_counter()
+    config = pipeline_of(args)
+    training = TrainingConfig(
+        min_frequency=args.min_frequency, tie_break=args.tie_break, merges_per_pass=args.merges_per_pass
+    )
+    for path in (args.output, args.walkthrough):
+        if path is not None:
+            check_writable(path)  # now, not after minutes of training
+    # A command-line process has no threads, so counting may fork a second process.
+    corpus = load_corpus(args.file, config, args.input, workers=min(2, os.cpu_count() or 1))
+    trainer = Trainer(corpus, training)
+    bar = ProgressBar(
+        stderr, args.merges or (max(0, args.vocab_size - trainer.vocab_size) if args.vocab_size else 0)
+    )
+    base_size = trainer.vocab_size
+    reason = trainer.run(merges=args.merges, vocab_size=args.vocab_size, progress=bar.update)
+    bar.close()
+    message = reason.value
+    if args.vocab_size is not None and args.vocab_size < base_size:
+        message = (
+            f"the vocabulary starts with {base_size:,} tokens (special tokens and the alphabet), "
+            f"more than the {args.vocab_size:,} requested, so no merge was made"
+        )
+    with replaced_together():  # the model and its walk-through: both new, or both as they were
+        if args.output:
+            from bpe_core.io.session import save_session
+
+            save_session(trainer, args.output)
+        if args.walkthrough:
+            from bpe_core.tools.walkthrough import walkthrough
+
+            html_output = args.walkthrough.lower().endswith((".html", ".htm"))
+            write_atomic(args.walkthrough, walkthrough(trainer, html_output=html_output))
+    if args.json:
+        # One write: json.dump streams thousands of tiny writes, several times slower.
+        stdout.write(
+            json.dumps(_train_json(trainer, reason.name.lower(), message), ensure_ascii=False) + "\n"
+        )
+    else:
+        _train_summary(trainer, message, time.perf_counter() - started, args.output, stdout)
+    return 0
+
+
+def _train_json(trainer: Trainer, reason: str, message: str) -> dict:
+    from bpe_core.tools.compare import run_of
+
+    run = run_of(trainer, trainer.rule.spec, trainer.history)
+    return {
+        "merges": merges_json(run, trainer.training.merges_per_pass != 1),
+        "vocab_size": trainer.vocab_size,
+        "stop_reason": reason,
+        "stop_message": message,
+    }
+
+
+def merges_json(run: Run, passes: bool) -> list[dict]:
+    """A run's merges as ``train --json`` prints them (and ``compare --json`` each run's);
+    ``"pass"`` only with several merges per pass (the classic output stays as it always was)."""
+    shown = run.display
+    return [
+        {
+            "pair": [shown(left), shown(right)],
+            "token": shown(left + right),
+            "count": record.count,
+            "ties": record.ties,
+            **({"pass": record.pass_number} if passes else {}),
+        }
+        for (left, right), record in zip(run.merges, run.records, strict=True)
+    ]
+
+
+def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | None, out: TextIO) -> None:
+    initial = trainer.initial_point
+    corpus = trainer.corpus
+    merged = trainer.vocab_size - initial.vocab_size
+    ratio = initial.corpus_tokens / max(1, trainer.corpus_tokens)
+    passes = ""
+    if trainer.training.merges_per_pass != 1 and trainer.position:
+        passes = f" ({trainer.record(trainer.position).pass_number:,} passes)"
+    print(f"Trained {trainer.position:,} merges{passes} in {seconds:.1f} s; stopped: {reason}.", file=out)
+    print(
+        f"Corpus: {trainer.word_count:,} word types, {corpus.total_words:,} words; "
+        f"{initial.corpus_tokens:,} -> {trainer.corpus_tokens:,} tokens ({ratio:.2f}x fewer).",
+        file=out,
+    )
+    print(
+        f"Vocabulary: {trainer.vocab_size:,} tokens ({trainer.vocab.n_special} special, "
+        f"{trainer.vocab.n_base:,} base, {merged:,} merged).",
+        file=out,
+    )
+    tied = sum(1 for r in trainer.history if r.ties > 1)
+    print(
+        f"Ties: {tied:,} of {trainer.position:,} merges met a tie, decided by {trainer.rule.spec}.", file=out
+    )
+    shown = trainer.history[:10]
+    if shown:
+        token = trainer.token_string
+        preview = ", ".join(
+            f"{token(r.pair[0]).translate(VISIBLE)} + {token(r.pair[1]).translate(VISIBLE)} ({r.count:,})"
+            for r in shown
+        )
+        print(f"First merges: {preview}{', ...' if trainer.position > len(shown) else ''}", file=out)
+    if output:
+        print(f"Saved the model to {output}.", file=out)
