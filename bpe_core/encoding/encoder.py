@@ -38,7 +38,7 @@ from bpe_core.pipeline.normalize import normalize, normalize_aligned
 from bpe_core.pipeline.pretokenize import pieces_of
 from bpe_core.pipeline.pretokenize import spans as piece_spans
 from bpe_core.pipeline.specials import finders
-from bpe_core.pipeline.steps import pre_tokenize_with
+from bpe_core.pipeline.steps import pre_tokenize_with, space_escape
 from bpe_core.pipeline.vocab import MARK, display
 from bpe_core.runtime.gc_pause import gc_paused
 
@@ -722,15 +722,19 @@ class Encoder:
 
     def decode(self, ids: list[int]) -> str:
         """Text of ``ids``: end-of-word markers become word boundaries; ``UNKNOWN_ID`` becomes
-        U+FFFD. Byte mode restores any text exactly (with a lossless pre-tokenizer)."""
+        U+FFFD. Byte mode restores any text exactly (with a lossless pre-tokenizer); byte-fallback
+        tokens are their bytes, and ``▁`` a space where the pipeline spells spaces so (the one it
+        put before the text taken off), as Hugging Face's decoders and SentencePiece do."""
         keys = self.keys
         for token_id in ids:
             if not (token_id == UNKNOWN_ID or 0 <= token_id < len(keys)):
                 raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(keys) - 1}).")
         boundary = "" if self.config.keeps_whitespace else " "
         byte_mode = self.config.unit == "byte"
+        byte_of = {ord(symbol): byte for byte, symbol in self._byte_tokens.items()}  # byte fallback
+        escape, prepended = space_escape(self.config.normalizers, self.config.pre_tokenizers)
         out: list[str] = []
-        pending = bytearray()  # byte mode: bytes of the current run, decoded together
+        pending = bytearray()  # bytes of the current run (byte mode, byte fallback), decoded together
 
         def flush() -> None:
             if pending:
@@ -742,7 +746,10 @@ class Encoder:
                 flush()
                 out.append("\ufffd" if token_id == UNKNOWN_ID else keys[token_id])
                 continue
-            key = keys[token_id]
+            if token_id in byte_of:
+                pending.append(byte_of[token_id])
+                continue
+            key = keys[token_id] if escape is None else keys[token_id].replace(escape, " ")
             for i, part in enumerate(key.split(MARK) if self.config.end_of_word is not None else (key,)):
                 if i:
                     flush()
@@ -750,9 +757,12 @@ class Encoder:
                 if byte_mode:
                     pending.extend(CHAR_TO_BYTE[char] for char in part)
                 else:
+                    flush()
                     out.append(part)
         flush()
         text = "".join(out)
+        if prepended and text.startswith(" "):  # the space the pipeline put before the text
+            text = text[1:]
         return text[: -len(boundary)] if boundary and text.endswith(boundary) else text
 
 

@@ -714,6 +714,24 @@ def pre_tokenize_with(
     return text, pieces
 
 
+def space_escape(
+    normalizers: Sequence[Normalizer], pre_tokenizers: Sequence[PreTokenizer]
+) -> tuple[str | None, bool]:
+    """How a chain of steps spells a space, for decoding: (the character that stands for it,
+    ``▁`` in Metaspace and SentencePiece pipelines, or ``None``; whether one is put before the
+    text, which decoding takes off again, as Hugging Face's Metaspace and Strip decoders do)."""
+    for splitter in pre_tokenizers:
+        if isinstance(splitter, Metaspace):
+            return splitter.replacement, splitter.prepend_scheme != "never"
+    for step in normalizers:
+        if isinstance(step, SentencePieceNormalizer) and step.escape_whitespaces:
+            return "▁", step.add_dummy_prefix and not step.treat_whitespace_as_suffix
+        if isinstance(step, Replace) and not step.is_regex and step.pattern == " " and len(step.content) == 1:
+            prepended = any(isinstance(s, Prepend) and s.prepend == step.content for s in normalizers)
+            return step.content, prepended
+    return None, False
+
+
 def piece_strings(text: str, steps: Sequence[PreTokenizer], at_start: bool = True) -> list[str]:
     """The pieces of :func:`pre_tokenize_with` as strings."""
     text, pieces = pre_tokenize_with(text, steps, at_start)

@@ -11,7 +11,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tokenizers import AddedToken, Regex, Tokenizer, models, normalizers, pre_tokenizers, trainers
+from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 from bpe_core import Corpus
 from bpe_core.io.formats.hf_json import read_hf, write_hf
@@ -255,3 +255,27 @@ def test_an_added_token_matched_in_normalized_text_is_matched_as_the_normalizer_
     ours, _ = read_hf(tmp_path / "tokenizer.json")
     texts = ["<M> x <m>", "the cat", "other", "<m>", "THE"]
     assert [ours.encode_ids(t, allow_special=True) for t in texts] == hf_ids(theirs, texts)
+
+
+LLAMA_DECODER = decoders.Sequence(
+    [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "llama2 (Prepend and Replace, byte fallback)",
+        "llama2 (Metaspace first, byte fallback)",
+        "mistral-like (Metaspace always, split)",
+    ],
+)
+def test_sentencepiece_style_families_decode_as_their_decoder_does(families, name):
+    """Llama's and Mistral's decoder: ▁ back to spaces, byte-fallback tokens to their character,
+    the space put before the text taken off."""
+    theirs, ours, _ = families[name]
+    theirs.decoder = LLAMA_DECODER
+    for text in [*TEXTS[:-1], "emoji 🤗 and ünïcödé 中文", "  two spaces first"]:
+        ids = ours.encode_ids(text)
+        assert ours.decode(ids) == theirs.decode(ids)
+        assert text.startswith(" ") or ours.decode(ids) == text  # a leading space is lost as in HF
