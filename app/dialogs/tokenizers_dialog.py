@@ -10,9 +10,7 @@ Files are read and measured off the GUI thread (``app.jobs``).
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -33,17 +31,21 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.files import file_name
 from app.guard import guard_overrides
 from app.jobs import Job, Outcome
 from app.refresh_timer import RefreshTimer
 from app.theme import chip_colors
 from app.widgets import SideDialog
 from bpe_core.encoding.encoder import Encoder, Encoding
+from bpe_core.errors import BpeError
 from bpe_core.io.formats import read_tokenizer
 from bpe_core.runtime.fileio import text_blocks, write_atomic
+from bpe_core.tools.compare import to_csv, to_markdown
 from bpe_core.tools.measure import Counts, counts_of, differing_boundaries, measure
 
 SHOWN_CHARS = 3_000  # characters painted per tokenizer (the figures count the whole text)
+LIVE_CHARS = 100_000  # characters of the Encode pane's text compared (a whole file: Measure files…)
 PART_MARK = "¦"  # drawn where the segmentations part: a glyph, not only a colour
 UNKNOWN_COLOR = "#ff8a80"
 COLUMNS = ["Tokenizer", "Tokens", "Chars/token", "Bytes/token", "Tokens/word", "Unknown", "Byte fallback"]
@@ -175,7 +177,8 @@ class TokenizersDialog(SideDialog):
         """Encode the text with every tokenizer; paint and count (not while a job runs)."""
         if self._bridge.busy or not self.isVisible():
             return
-        text = self._text()
+        whole = self._text()
+        text = whole[:LIVE_CHARS]  # encoded on the GUI thread as the text is typed: kept short
         allow = self.allow_special.isChecked()
         rows = []
         for name, encoder, upto in self.tokenizers():
@@ -195,7 +198,10 @@ class TokenizersDialog(SideDialog):
         where = (
             f"{len(parted):,} places where they part ({PART_MARK})" if len(rows) > 1 else "add a tokenizer"
         )
-        self.status.setText(f"{len(text):,} characters of the Encode pane's text · {where}")
+        shown = f"{len(text):,} characters of the Encode pane's text"
+        if len(whole) > len(text):
+            shown = f"the first {shown} (Measure files… for all of a file)"
+        self.status.setText(f"{shown} · {where}")
 
     def _fill(self, table: QTableWidget, row: int, cells: list[str]) -> None:
         for column, text in enumerate(cells):
@@ -283,30 +289,34 @@ class TokenizersDialog(SideDialog):
     # -- export --------------------------------------------------------------------------------
 
     def ask_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export the figures", "tokenizers.csv", "CSV (*.csv);;Markdown (*.md)"
-        )
+        kinds = "CSV (*.csv);;Markdown (*.md)"
+        files = getattr(self.parent(), "files", None)  # the window's: the last folder chosen
+        if files is not None:
+            path = files.ask_save_path(
+                "Export the figures", file_name(files.session_stem(), "tokenizers.csv"), kinds
+            )
+        else:
+            path, _ = QFileDialog.getSaveFileName(self, "Export the figures", "tokenizers.csv", kinds)
         if path:
             self.export(path)
 
     def export(self, path: str) -> None:
-        """The per-file table as CSV, or Markdown for a ``.md`` path, written atomically."""
-        write_atomic(path, table_text(FILE_COLUMNS, self.file_rows, markdown=path.lower().endswith(".md")))
-
-
-def table_text(header: list[str], rows: list[list[str]], markdown: bool) -> str:
-    """A table as CSV or as Markdown."""
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
-        return "\n".join(lines) + "\n"
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(
-        [[cell.replace(",", "") if cell[:1].isdigit() else cell for cell in row] for row in rows]
-    )
-    return out.getvalue()
+        """The per-file table as CSV (numbers without thousands separators), or Markdown for a
+        ``.md`` path, written atomically; a failure is said in a dialog."""
+        if path.lower().endswith(".md"):
+            text = to_markdown(FILE_COLUMNS, self.file_rows)
+        else:
+            plain = [
+                [cell.replace(",", "") if cell[:1].isdigit() else cell for cell in row]
+                for row in self.file_rows
+            ]
+            text = to_csv(FILE_COLUMNS, plain)
+        try:
+            write_atomic(path, text)
+        except (OSError, BpeError) as error:
+            QMessageBox.warning(self, "Could not export", str(error))
+            return
+        self.status.setText(f"Exported to {path}")
 
 
 def _at_step(encoder: Encoder, upto: int) -> Encoder:

@@ -31,7 +31,7 @@ from bpe_core.encoding.merge_heap import merged_by_rank
 from bpe_core.encoding.numbering import UNKNOWN_ID
 from bpe_core.encoding.text_parts import PART_SIZE, cut
 from bpe_core.errors import BpeError, Cancelled
-from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_display
+from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_display, fallback_token
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import base_symbols
 from bpe_core.pipeline.normalize import normalize, normalize_aligned
@@ -154,6 +154,7 @@ class Encoder:
         # A text that continues one cut by parts() takes no prefix space.
         self._continued = replace(config, prefix_space=False)
         self._byte_tokens = self._fallback_table() if config.byte_fallback else {}
+        self._fallback_bytes = {ord(symbol): byte for byte, symbol in self._byte_tokens.items()}
         self._made_at = {merge.token: merge.rank for merge in reversed(self.merges)}  # first making
         self._units = self._unit_lengths()
         marked_alone = config.end_of_word is not None and not config.attach_marker
@@ -186,6 +187,11 @@ class Encoder:
         self._cache: OrderedDict[int, dict[str, _Word]] = OrderedDict()
         self._id_cache: OrderedDict[int, dict[str, tuple[int, ...]]] = OrderedDict()
         self._cache_lock = threading.Lock()
+
+    @property
+    def fallback_ids(self) -> frozenset[int]:
+        """The ids of the byte-fallback tokens (none unless the pipeline falls back to bytes)."""
+        return frozenset(self._fallback_bytes)
 
     @property
     def n_special(self) -> int:
@@ -223,7 +229,7 @@ class Encoder:
         """byte -> the symbol of its fallback token (``<0x0A>``), for the bytes that have one."""
         table = {}
         for byte in range(256):
-            token_id = self._ids.get(f"<0x{byte:02X}>")
+            token_id = self._ids.get(fallback_token(byte))
             if token_id is not None:
                 table[byte] = chr(token_id)
         return table
@@ -731,7 +737,7 @@ class Encoder:
                 raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(keys) - 1}).")
         boundary = "" if self.config.keeps_whitespace else " "
         byte_mode = self.config.unit == "byte"
-        byte_of = {ord(symbol): byte for byte, symbol in self._byte_tokens.items()}  # byte fallback
+        byte_of = self._fallback_bytes
         escape, prepended = space_escape(self.config.normalizers, self.config.pre_tokenizers)
         out: list[str] = []
         pending = bytearray()  # bytes of the current run (byte mode, byte fallback), decoded together

@@ -11,21 +11,19 @@ merges as a session, at its last step.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.encoding.numbering import Numbering
 from bpe_core.errors import InputError, quoted
 from bpe_core.history.records import IMPORTED, MergeRecord
-from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE
+from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE, fallback_byte
 from bpe_core.pipeline.corpus import Corpus, base_symbols
 from bpe_core.pipeline.vocab import MARK, display
 from bpe_core.training.config import TrainingConfig
 from bpe_core.training.trainer import Trainer
 
 Progress = Callable[[int, int], None]
-BYTE_TOKEN = re.compile("<0x[0-9A-F]{2}>")  # a byte fallback's token, a base token of its own
 
 
 def fit_corpus(corpus: Corpus, alphabet: Iterable[str]) -> Corpus:
@@ -71,7 +69,7 @@ def trainer_from_encoder(
     ]
     for key in base:
         if not _is_unit(key, config.unit, config.end_of_word is not None) and not (
-            config.byte_fallback and BYTE_TOKEN.fullmatch(key)
+            config.byte_fallback and fallback_byte(key) is not None  # a base token of its own
         ):
             shown = quoted(display(key, config.end_of_word))
             raise InputError(

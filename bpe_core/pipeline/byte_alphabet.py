@@ -37,3 +37,18 @@ def bytes_to_display(data: bytes) -> str:
 def display_to_bytes(text: str) -> bytes:
     """Inverse of :func:`bytes_to_display`; raises ``KeyError`` for a non-alphabet character."""
     return bytes(CHAR_TO_BYTE[char] for char in text)
+
+
+def fallback_token(byte: int) -> str:
+    """The token that spells a byte under byte fallback (SentencePiece's and Hugging Face's
+    spelling). Example: ``fallback_token(10)`` is ``"<0x0A>"``."""
+    return f"<0x{byte:02X}>"
+
+
+def fallback_byte(token: str) -> int | None:
+    """The byte a byte-fallback token spells, or ``None`` for any other token."""
+    if len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
+        digits = token[3:5]
+        if all(char in "0123456789ABCDEF" for char in digits):
+            return int(digits, 16)
+    return None

@@ -23,14 +23,11 @@ Imports the engine's encoder only.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder
-
-_BYTE_TOKEN = re.compile("<0x[0-9A-F]{2}>")
 
 
 @dataclass(frozen=True)
@@ -95,7 +92,7 @@ def count_tokens(
     """(tokens, unknown tokens, byte-fallback tokens) the encoder makes of the text ``blocks``
     spell together, encoded a part at a time (exactly as the whole text)."""
     unknown_ids = {UNKNOWN_ID} | ({encoder.unknown_id} if encoder.unknown_id is not None else set())
-    byte_ids = {i for i, key in enumerate(encoder.keys) if _BYTE_TOKEN.fullmatch(key)}
+    byte_ids = encoder.fallback_ids
     tokens = unknown = fallback = 0
     offset = 0
     for part in encoder.parts(blocks, allow_special=allow_special):
@@ -139,7 +136,7 @@ def measure(
 def counts_of(encoding_ids: list[int], unknown_flags: list[bool], encoder: Encoder, text: str) -> Counts:
     """The :class:`Counts` of one encoding already made (the window encodes to paint anyway)."""
     size = text_size([text])
-    byte_ids = {i for i, key in enumerate(encoder.keys) if _BYTE_TOKEN.fullmatch(key)}
+    byte_ids = encoder.fallback_ids
     fallback = sum(1 for i in encoding_ids if i in byte_ids) if byte_ids else 0
     return Counts(size.characters, size.bytes, size.words, len(encoding_ids), sum(unknown_flags), fallback)
 

@@ -15,6 +15,7 @@ from tokenizers.normalizers import Precompiled
 from bpe_core.errors import InputError
 from bpe_core.pipeline.charsmap import CharsMap
 from tests.conftest import data_text
+from tests.protobuf import read_varint, varint
 
 RULES = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf")
 # Characters whose normalization changes, composes, decomposes or depends on its neighbours.
@@ -94,43 +95,23 @@ def spec_field(spec: bytes, wanted: int) -> bytes:
     """A length-delimited field of a serialized NormalizerSpec (the test's own protobuf reading)."""
     pos = 0
     while pos < len(spec):
-        key, pos = _varint(spec, pos)
+        key, pos = read_varint(spec, pos)
         if key & 7 == 0:
-            _, pos = _varint(spec, pos)
+            _, pos = read_varint(spec, pos)
             continue
-        size, pos = _varint(spec, pos)
+        size, pos = read_varint(spec, pos)
         if key >> 3 == wanted:
             return spec[pos : pos + size]
         pos += size
     return b""
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, pos
-
-
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out.append(low | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
 def bare_spec(charsmap: bytes) -> bytes:
     """A NormalizerSpec holding ``charsmap`` with the dummy prefix, whitespace removal and
     escaping off: SentencePiece then applies the map alone."""
     fields = [(1, b"custom"), (2, charsmap)]
-    body = b"".join(_encode_varint(n << 3 | 2) + _encode_varint(len(v)) + v for n, v in fields)
-    return body + b"".join(_encode_varint(n << 3) + b"\0" for n in (3, 4, 5))
+    body = b"".join(varint(n << 3 | 2) + varint(len(v)) + v for n, v in fields)
+    return body + b"".join(varint(n << 3) + b"\0" for n in (3, 4, 5))
 
 
 _FREE = 0x80000000  # an unused unit: its label (top bit set) never equals a byte

@@ -6,10 +6,8 @@ to a ``tokenizer.json`` where Hugging Face can normalize alike. Other models and
 are refused with one sentence. Nothing is downloaded.
 """
 
-import io
 import json
 import re
-import struct
 from dataclasses import replace
 
 import pytest
@@ -27,7 +25,9 @@ from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import load_session, save_session
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.steps import SentencePieceNormalizer, Split, normalizer_from_dict
+from tests import protobuf as pb
 from tests.conftest import data_text
+from tests.protobuf import read_varint, train_sentencepiece, varint
 
 TRAIN_TEXT = "kjv_genesis_100k.txt"
 TEST_TEXT = "shakespeare_200k.txt"
@@ -85,18 +85,8 @@ TEXTS = [
 
 
 def train(**options) -> bytes:
-    writer = io.BytesIO()
     lines = [line for line in data_text(TRAIN_TEXT).splitlines() if line.strip()]
-    spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(lines),
-        model_writer=writer,
-        model_type=options.pop("model_type", "bpe"),
-        vocab_size=options.pop("vocab_size", 1200),
-        hard_vocab_limit=False,
-        minloglevel=2,
-        **options,
-    )
-    return writer.getvalue()
+    return train_sentencepiece(lines, options.pop("vocab_size", 1200), **options)
 
 
 @pytest.fixture(scope="module")
@@ -349,38 +339,19 @@ def test_damaged_files_are_refused_in_one_sentence(models, tmp_path):
         assert "damaged" in one_sentence(refused.value, path)
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = data[pos]
-        value |= (byte & 0x7F) << shift
-        pos, shift = pos + 1, shift + 7
-        if byte < 0x80:
-            return value, pos
-
-
-def _encoded_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out.append(low | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
 def with_piece_type(blob: bytes, index: int, kind: int) -> bytes:
     """The model with piece ``index`` given the type ``kind`` (a field given again wins)."""
     out = bytearray()
     pos = seen = 0
     while pos < len(blob):
-        key, body = _varint(blob, pos)
-        size, start = _varint(blob, body)
+        key, body = read_varint(blob, pos)
+        size, start = read_varint(blob, body)
         payload = blob[start : start + size]
         if key == 0x0A:
             if seen == index:
-                payload += bytes([0x18]) + _encoded_varint(kind)
+                payload += bytes([0x18]) + varint(kind)
             seen += 1
-        out += _encoded_varint(key) + _encoded_varint(len(payload)) + payload
+        out += varint(key) + varint(len(payload)) + payload
         pos = start + size
     return bytes(out)
 
@@ -404,19 +375,10 @@ def test_a_restricted_vocabulary_is_refused_in_one_sentence(models, tmp_path):
 
 def hand_made(*pieces: tuple[str, float, int]) -> bytes:
     """A BPE model with these pieces, no character map and no dummy prefix."""
-    body = b""
-    for text, score, kind in pieces:
-        raw = text.encode()
-        fields = bytes([0x0A]) + _encoded_varint(len(raw)) + raw + bytes([0x15]) + _float(score)
-        fields += bytes([0x18]) + _encoded_varint(kind)
-        body += bytes([0x0A]) + _encoded_varint(len(fields)) + fields
-    trainer = bytes([0x18, 2])  # model_type = BPE
-    normalizer = bytes([0x0A, 8]) + b"identity" + bytes([0x18, 0])  # add_dummy_prefix = false
-    return body + bytes([0x12, len(trainer)]) + trainer + bytes([0x1A, len(normalizer)]) + normalizer
-
-
-def _float(value: float) -> bytes:
-    return struct.pack("<f", value)
+    body = b"".join(pb.piece(content, score, kind) for content, score, kind in pieces)
+    trainer = pb.message(2, pb.number(3, 2))  # model_type = BPE
+    normalizer = pb.message(3, pb.text(1, "identity") + pb.number(3, 0))  # add_dummy_prefix = false
+    return body + trainer + normalizer
 
 
 @pytest.mark.parametrize(

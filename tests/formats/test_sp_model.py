@@ -1,9 +1,7 @@
 """SentencePiece ``.model`` files: read by hand exactly as SentencePiece reads them, refused in one
 sentence when damaged, and their BPE merges reproduce SentencePiece's own encoding."""
 
-import io
 import os
-import struct
 
 import pytest
 import sentencepiece as spm
@@ -25,6 +23,7 @@ from bpe_core.io.formats.sp_model import (
     parse_sp_model,
     read_sp_model,
 )
+from tests.protobuf import key, message, number, piece, read_varint, text, train_sentencepiece
 
 # A few kilobytes to train on: English, accented Latin, Greek, CJK, Hangul, emoji, digits, and
 # runs of one character (which make pieces like "aa" and "aaa" compete).
@@ -74,17 +73,7 @@ TEXTS = [
 
 
 def train(**options) -> bytes:
-    writer = io.BytesIO()
-    spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(SENTENCES),
-        model_writer=writer,
-        model_type=options.pop("model_type", "bpe"),
-        vocab_size=options.pop("vocab_size", 400),
-        hard_vocab_limit=False,
-        minloglevel=2,
-        **options,
-    )
-    return writer.getvalue()
+    return train_sentencepiece(SENTENCES, options.pop("vocab_size", 400), **options)
 
 
 @pytest.fixture(scope="module", params=sorted(CONFIGS))
@@ -99,13 +88,13 @@ def test_pieces_scores_and_types_are_sentencepieces(trained):
     model = parse_sp_model(blob)
     assert len(model.pieces) == processor.get_piece_size()
     user_defined = set(CONFIGS[name].get("user_defined_symbols", ()))
-    for index, piece in enumerate(model.pieces):
-        assert piece.piece == processor.id_to_piece(index)
-        assert piece.score == processor.get_score(index)
-        assert (piece.type == CONTROL) == processor.is_control(index)
-        assert (piece.type == UNKNOWN) == processor.is_unknown(index)
-        assert (piece.type == BYTE) == processor.is_byte(index)
-        assert (piece.type == USER_DEFINED) == (piece.piece in user_defined)
+    for index, entry in enumerate(model.pieces):
+        assert entry.piece == processor.id_to_piece(index)
+        assert entry.score == processor.get_score(index)
+        assert (entry.type == CONTROL) == processor.is_control(index)
+        assert (entry.type == UNKNOWN) == processor.is_unknown(index)
+        assert (entry.type == BYTE) == processor.is_byte(index)
+        assert (entry.type == USER_DEFINED) == (entry.piece in user_defined)
         assert not processor.is_unused(index)
 
 
@@ -143,9 +132,9 @@ def test_the_charsmap_normalizes_as_the_model_does(trained):
     theirs = spm.SentencePieceNormalizer(
         model_proto=blob, add_dummy_prefix=False, escape_whitespaces=False, remove_extra_whitespaces=False
     )
-    for text in [*TEXTS, TRAINING]:
-        out, align = chars_map.normalize_sentencepiece(text)
-        expected, offsets = theirs.normalize(text, with_offsets=True)
+    for sample in [*TEXTS, TRAINING]:
+        out, align = chars_map.normalize_sentencepiece(sample)
+        expected, offsets = theirs.normalize(sample, with_offsets=True)
         assert (out, align) == (expected, offsets[:-1])
 
 
@@ -221,13 +210,13 @@ def check_merges_reproduce_encoding(blob: bytes, processor, texts) -> None:
     # trainer option), the dummy space goes at the end, as the processor puts it.
     suffix = model.trainer_spec.treat_whitespace_as_suffix and model.normalizer_spec.add_dummy_prefix
     normalizer = spm.SentencePieceNormalizer(model_proto=blob, add_dummy_prefix=False if suffix else None)
-    for text in texts:
-        normalized = normalizer.normalize(text)
+    for sample in texts:
+        normalized = normalizer.normalize(sample)
         if suffix and normalized:
             normalized += "▁"
         symbols = ranked_bpe(normalized, merges, user_defined)
         ours = as_sentencepiece_writes(symbols, processor, model.trainer_spec.byte_fallback)
-        assert ours == processor.encode(text, out_type=str), text
+        assert ours == processor.encode(sample, out_type=str), sample
 
 
 def test_merges_reproduce_sentencepiece_encoding(trained):
@@ -303,37 +292,6 @@ def test_equal_scores_are_where_sentencepiece_and_a_ranked_list_part():
 
 
 # -- a protobuf writer for hand-made files ------------------------------------------------------------
-
-
-def varint(value: int) -> bytes:
-    value &= 0xFFFF_FFFF_FFFF_FFFF  # negative numbers as protobuf writes them: 10 bytes
-    out = bytearray()
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out.append(low | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def key(number: int, wire: int) -> bytes:
-    return varint(number << 3 | wire)
-
-
-def message(number: int, payload: bytes) -> bytes:
-    return key(number, 2) + varint(len(payload)) + payload
-
-
-def text(number: int, value: str | bytes) -> bytes:
-    return message(number, value.encode() if isinstance(value, str) else value)
-
-
-def number(field: int, value: int) -> bytes:
-    return key(field, 0) + varint(value)
-
-
-def piece(value: str | bytes, score: float = 0.0, kind: int | None = None) -> bytes:
-    body = text(1, value) + key(2, 5) + struct.pack("<f", score)
-    return message(1, body + (number(3, kind) if kind is not None else b""))
 
 
 BASIC = piece("<unk>", 0, UNKNOWN) + piece("a", -1) + piece("b", -2) + piece("ab", -3)
@@ -459,23 +417,12 @@ def top_level_boundaries(blob: bytes) -> set[int]:
     ends = {0}
     pos = 0
     while pos < len(blob):
-        number_and_wire, pos = _read_varint(blob, pos)
+        number_and_wire, pos = read_varint(blob, pos)
         assert number_and_wire & 7 == 2
-        size, pos = _read_varint(blob, pos)
+        size, pos = read_varint(blob, pos)
         pos += size
         ends.add(pos)
     return ends
-
-
-def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, pos
 
 
 def test_truncated_real_models_are_refused(trained):
@@ -502,9 +449,9 @@ def test_flipped_wire_types_are_refused(trained):
     _, blob, _ = trained
     # The first piece: its outer key (field 1, length-delimited), then its own fields.
     assert blob[0] == 0x0A
-    _, body = _read_varint(blob, 1)
+    _, body = read_varint(blob, 1)
     assert blob[body] == 0x0A  # its piece text
-    inner_size, after_text = _read_varint(blob, body + 1)
+    inner_size, after_text = read_varint(blob, body + 1)
     score_at = after_text + inner_size
     assert blob[score_at] == 0x15  # its score, a 32-bit float
     for at, wire in [

@@ -69,3 +69,17 @@ def test_a_piece_taken_whole_by_ignore_merges_says_so_in_its_trace(qtbot, make_w
     assert pane.encoding.ids == Tokenizer.from_file(str(path)).encode("abc cab").ids == [5, 2, 4]
     assert "taken whole (ignore_merges)" in pane.tooltip_for(0)
     assert "taken whole" not in pane.tooltip_for(2) and "step 2: a + b → ab" in pane.tooltip_for(2)
+
+
+def test_an_export_that_cannot_be_written_says_so_and_the_view_goes_on(qtbot, make_window, dialogs, tmp_path):
+    window = make_window()
+    window.show_tokenizers()
+    dialog = window.tokenizers_dialog
+    corpus = tmp_path / "t.txt"
+    corpus.write_text("low lower lowest", encoding="utf-8")
+    dialog.measure_files([corpus])
+    qt_wait_until(lambda: dialog.files.rowCount() == 1, timeout_ms=20_000)
+    dialog.export(str(tmp_path / "no-such-folder" / "figures.csv"))
+    assert dialogs.shown[-1][:2] == ("warning", "Could not export") and "Exported" not in dialog.status.text()
+    dialog.export(str(tmp_path / "figures.csv"))
+    assert (tmp_path / "figures.csv").read_text(encoding="utf-8").startswith("File,Tokenizer")

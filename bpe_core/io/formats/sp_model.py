@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from bpe_core.errors import InputError, quoted
+from bpe_core.pipeline.byte_alphabet import fallback_byte
 from bpe_core.pipeline.charsmap import CharsMap
 from bpe_core.runtime.fileio import input_limit, open_input, regular_file_size
 
@@ -427,7 +428,7 @@ def _unloadable(model: SentencePieceModel) -> str:
         if piece.type == UNKNOWN:
             unknown.append(index)
         elif piece.type == BYTE:
-            value = _byte_of(piece.piece)
+            value = fallback_byte(piece.piece)  # SentencePiece writes them <0x%02X> exactly
             if value is None:
                 return (
                     f"piece {index}, {quoted(piece.piece)}, is a byte piece but not one of <0x00> to <0xFF>"
@@ -444,15 +445,6 @@ def _unloadable(model: SentencePieceModel) -> str:
     if byte_fallback and len(bytes_found) != 256:
         return f"byte_fallback is on but it has {len(bytes_found)} of the 256 byte pieces"
     return ""
-
-
-def _byte_of(piece: str) -> int | None:
-    """The byte a byte piece stands for: SentencePiece writes them ``<0x%02X>`` exactly."""
-    if len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">"):
-        digits = piece[3:5]
-        if all(char in "0123456789ABCDEF" for char in digits):
-            return int(digits, 16)
-    return None
 
 
 # -- merges ----------------------------------------------------------------------------------------
