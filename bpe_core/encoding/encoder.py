@@ -160,6 +160,7 @@ class Encoder:
         marked_alone = config.end_of_word is not None and not config.attach_marker
         self._marker_id = self._ids.get(MARK) if marked_alone else None
         self._unit_symbol = self._unit_table()
+        self._continuing_symbol = self._unit_table(config.continuing_prefix or "")
         # Hugging Face matches a token "in normalized text" in the form the normalizer gives it
         # (lowercased, prefixed); the tokens every text matches (SentencePiece's) stay as they are.
         as_normalized = replace(config, prefix_space=False)
@@ -213,12 +214,15 @@ class Encoder:
         """How many source units (characters, or bytes in byte mode) each token covers."""
         byte_mode = self.config.unit == "byte"
         marked = self.config.end_of_word is not None
+        prefix = self.config.continuing_prefix
         lengths = [0] * len(self.keys)
         for i, key in enumerate(self.keys):
             if i in self.special_ids:
                 lengths[i] = len(key.encode("utf-8")) if byte_mode else len(key)
             else:
                 lengths[i] = len(key) - (marked and key.endswith(MARK))
+                if prefix and key.startswith(prefix) and lengths[i] > len(prefix):  # ``##a``: one unit
+                    lengths[i] -= len(prefix)
         for symbol in self._byte_tokens.values():  # a fallback byte: one symbol of a word (see _spans)
             lengths[ord(symbol)] = 1
         for merge in self.merges:  # merged tokens: sum of their parts (markers cover nothing)
@@ -234,12 +238,19 @@ class Encoder:
                 table[byte] = chr(token_id)
         return table
 
-    def _unit_table(self) -> dict[int, str]:
-        """str.translate table from a unit (character, or latin-1 byte) to its symbol."""
+    def _unit_table(self, prefix: str = "") -> dict[int, str]:
+        """str.translate table from a unit (character, or latin-1 byte) to its symbol: of the
+        token ``prefix`` + unit (a continuing unit's, ``##a``)."""
+        ids = self._ids
         if self.config.unit == "byte":
-            return {byte: chr(self._ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in self._ids}
+            units = ((byte, prefix + char) for byte, char in enumerate(BYTE_TO_CHAR))
+            return {byte: chr(ids[key]) for byte, key in units if key in ids}
         marked = MARK if self.config.end_of_word is not None else None  # else NUL is a character
-        return {ord(key): chr(i) for key, i in self._ids.items() if len(key) == 1 and key != marked}
+        return {
+            ord(key[-1]): chr(i)
+            for key, i in ids.items()
+            if len(key) == len(prefix) + 1 and key.startswith(prefix) and key[-1] != marked
+        }
 
     # -- encoding --------------------------------------------------------------------------
 
@@ -593,13 +604,13 @@ class Encoder:
     def _encode_with_fallback(self, piece: str, upto: int) -> _Word:
         """A word of character units where a character the vocabulary lacks becomes the tokens
         of its UTF-8 bytes (``<0xE2>``, ``<0x82>``, ``<0xAC>``) when it has them all, else unknown."""
-        table, fallback = self._unit_symbol, self._byte_tokens
+        fallback, prefix = self._byte_tokens, self.config.continuing_prefix or ""
         symbols: list[str] = []
         where: list[int] = []  # the character each base symbol comes from
         for i, char in enumerate(piece):
-            symbol = table.get(ord(char))
+            symbol = (self._continuing_symbol if i else self._unit_symbol).get(ord(char))
             if symbol is None:
-                data = char.encode("utf-8")
+                data = (prefix + char if i else char).encode("utf-8")  # the prefix too, as in HF
                 if all(byte in fallback for byte in data):
                     symbols.extend(fallback[byte] for byte in data)
                     where.extend([i] * len(data))
@@ -654,11 +665,19 @@ class Encoder:
         config = self.config
         units = piece.encode("utf-8").decode("latin-1") if config.unit == "byte" else piece
         table = self._unit_symbol
-        known = all(ord(u) in table for u in units)
-        if known:
-            symbols = units.translate(table)
-        else:
-            symbols = "".join(table.get(ord(u), _UNKNOWN_SYMBOL) for u in units)
+        if config.continuing_prefix is None:
+            known = all(ord(u) in table for u in units)
+            if known:
+                symbols = units.translate(table)
+            else:
+                symbols = "".join(table.get(ord(u), _UNKNOWN_SYMBOL) for u in units)
+        else:  # the first unit as itself, the others as continuing units (``##b``)
+            rest = self._continuing_symbol
+            symbols = "".join(
+                [table.get(ord(u), _UNKNOWN_SYMBOL) for u in units[:1]]
+                + [rest.get(ord(u), _UNKNOWN_SYMBOL) for u in units[1:]]
+            )
+            known = _UNKNOWN_SYMBOL not in symbols
         marker = config.end_of_word
         if marker is None or not symbols:
             return symbols, known
@@ -729,8 +748,10 @@ class Encoder:
     def decode(self, ids: list[int]) -> str:
         """Text of ``ids``: end-of-word markers become word boundaries; ``UNKNOWN_ID`` becomes
         U+FFFD. Byte mode restores any text exactly (with a lossless pre-tokenizer); byte-fallback
-        tokens are their bytes, and ``▁`` a space where the pipeline spells spaces so (the one it
-        put before the text taken off), as Hugging Face's decoders and SentencePiece do."""
+        tokens are their bytes; a continuing-subword prefix is taken off, and a token without it
+        begins a word (as Hugging Face's WordPiece decoder does); ``▁`` is a space where the
+        pipeline spells spaces so (the one it put before the text taken off), as Hugging Face's
+        decoders and SentencePiece do."""
         keys = self.keys
         for token_id in ids:
             if not (token_id == UNKNOWN_ID or 0 <= token_id < len(keys)):
@@ -739,6 +760,7 @@ class Encoder:
         byte_mode = self.config.unit == "byte"
         byte_of = self._fallback_bytes
         escape, prepended = space_escape(self.config.normalizers, self.config.pre_tokenizers)
+        prefix = self.config.continuing_prefix
         out: list[str] = []
         pending = bytearray()  # bytes of the current run (byte mode, byte fallback), decoded together
 
@@ -756,6 +778,12 @@ class Encoder:
                 pending.append(byte_of[token_id])
                 continue
             key = keys[token_id] if escape is None else keys[token_id].replace(escape, " ")
+            if prefix is not None:  # ``##b`` continues a word; any other token begins one
+                if key.startswith(prefix) and len(key) > len(prefix):
+                    key = key[len(prefix) :]
+                elif out and self.config.end_of_word is None:
+                    flush()
+                    out.append(boundary)
             for i, part in enumerate(key.split(MARK) if self.config.end_of_word is not None else (key,)):
                 if i:
                     flush()

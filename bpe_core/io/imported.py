@@ -19,7 +19,7 @@ from bpe_core.errors import InputError, quoted
 from bpe_core.history.records import IMPORTED, MergeRecord
 from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE, fallback_byte
 from bpe_core.pipeline.corpus import Corpus, base_symbols
-from bpe_core.pipeline.vocab import MARK, display
+from bpe_core.pipeline.vocab import MARK, display, joined
 from bpe_core.training.config import TrainingConfig
 from bpe_core.training.trainer import Trainer
 
@@ -31,6 +31,8 @@ def fit_corpus(corpus: Corpus, alphabet: Iterable[str]) -> Corpus:
     a tokenizer's alphabet is its own, and such words are not what it would make of them (the
     caller says how many were left out: the difference in word types)."""
     config = corpus.config
+    if config.continuing_prefix is not None:
+        return corpus  # the trainer refuses it, saying why
     known = set(alphabet)
     if config.end_of_word is not None:
         known.add(MARK)  # a marker of its own is always a base symbol
@@ -68,7 +70,8 @@ def trainer_from_encoder(
         key for i, key in enumerate(encoder.keys) if key and i not in made and i not in encoder.special_ids
     ]
     for key in base:
-        if not _is_unit(key, config.unit, config.end_of_word is not None) and not (
+        unit = key.removeprefix(config.continuing_prefix or "")  # ``##a`` is the unit ``a``, continuing
+        if not _is_unit(unit, config.unit, config.end_of_word is not None) and not (
             config.byte_fallback and fallback_byte(key) is not None  # a base token of its own
         ):
             shown = quoted(display(key, config.end_of_word))
@@ -87,7 +90,7 @@ def trainer_from_encoder(
                     f"Merge {step} uses the token {quoted(display(key, config.end_of_word))}, which is "
                     "neither one unit nor made by an earlier merge: a session cannot hold it."
                 )
-        ids.setdefault(left + right, len(ids) + n_special)
+        ids.setdefault(joined(left, right, config.continuing_prefix), len(ids) + n_special)
         saved.append(MergeRecord.saved(step, (ids[left], ids[right]), IMPORTED, step))
     trainer.restore(saved, len(saved), progress, fill=True)
     trainer.numbering = Numbering(
@@ -118,7 +121,7 @@ def attach_corpus(trainer: Trainer, corpus: Corpus, progress: Progress | None = 
     for record in trainer.history:
         left, right = old_keys[record.pair[0]], old_keys[record.pair[1]]
         pair = (ids[left], ids[right])
-        ids.setdefault(left + right, len(ids) + n_special)
+        ids.setdefault(joined(left, right, corpus.config.continuing_prefix), len(ids) + n_special)
         saved.append(MergeRecord.saved(record.step, pair, record.decided_by, record.pass_number))
     attached.restore(saved, trainer.position, progress, fill=True)
     attached.numbering = trainer.numbering

@@ -59,6 +59,9 @@ class PipelineConfig:
     ignore_merges : a piece that is a token of the vocabulary is that token, whatever the
         merges would make of it (Hugging Face's ``ignore_merges``, Llama 3's tokenizer).
     fuse_unknown : consecutive unknown units become one unknown token (``fuse_unk``).
+    continuing_prefix : put before every unit of a piece but its first (Hugging Face's
+        ``continuing_subword_prefix``, ``##``): a merge's token is its left part and its right
+        part without that prefix (``a`` + ``##b`` -> ``ab``).
     special_matching : how some special tokens are found, when not as any is by default
         (Hugging Face's added-token options: ``bpe_core.pipeline.specials``).
     """
@@ -76,6 +79,7 @@ class PipelineConfig:
     byte_fallback: bool = False
     ignore_merges: bool = False
     fuse_unknown: bool = False
+    continuing_prefix: str | None = None
     special_matching: tuple[SpecialMatch, ...] = ()
 
     def __post_init__(self) -> None:
@@ -106,6 +110,11 @@ class PipelineConfig:
         object.__setattr__(self, "special_matching", matching)
         if not all(isinstance(m, SpecialMatch) and m.content in self.special_tokens for m in matching):
             raise ConfigError("Matching options are given for a token that is not a special token.")
+        prefix = self.continuing_prefix
+        if prefix is not None and (not prefix or "\x00" in prefix or has_lone_surrogate(prefix)):
+            raise ConfigError("The continuing-subword prefix must be a non-empty string without NUL.")
+        if prefix is not None and self.end_of_word is not None and not self.attach_marker:
+            raise ConfigError("A continuing-subword prefix goes with an attached end-of-word marker or none.")
         if self.byte_fallback and (self.unit != "char" or self.end_of_word is not None):
             raise ConfigError("Byte fallback goes with character units and no end-of-word marker.")
         normalizers, pre_tokenizers = tuple(self.normalizers), tuple(self.pre_tokenizers)
@@ -175,6 +184,7 @@ _OPTIONAL: dict[str, Any] = {
     "byte_fallback": False,
     "ignore_merges": False,
     "fuse_unknown": False,
+    "continuing_prefix": None,
     "special_matching": [],
 }
 
@@ -193,6 +203,7 @@ _EXPECTED_TYPES: dict[str, type | tuple[type, ...]] = {
     "byte_fallback": bool,
     "ignore_merges": bool,
     "fuse_unknown": bool,
+    "continuing_prefix": (str, type(None)),
     "special_matching": list,
     "min_frequency": int,
     "tie_break": str,

@@ -225,6 +225,8 @@ def base_symbols(word: str, config: PipelineConfig) -> list[str]:
     Example: ``base_symbols("low", PipelineConfig())`` -> ``["l", "o", "w", "\\x00"]``.
     """
     symbols = list(bytes_to_display(word.encode("utf-8"))) if config.unit == "byte" else list(word)
+    if config.continuing_prefix is not None:
+        symbols[1:] = [config.continuing_prefix + symbol for symbol in symbols[1:]]
     if config.end_of_word is not None and symbols:
         if config.attach_marker:
             symbols[-1] += MARK

@@ -74,15 +74,28 @@ class Displays(Sequence[str]):
         return key[:-1] + self._marker
 
 
+def joined(left: str, right: str, prefix: str | None) -> str:
+    """The key a merge of ``left`` and ``right`` makes: with a continuing-subword prefix, the
+    right part without it (``a`` + ``##b`` -> ``ab``, ``##a`` + ``##b`` -> ``##ab``)."""
+    return left + right[len(prefix) :] if prefix and right.startswith(prefix) else left + right
+
+
 class Vocabulary:
     """Attributes: ``tokens`` (id -> display string), ``keys`` (id -> key), ``ids`` (key -> id of
     a base or merged token; special tokens are apart in ``special_ids``, so that a merge that
     spells a special token's text makes a token of its own),
     ``created_at`` (id -> step, 0 for special and base tokens), ``n_special``, ``n_base``."""
 
-    def __init__(self, specials: Iterable[str], alphabet: Iterable[str], marker: str | None) -> None:
+    def __init__(
+        self,
+        specials: Iterable[str],
+        alphabet: Iterable[str],
+        marker: str | None,
+        prefix: str | None = None,
+    ) -> None:
         specials = list(specials)
         self.marker = marker
+        self.prefix = prefix  # the continuing-subword prefix, see joined()
         alphabet = sorted_alphabet(alphabet, marker)
         clash = set(specials) & set(alphabet)
         if clash:
@@ -103,6 +116,10 @@ class Vocabulary:
         ``None``. Example: ``find("est</w>")`` is the id of the key ``"est\\x00"``."""
         token_id = self.special_ids.get(string)
         return token_id if token_id is not None else self.ids.get(key_of(string, self.marker))
+
+    def joined(self, left: int, right: int) -> str:
+        """The key the merge of tokens ``left`` and ``right`` makes."""
+        return joined(self.keys[left], self.keys[right], self.prefix)
 
     def is_special(self, token_id: int) -> bool:
         return token_id < self.n_special

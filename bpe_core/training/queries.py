@@ -15,7 +15,7 @@ from bpe_core.errors import quoted
 from bpe_core.history.merge_line import LineView, MergeLine
 from bpe_core.history.records import CANDIDATE_CAP
 from bpe_core.pipeline.corpus import Corpus
-from bpe_core.pipeline.vocab import MARK, Vocabulary
+from bpe_core.pipeline.vocab import MARK, Vocabulary, joined
 from bpe_core.training.answers import LastChange, Pair, PairStat, SeriesPoint, key_pair, pair_key
 from bpe_core.training.pair_index import MergeEffect, PairIndex
 from bpe_core.training.pair_queue import PairQueue
@@ -158,7 +158,7 @@ class TrainerQueries:
         for i in range(self.position, len(line)):
             if line.new_token(i):
                 left, right = line.pair(i)
-                keys.append(keys[left] + keys[right])
+                keys.append(joined(keys[left], keys[right], self.vocab.prefix))
         return keys
 
     def token_numbers(self) -> list[int] | None:

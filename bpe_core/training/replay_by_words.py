@@ -49,7 +49,7 @@ def add_new_tokens(vocab: Vocabulary, saved: MergeLine) -> bool:
     replay numbers each merge's token as the next id)."""
     keys, known, before = vocab.keys, vocab.ids, len(vocab)
     for step, (left, right) in enumerate(saved.pairs(), start=1):
-        key = keys[left] + keys[right] if 0 <= left < len(keys) and 0 <= right < len(keys) else None
+        key = vocab.joined(left, right) if 0 <= left < len(keys) and 0 <= right < len(keys) else None
         if key is None or key in known:
             while len(vocab) > before:
                 vocab.remove_last()

@@ -198,7 +198,7 @@ class Restoring:
 
     def _verify(self, record: MergeRecord) -> None:
         """Check a record read from a file, the first time it is redone, against the state."""
-        key = self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]]
+        key = self.vocab.joined(*record.pair)
         made = self.vocab.ids.get(key)
         actual = self.pair_count(record.pair)
         token = len(self.vocab) if made is None else made

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from bpe_core.encoding.numbering import Numbering
-from bpe_core.errors import MergeError
+from bpe_core.errors import InputError, MergeError, quoted
 from bpe_core.history.branches import HistoryTree
 from bpe_core.history.events import (
     CorpusReplaced,
@@ -109,10 +109,15 @@ class Trainer(TrainerQueries, Branching, Restoring):
         self.training = training
         self._rule = training.rule
         config = corpus.config
+        if config.continuing_prefix is not None and len(corpus.words):
+            raise InputError(
+                "Counting a corpus with a continuing-subword prefix is not modelled: a tokenizer with "
+                f"one ({quoted(config.continuing_prefix)}) is stepped through and encodes, without a corpus."
+            )
         # An imported tokenizer's alphabet (the one given) is its own: beside it only what the
         # words are made of, not every byte or the plain twin of each marked last unit.
         symbols = self._alphabet | word_symbols(corpus) if self._alphabet else alphabet(corpus)
-        self.vocab = Vocabulary(config.special_tokens, symbols, config.end_of_word)
+        self.vocab = Vocabulary(config.special_tokens, symbols, config.end_of_word, config.continuing_prefix)
         self._records = MergeLine()  # the current branch's line
         self._tree = HistoryTree(self._records)
         self.revision = next(REVISIONS)
@@ -518,7 +523,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
         count = index.count(key)  # 0: an imported merge the corpus never meets
         left, right = ord(key[0]), ord(key[1])
         step = self.position + 1
-        merged = vocab.keys[left] + vocab.keys[right]
+        merged = vocab.joined(left, right)
         found = vocab.ids.get(merged)
         created = found is None
         if found is None:
@@ -571,7 +576,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
         if check and self._records.unchecked(self.position):
             self._check_decision(record)
         if record.new_token:
-            self.vocab.add(self.vocab.keys[record.pair[0]] + self.vocab.keys[record.pair[1]], record.step)
+            self.vocab.add(self.vocab.joined(*record.pair), record.step)
             index.token_freq.append(0)
         effect = index.merge(
             pair_key(record.pair), chr(record.token), fresh=index.token_freq[record.token] == 0

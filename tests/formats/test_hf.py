@@ -200,7 +200,7 @@ def minimal(**changes) -> dict:
     [
         ({"type": "WordPiece"}, "'WordPiece' model, not BPE"),
         ({"dropout": 0.1}, "dropout"),
-        ({"continuing_subword_prefix": "##"}, "continuing_subword_prefix"),
+        ({"continuing_subword_prefix": "##"}, "lacks the continuing-subword prefix '##'"),
         ({"type": "Unigram"}, "'Unigram' model, not BPE"),
         ({"type": "WordLevel"}, "'WordLevel' model, not BPE"),
         ({"pre_tokenizer": {"type": "UnicodeScripts"}}, "pre-tokenizer 'UnicodeScripts' is not modelled"),

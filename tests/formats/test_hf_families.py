@@ -7,6 +7,7 @@ nothing is downloaded.
 """
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 from bpe_core import Corpus
+from bpe_core.errors import InputError
 from bpe_core.io.formats.hf_json import read_hf, write_hf
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import load_session, save_session
@@ -106,6 +108,24 @@ FAMILIES = {
         True,
         {"end_of_word_suffix": "</w>"},
     ),
+    "continuing-subword prefix (##), like WordPiece's": lambda: (
+        pre_tokenizers.Whitespace(),
+        normalizers.Lowercase(),
+        False,
+        {"continuing_subword_prefix": "##"},
+    ),
+    "continuing prefix and end-of-word suffix, byte-level": lambda: (
+        sequence(split(CLIP, "removed", invert=True), byte_level()),
+        None,
+        True,
+        {"continuing_subword_prefix": "##", "end_of_word_suffix": "</w>"},
+    ),
+    "continuing prefix and byte fallback": lambda: (
+        pre_tokenizers.Whitespace(),
+        None,
+        False,
+        {"continuing_subword_prefix": "@@", "byte_fallback": True},
+    ),
     "punctuation and digits, NFD and accents stripped": lambda: (
         sequence(pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(), pre_tokenizers.Digits()),
         normalizers.Sequence([normalizers.NFD(), normalizers.StripAccents(), normalizers.Strip()]),
@@ -137,17 +157,15 @@ def trained(name: str, tmp_path) -> tuple[Tokenizer, str]:
     """A tokenizer of the family trained on a little text, with the family's model options,
     saved as ``tokenizer.json``: (Hugging Face's own, the file's path)."""
     pre_tokenizer, normalizer, bytes_, options = FAMILIES[name]()
-    suffix = options.get("end_of_word_suffix")
-    tokenizer = Tokenizer(models.BPE(unk_token="<unk>", **({"end_of_word_suffix": suffix} if suffix else {})))
+    affixes = {k: options[k] for k in ("end_of_word_suffix", "continuing_subword_prefix") if k in options}
+    tokenizer = Tokenizer(models.BPE(unk_token="<unk>", **affixes))
     if pre_tokenizer is not None:
         tokenizer.pre_tokenizer = pre_tokenizer
     if normalizer is not None:
         tokenizer.normalizer = normalizer
     extra = {"initial_alphabet": pre_tokenizers.ByteLevel.alphabet()} if bytes_ else {}
-    if suffix:
-        extra["end_of_word_suffix"] = suffix
     trainer = trainers.BpeTrainer(
-        vocab_size=700, show_progress=False, special_tokens=["<unk>", "<s>", "</s>"], **extra
+        vocab_size=700, show_progress=False, special_tokens=["<unk>", "<s>", "</s>"], **extra, **affixes
     )
     tokenizer.train_from_iterator(data_text(TRAIN_TEXT).splitlines()[:3000], trainer)
     data = json.loads(tokenizer.to_str())
@@ -279,3 +297,47 @@ def test_sentencepiece_style_families_decode_as_their_decoder_does(families, nam
         ids = ours.encode_ids(text)
         assert ours.decode(ids) == theirs.decode(ids)
         assert text.startswith(" ") or ours.decode(ids) == text  # a leading space is lost as in HF
+
+
+PREFIXED = "continuing-subword prefix (##), like WordPiece's"
+
+
+@pytest.mark.parametrize("steps", [0, 1, 25, 200])
+def test_a_continuing_prefix_tokenizer_steps_through_its_merges_as_hugging_face_with_as_many(
+    families, steps, tmp_path
+):
+    _, ours, path = families[PREFIXED]
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data["model"]["merges"] = data["model"]["merges"][:steps]
+    (tmp_path / "part.json").write_text(json.dumps(data), encoding="utf-8")
+    theirs = Tokenizer.from_file(str(tmp_path / "part.json"))
+    trainer = trainer_from_encoder(ours)
+    trainer.goto(steps)
+    texts = TEXTS[:5]
+    assert [trainer.encoder().encode_ids(t) for t in texts] == hf_ids(theirs, texts)
+
+
+def test_a_continuing_prefix_is_taken_off_in_decoding_and_tokens_without_it_begin_words(families):
+    _, ours, _ = families[PREFIXED]
+    ids = ours.encode_ids("unbelievable understanding")
+    assert any(ours.tokens[i].startswith("##") for i in ids)
+    assert ours.decode(ids) == "unbelievable understanding"
+
+
+def test_a_corpus_is_not_counted_with_a_continuing_prefix_and_says_so(families):
+    _, ours, _ = families[PREFIXED]
+    corpus = Corpus.from_text("some words to count", ours.config)
+    one_sentence = r"^Counting a corpus with a continuing-subword prefix is not modelled: [^.]*\.$"
+    with pytest.raises(InputError, match=one_sentence):
+        trainer_from_encoder(ours, corpus)
+
+
+def test_a_merge_whose_right_part_lacks_the_continuing_prefix_is_refused_in_one_sentence(families, tmp_path):
+    _, _, path = families[PREFIXED]
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    vocab = data["model"]["vocab"]
+    vocab["xy"], vocab["x"], vocab["y"] = len(vocab), len(vocab) + 1, len(vocab) + 2
+    data["model"]["merges"].append(["x", "y"])  # HF would cut "y" short by the prefix's length
+    (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InputError, match=r"lacks the continuing-subword prefix '##'"):
+        read_hf(tmp_path / "bad.json")

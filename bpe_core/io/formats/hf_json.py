@@ -18,6 +18,7 @@ WhitespaceSplit; Split(whitespace,        pre-tokenizer whitespace (``str.split(
 Removed)                                  as the Split, which spells Python's whitespace
 no pre-tokenizer                          pre-tokenizer none
 model ``end_of_word_suffix``              end-of-word marker attached to the last unit
+model ``continuing_subword_prefix``       the prefix of every unit but a piece's first
 model ``unk_token``                       the id unknown units get
 added tokens                              special tokens, at their own ids
 ========================================  =============================================
@@ -53,7 +54,7 @@ from bpe_core.pipeline.steps import (
     pre_tokenizer_from_dict,
     steps_to_dicts,
 )
-from bpe_core.pipeline.vocab import display, key_of
+from bpe_core.pipeline.vocab import display, joined, key_of
 from bpe_core.runtime.fileio import read_bounded, write_atomic
 
 # Python's whitespace (``str.isspace``), which ``str.split()`` splits at, as a regex class.
@@ -106,14 +107,10 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     model = data["model"]
     if model.get("type", "BPE") != "BPE":
         raise _Refused(f"has a {shown(model.get('type'))} model, not BPE.")
-    for option, harmless in (
-        ("dropout", (None, 0, 0.0)),
-        ("continuing_subword_prefix", (None, "")),
-    ):
-        if model.get(option) not in harmless:
-            raise _Refused(
-                f"uses the model option {option} = {shown(model[option])}, which BPE Studio does not model."
-            )
+    if model.get("dropout") not in (None, 0, 0.0):
+        raise _Refused(
+            f"uses the model option dropout = {shown(model['dropout'])}, which BPE Studio does not model."
+        )
     options = {}
     for option, name in (
         ("byte_fallback", "byte_fallback"),
@@ -125,8 +122,10 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
             raise _Refused(f"has the model option {option} = {shown(value)}, which is not true or false.")
         options[name] = bool(value)
     suffix = model.get("end_of_word_suffix") or None
-    if suffix is not None and not isinstance(suffix, str):
-        raise _Refused("has an end-of-word suffix that is not a string.")
+    prefix = model.get("continuing_subword_prefix") or None
+    for name, value in (("end-of-word suffix", suffix), ("continuing-subword prefix", prefix)):
+        if value is not None and not isinstance(value, str):
+            raise _Refused(f"has a {name} that is not a string.")
     notes: list[str] = []
     unit, pretokenize, prefix_space, pre_tokenizers = _pre_tokenizer_or_steps(
         data.get("pre_tokenizer"), notes
@@ -163,6 +162,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
             normalizers=normalizers,
             pre_tokenizers=pre_tokenizers,
             special_matching=tuple(matching),
+            continuing_prefix=prefix,
             **options,
         )
     except ConfigError as error:
@@ -170,7 +170,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     # An id no token has (a tokenizer exported part way through its merges) stays empty.
     size = max(by_id, default=-1) + 1
     keys = [by_id[i] if i in specials else _key(by_id.get(i, ""), suffix) for i in range(size)]
-    merges = _merges(model.get("merges"), vocab, specials)
+    merges = _merges(model.get("merges"), vocab, specials, prefix)
     unknown = model.get("unk_token")
     unknown_id: int | None
     if unknown is not None:
@@ -204,7 +204,7 @@ def _key(string: str, suffix: str | None) -> str:
     return key_of(string, suffix) if suffix is None or len(string) > len(suffix) else string
 
 
-def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> list[Merge]:
+def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str], prefix: str | None) -> list[Merge]:
     if not isinstance(merges, list):
         raise _Refused("has no list of merges.")
     out: list[Merge] = []
@@ -214,10 +214,16 @@ def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str]) -> lis
             isinstance(pair, list)
             and len(pair) == 2
             and all(isinstance(p, str) and p in vocab for p in pair)
-            and pair[0] + pair[1] in vocab
+            and joined(pair[0], pair[1], prefix) in vocab
         ):
             raise _Refused(f"has a merge {number} that is not two tokens whose join is a token.")
-        out.append(Merge(len(out), vocab[pair[0]], vocab[pair[1]], vocab[pair[0] + pair[1]], 0))
+        if prefix is not None and not pair[1].startswith(prefix):  # HF would cut its text short
+            raise _Refused(
+                f"has a merge {number} whose second token {quoted(pair[1])} lacks the continuing-subword "
+                f"prefix {quoted(prefix)}, which BPE Studio does not model."
+            )
+        token = vocab[joined(pair[0], pair[1], prefix)]
+        out.append(Merge(len(out), vocab[pair[0]], vocab[pair[1]], token, 0))
     out, places = last_listings(out)  # a pair listed twice ranks at its last place, as in Hugging Face
     for merge in out:
         for part in (merge.left, merge.right, merge.token):
@@ -408,7 +414,7 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
     merges = []
     for merge in encoder.merges:
         left, right = strings[merge.left], strings[merge.right]
-        if vocab.get(left + right) != merge.token:
+        if vocab.get(joined(left, right, config.continuing_prefix)) != merge.token:
             raise InputError(
                 f"Merge {merge.rank + 1} ({quoted(left)}, {quoted(right)}) does not spell its token in "
                 "Hugging Face's terms."
@@ -437,7 +443,7 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
             "type": "BPE",
             "dropout": None,
             "unk_token": None if unknown is None else strings[unknown],
-            "continuing_subword_prefix": None,
+            "continuing_subword_prefix": config.continuing_prefix,
             "end_of_word_suffix": suffix,
             "fuse_unk": config.fuse_unknown,
             "byte_fallback": config.byte_fallback,
@@ -513,4 +519,6 @@ def _decoder_node(config: PipelineConfig) -> dict[str, Any] | None:
         return {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
     if config.end_of_word is not None:
         return {"type": "BPEDecoder", "suffix": config.end_of_word}
+    if config.continuing_prefix is not None:  # takes the prefix off, and a space before other tokens
+        return {"type": "WordPiece", "prefix": config.continuing_prefix, "cleanup": False}
     return None

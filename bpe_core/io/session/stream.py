@@ -147,6 +147,9 @@ def _merges(stream: BinaryIO, head: Any, check_merge) -> SavedMerges | None:
     specials = pipeline.get("special_tokens", []) if isinstance(pipeline, dict) else None
     if not (isinstance(specials, list) and isinstance(alphabet, list)):
         return None
+    # Merged tokens drop a continuing-subword prefix: the plain reading checks them.
+    if isinstance(pipeline, dict) and pipeline.get("continuing_prefix") is not None:
+        return None
     names: list[str] = [*specials, *alphabet]
     ids = {key: i for i, key in enumerate(names) if i >= len(specials)}
     if len(ids) != len(alphabet):

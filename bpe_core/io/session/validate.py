@@ -18,7 +18,7 @@ from bpe_core.io.session.stream import SavedMerges, read_streamed
 from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import MAX_TOTAL
-from bpe_core.pipeline.vocab import MARK, key_of
+from bpe_core.pipeline.vocab import MARK, joined, key_of
 from bpe_core.runtime.fileio import open_input, read_bounded
 from bpe_core.training.config import TrainingConfig
 
@@ -152,12 +152,12 @@ def validated(data: dict[str, Any], model_only: bool = False) -> dict[str, Any]:
         raise SessionError("the merges must be a list.")
     if isinstance(merges, list):  # a SavedMerges was checked merge by merge as it was read
         for number, merge in enumerate(merges, start=1):
-            check_merge(number, merge)
+            check_merge(number, merge, pipeline.continuing_prefix)
     position = data["position"]
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(merges):
         raise SessionError(f"the position must be a whole number from 0 to {len(merges)}.")
     if version >= 3 and not model_only:
-        _check_branches(data)
+        _check_branches(data, pipeline.continuing_prefix)
     if version == 1:
         assert isinstance(merges, list), "a SavedMerges is never of version 1"
         alphabet, merges = _keyed(alphabet, merges, pipeline.end_of_word)
@@ -212,7 +212,7 @@ def _check_corpus(corpus: Any, pipeline: PipelineConfig, empty_allowed: bool) ->
         raise SessionError("the special-token counts do not match the special tokens.")
 
 
-def _check_branches(data: dict[str, Any]) -> None:
+def _check_branches(data: dict[str, Any], prefix: str | None) -> None:
     """The branches form a tree whose lines can be rebuilt: each parent exists, no cycle, each
     fork within its parent's line, and every branch but the current one lists its own merges."""
     branches, current = data.get("branches"), data.get("branch")
@@ -249,7 +249,7 @@ def _check_branches(data: dict[str, Any]) -> None:
             if not isinstance(own, list):
                 raise SessionError(f"branch {quoted(name)} does not list its merges.")
             for number, merge in enumerate(own, start=fork + 1):
-                check_merge(number, merge)
+                check_merge(number, merge, prefix)
                 replaced = merge.get("replacements")
                 if not (_is_count_or_zero(replaced) and replaced <= MAX_TOTAL):
                     raise SessionError(
@@ -309,22 +309,27 @@ def _keyed(alphabet: list[str], merges: list[dict], marker: str | None) -> tuple
 
 
 def _byte_alphabet(pipeline: PipelineConfig) -> set[str]:
-    """The key of every base symbol byte mode can have: the 256 bytes, and the end-of-word marker."""
+    """The key of every base symbol byte mode can have: the 256 bytes (each also after the
+    continuing-subword prefix), and the end-of-word marker."""
     symbols = set(BYTE_TO_CHAR)
+    if pipeline.continuing_prefix is not None:
+        symbols |= {pipeline.continuing_prefix + char for char in BYTE_TO_CHAR}
     if pipeline.end_of_word is not None and pipeline.attach_marker:
-        symbols |= {char + MARK for char in BYTE_TO_CHAR}
+        symbols |= {char + MARK for char in symbols}
     elif pipeline.end_of_word is not None:
         symbols.add(MARK)
     return symbols
 
 
-def check_merge(number: int, merge: Any) -> None:
+def check_merge(number: int, merge: Any, prefix: str | None = None) -> None:
+    """Raise ``SessionError`` when a merge's object is malformed (``prefix``: the pipeline's
+    continuing-subword prefix, which a merged token drops from its right part)."""
     problem = None
     if not isinstance(merge, dict):
         problem = "is not an object"
     elif not _is_string_pair(merge.get("pair")):
         problem = "has no [left, right] pair"
-    elif merge.get("token") != merge["pair"][0] + merge["pair"][1]:
+    elif merge.get("token") != joined(merge["pair"][0], merge["pair"][1], prefix):
         problem = "has a token that is not its pair joined"
     elif not (_is_count_or_zero(merge.get("count")) and _is_count_or_zero(merge.get("top_count"))):
         problem = "has a missing or negative count"  # 0: an imported merge its corpus never meets

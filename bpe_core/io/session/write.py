@@ -10,6 +10,7 @@ from typing import Any
 
 from bpe_core.history.records import MergeRecord
 from bpe_core.io.session.validate import FORMAT, VERSION, check_test_text
+from bpe_core.pipeline.vocab import joined
 from bpe_core.runtime.fileio import write_atomic
 from bpe_core.runtime.gc_pause import without_gc
 from bpe_core.training.trainer import Trainer
@@ -59,11 +60,12 @@ def _merge_dicts(
     merges = []
     for record in records:
         left, right = _name(trainer, names, record.pair[0]), _name(trainer, names, record.pair[1])
-        names.setdefault(record.token, left + right)
+        token = joined(left, right, trainer.vocab.prefix)
+        names.setdefault(record.token, token)
         merges.append(
             {
                 "pair": [left, right],
-                "token": left + right,
+                "token": token,
                 "count": record.count,
                 "top_count": record.top_count,
                 "ties": record.ties,
