@@ -1,8 +1,8 @@
 """Tokenizers side by side on the same text: the session (at its current step) and any tokenizer
 files added, each segmentation painted, the places where they part marked, and per tokenizer
 the figures people compare (tokens, characters and bytes per token, tokens per word, unknown
-and byte-fallback tokens). The same figures over whole files, a row per file and tokenizer,
-export as CSV or Markdown.
+and byte-fallback tokens). The same figures over whole files, a row per file and tokenizer and
+a bar chart, export as CSV, Markdown, PNG or SVG.
 
 It stays open beside the window and follows the Encode pane's text and the session's steps.
 Files are read and measured off the GUI thread (``app.jobs``).
@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
 )
 
 from app.bridge import Bridge
+from app.dialogs.figures_chart import FiguresChart
 from app.files import file_name
 from app.guard import guard_overrides
 from app.jobs import Job, Outcome
@@ -111,8 +113,10 @@ class TokenizersDialog(SideDialog):
         self.view = QTextBrowser()
         self.table = self._table(COLUMNS)
         self.measure_button = QPushButton("Measure files…")
-        self.export_button = QPushButton("Export table…")
+        self.export_button = QPushButton("Export…")
         self.files = self._table(FILE_COLUMNS)
+        self.chart = FiguresChart()
+        self.file_tabs = QTabWidget()
         self.status = QLabel()
         self.status.setWordWrap(True)
         # Setup
@@ -124,6 +128,10 @@ class TokenizersDialog(SideDialog):
         self.table.setAccessibleName("Figures per tokenizer")
         self.files.setAccessibleName("Figures per file and tokenizer")
         self.export_button.setEnabled(False)
+        self.export_button.setToolTip("The files' table as CSV or Markdown, or the chart as PNG or SVG")
+        self.file_tabs.addTab(self.files, "&Table")
+        self.file_tabs.addTab(self.chart, "C&hart")
+        self.file_tabs.setAccessibleName("Figures per file: table and chart")
         # Layout
         top = QHBoxLayout()
         for widget in (self.add_button, self.remove_button, self.allow_special):
@@ -138,9 +146,9 @@ class TokenizersDialog(SideDialog):
         layout.addWidget(self.view, 3)
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
-        layout.addWidget(self.files, 1)
+        layout.addWidget(self.file_tabs, 2)
         layout.addWidget(self.status)
-        self.resize(820, 680)
+        self.resize(860, 760)
         # Signals
         self.add_button.clicked.connect(self.ask_tokenizer)
         self.remove_button.clicked.connect(self.remove_last)
@@ -253,6 +261,7 @@ class TokenizersDialog(SideDialog):
         self._start("Measuring", work, self._show_files)
 
     def _show_files(self, counts: dict[str, dict[str, Counts]]) -> None:
+        self.chart.show_counts(counts)
         self.file_rows = [
             [Path(file).name, model, *figures(file_counts)]
             for model, by_file in counts.items()
@@ -289,7 +298,7 @@ class TokenizersDialog(SideDialog):
     # -- export --------------------------------------------------------------------------------
 
     def ask_export(self) -> None:
-        kinds = "CSV (*.csv);;Markdown (*.md)"
+        kinds = "CSV (*.csv);;Markdown (*.md);;PNG image (*.png);;SVG image (*.svg)"
         files = getattr(self.parent(), "files", None)  # the window's: the last folder chosen
         if files is not None:
             path = files.ask_save_path(
@@ -302,7 +311,16 @@ class TokenizersDialog(SideDialog):
 
     def export(self, path: str) -> None:
         """The per-file table as CSV (numbers without thousands separators), or Markdown for a
-        ``.md`` path, written atomically; a failure is said in a dialog."""
+        ``.md`` path; the chart for a ``.png`` or ``.svg`` path; written atomically, a failure
+        said in a dialog."""
+        if path.lower().endswith((".png", ".svg")):
+            try:
+                self.chart.export(path)
+            except (OSError, BpeError) as error:
+                QMessageBox.warning(self, "Could not export", str(error))
+                return
+            self.status.setText(f"Exported to {path}")
+            return
         if path.lower().endswith(".md"):
             text = to_markdown(FILE_COLUMNS, self.file_rows)
         else:

@@ -83,3 +83,44 @@ def test_an_export_that_cannot_be_written_says_so_and_the_view_goes_on(qtbot, ma
     assert dialogs.shown[-1][:2] == ("warning", "Could not export") and "Exported" not in dialog.status.text()
     dialog.export(str(tmp_path / "figures.csv"))
     assert (tmp_path / "figures.csv").read_text(encoding="utf-8").startswith("File,Tokenizer")
+
+
+def test_files_measured_are_charted_a_bar_per_file_and_tokenizer_and_export_as_png_and_svg(
+    qtbot, make_window, tmp_path
+):
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage
+
+    window = make_window("Shakespeare")
+    window.show_tokenizers()
+    dialog = window.tokenizers_dialog
+    dialog.open_tokenizer(GPT2_RANKS)
+    qt_wait_until(lambda: dialog.table.rowCount() == 2, timeout_ms=30_000)
+    english, french = tmp_path / "english.txt", tmp_path / "french.txt"
+    english.write_text(data_text("shakespeare_200k.txt")[:5_000], encoding="utf-8")
+    french.write_text("Être ou ne pas être, telle est la question. " * 40, encoding="utf-8")
+    dialog.measure_files([english, french])
+    qt_wait_until(lambda: dialog.files.rowCount() == 4, timeout_ms=30_000)
+
+    chart = dialog.chart
+    assert chart.files() == sorted([str(english), str(french)])
+    bars = [item for item in chart.plot.getPlotItem().items if isinstance(item, pg.BarGraphItem)]
+    assert len(bars) == 2  # a series per tokenizer, a bar in it per file
+    heights = dict(chart.bars())
+    gpt2 = heights["gpt2.tiktoken"]
+    rows = {(r[0], r[1]): r for r in dialog.file_rows}
+    shown = [float(rows[(name, "gpt2.tiktoken")][3]) for name in ("english.txt", "french.txt")]
+    assert [round(h, 2) for h in gpt2] == shown  # the chars/token the table shows, to its 2 places
+    chart.figure.setCurrentText("Tokens")
+    tokens = rows[("english.txt", "gpt2.tiktoken")][2]
+    assert dict(chart.bars())["gpt2.tiktoken"][0] == float(tokens.replace(",", ""))
+    ticks = chart.plot.getAxis("bottom")._tickLevels[0]
+    assert [label for _, label in ticks] == ["english.txt", "french.txt"]
+
+    dialog.export(str(tmp_path / "chart.png"))
+    dialog.export(str(tmp_path / "chart.svg"))
+    image = QImage(str(tmp_path / "chart.png"))
+    assert not image.isNull() and image.width() > 200
+    svg = (tmp_path / "chart.svg").read_text(encoding="utf-8")
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "english.txt" in svg
+    assert "Exported to" in dialog.status.text()
