@@ -852,7 +852,7 @@ class Bridge(QObject):
 
 
 def _left_out(types: int) -> str:
-    return f" ({types:,} word types left out: they hold characters the tokenizer lacks)" if types else ""
+    return f" ({types:,} word types left out: they hold characters the tokenizer lacks)" if types > 0 else ""
 
 
 def _cancellable(progress: Callable[[int, int], None], cancelled: Callable[[], bool]):

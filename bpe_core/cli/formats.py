@@ -120,7 +120,7 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if corpus is not None:
         attached = f", with the counts of {trainer.word_count:,} word types of {args.corpus}"
         left_out = len(corpus.words) - trainer.word_count
-        if left_out:
+        if left_out > 0:  # (a corpus cut at byte-fallback characters may have more types)
             attached += f" ({left_out:,} left out: they hold characters the tokenizer lacks)"
     print(
         f"Imported {args.model} ({DESCRIPTIONS[imported.format]}): {len(encoder.keys):,} tokens, "

@@ -11,6 +11,7 @@ merges as a session, at its last step.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from bpe_core.encoding.encoder import Encoder
@@ -18,6 +19,7 @@ from bpe_core.encoding.numbering import Numbering
 from bpe_core.errors import InputError, quoted
 from bpe_core.history.records import IMPORTED, MergeRecord
 from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE, fallback_byte
+from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, base_symbols
 from bpe_core.pipeline.vocab import MARK, display, joined
 from bpe_core.training.config import TrainingConfig
@@ -26,26 +28,45 @@ from bpe_core.training.trainer import Trainer
 Progress = Callable[[int, int], None]
 
 
-def fit_corpus(corpus: Corpus, alphabet: Iterable[str]) -> Corpus:
+def fit_corpus(corpus: Corpus, alphabet: Iterable[str], cut_at_fallback: bool = False) -> Corpus:
     """``corpus`` without the word types that hold a unit the tokenizer's ``alphabet`` lacks:
     a tokenizer's alphabet is its own, and such words are not what it would make of them (the
-    caller says how many were left out: the difference in word types)."""
+    caller says how many were left out: the difference in word types).
+
+    With ``cut_at_fallback`` (byte fallback, whose byte tokens no merge uses) such a word is
+    cut at those characters instead: they become byte tokens that merge with nothing, so the
+    parts between them meet every merge the whole word does. A SentencePiece-style pipeline,
+    whose word is a whole text, then keeps its counts.
+    """
     config = corpus.config
     if config.continuing_prefix is not None:
         return corpus  # the trainer refuses it, saying why
     known = set(alphabet)
     if config.end_of_word is not None:
         known.add(MARK)  # a marker of its own is always a base symbol
-    keep = [
-        (word, count)
-        for word, count in zip(corpus.words, corpus.counts, strict=True)
-        if known.issuperset(base_symbols(word, config))
-    ]
-    if len(keep) == len(corpus.words):
+    kept: dict[str, int] = {}
+    fitted = True
+    for word, count in zip(corpus.words, corpus.counts, strict=True):
+        if known.issuperset(base_symbols(word, config)):
+            kept[word] = kept.get(word, 0) + count
+            continue
+        fitted = False
+        if cut_at_fallback:  # character units, no marker (byte fallback's pipeline)
+            for part in re.split("|".join(map(re.escape, set(word) - known)), word):
+                if part:
+                    kept[part] = kept.get(part, 0) + count
+    if fitted:
         return corpus
-    if not keep:
+    if not kept:
         raise InputError("Every word of the corpus holds a character the tokenizer's alphabet lacks.")
-    return Corpus.from_word_counts(keep, config, corpus.special_counts)
+    return Corpus.from_word_counts(list(kept.items()), config, corpus.special_counts)
+
+
+def cuts_at_fallback(config: PipelineConfig, merged: Iterable[str]) -> bool:
+    """Whether a corpus may be cut at the characters byte fallback spells (:func:`fit_corpus`):
+    the pipeline falls back to bytes and no merge uses a byte token (``merged``: every token
+    merges use)."""
+    return config.byte_fallback and all(fallback_byte(key) is None for key in merged)
 
 
 def empty_corpus(encoder: Encoder) -> Corpus:
@@ -78,7 +99,9 @@ def trainer_from_encoder(
             raise InputError(
                 f"The token {shown} is neither one unit nor made by a merge: a session cannot hold it."
             )
-    trainer = Trainer.restoring(fit_corpus(corpus, base), training, alphabet=base)
+    merged = {encoder.keys[i] for merge in encoder.merges for i in (merge.left, merge.right)}
+    fitted = fit_corpus(corpus, base, cuts_at_fallback(config, merged))
+    trainer = Trainer.restoring(fitted, training, alphabet=base)
     n_special = trainer.vocab.n_special
     ids = dict(trainer.vocab.ids)  # key -> the session's id, as restoring will number them
     saved = []
@@ -112,7 +135,9 @@ def attach_corpus(trainer: Trainer, corpus: Corpus, progress: Progress | None = 
         raise InputError("The corpus was read with another pipeline than the session's.")
     alphabet = trainer.vocab.keys[trainer.vocab.n_special : trainer.vocab.n_special + trainer.vocab.n_base]
     if trainer.numbering is not None:  # an imported tokenizer: its alphabet stays its own
-        corpus = fit_corpus(corpus, alphabet)
+        line = trainer.line_keys()
+        merged = {line[i] for record in trainer.history for i in record.pair}
+        corpus = fit_corpus(corpus, alphabet, cuts_at_fallback(corpus.config, merged))
     attached = Trainer.restoring(corpus, trainer.training, alphabet=alphabet)
     old_keys = trainer.line_keys()
     n_special = attached.vocab.n_special

@@ -341,3 +341,23 @@ def test_a_merge_whose_right_part_lacks_the_continuing_prefix_is_refused_in_one_
     (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(InputError, match=r"lacks the continuing-subword prefix '##'"):
         read_hf(tmp_path / "bad.json")
+
+
+@pytest.mark.parametrize(
+    "name", ["llama2 (Prepend and Replace, byte fallback)", "mistral-like (Metaspace always, split)"]
+)
+def test_a_corpus_attached_to_a_byte_fallback_family_counts_every_token_its_encoding_makes(families, name):
+    """Characters the vocabulary lacks become byte tokens that merge with nothing: the corpus is
+    cut there rather than losing its words (a SentencePiece-style word is a whole text)."""
+    from collections import Counter
+
+    _, ours, _ = families[name]
+    text = data_text(TEST_TEXT)[:30_000] + " ☃ 中文 ünïcödé ☃☃"
+    trainer = trainer_from_encoder(ours, Corpus.from_text(text, ours.config))
+    made = Counter(ours.tokens[i] for i in ours.encode_ids(text) if i not in ours.fallback_ids)
+    counted = {
+        trainer.vocab.tokens[i]: trainer.token_frequency(i)
+        for i in range(len(trainer.vocab))
+        if trainer.token_frequency(i)
+    }
+    assert counted == dict(made)
