@@ -42,7 +42,7 @@ from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Merge
 from bpe_core.encoding.numbering import sparse_limit
 from bpe_core.errors import BpeError, ConfigError, InputError, quoted, shown
 from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
-from bpe_core.io.formats.merge_order import early_merge, last_listings
+from bpe_core.io.formats.merge_order import early_merge, last_listings, redundant_early_merges
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN, O200K_PATTERN
 from bpe_core.pipeline.specials import SpecialMatch
@@ -170,7 +170,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     # An id no token has (a tokenizer exported part way through its merges) stays empty.
     size = max(by_id, default=-1) + 1
     keys = [by_id[i] if i in specials else _key(by_id.get(i, ""), suffix) for i in range(size)]
-    merges = _merges(model.get("merges"), vocab, specials, prefix)
+    merges = _merges(model.get("merges"), vocab, specials, prefix, notes)
     unknown = model.get("unk_token")
     unknown_id: int | None
     if unknown is not None:
@@ -204,7 +204,9 @@ def _key(string: str, suffix: str | None) -> str:
     return key_of(string, suffix) if suffix is None or len(string) > len(suffix) else string
 
 
-def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str], prefix: str | None) -> list[Merge]:
+def _merges(
+    merges: Any, vocab: dict[str, int], specials: dict[int, str], prefix: str | None, notes: list[str]
+) -> list[Merge]:
     if not isinstance(merges, list):
         raise _Refused("has no list of merges.")
     out: list[Merge] = []
@@ -232,10 +234,18 @@ def _merges(merges: Any, vocab: dict[str, int], specials: dict[int, str], prefix
                     f"merges through its added token {quoted(specials[part])}, which BPE Studio does not "
                     "model."
                 )
-    early = early_merge(out)
+    kept, left_out = redundant_early_merges(out)
+    early = early_merge(kept)
     if early is not None:
-        raise _Refused(f"has a merge {places[early.rank]} that uses a token only a later merge makes.")
-    return out
+        place = places[next(m.rank for m in out if (m.left, m.right) == (early.left, early.right))]
+        raise _Refused(f"has a merge {place} that uses a token only a later merge makes.")
+    if left_out:
+        notes.append(
+            f"{left_out:,} of its merges use a token only a later merge makes, and make a token another "
+            "merge makes in order (as files converted from SentencePiece list them); they are left "
+            "out: they never change an encoding there."
+        )
+    return kept
 
 
 def _added_tokens(added: Any, vocab: dict[str, int]) -> tuple[dict[int, str], list[SpecialMatch]]:
