@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from app.guard import guard_overrides
 from app.panes.plots_pane import QtSvgExporter
 from app.theme import is_dark
 from bpe_core.runtime.fileio import write_atomic
@@ -30,6 +31,7 @@ COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0
 GROUP_WIDTH = 0.8  # of the space each file has on the x axis
 
 
+@guard_overrides
 class FiguresChart(QWidget):
     """Grouped bars: x is the file, a bar per tokenizer, the height the chosen figure."""
 

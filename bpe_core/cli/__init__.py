@@ -1,5 +1,5 @@
-"""Headless command line: ``bpe-studio train | encode | decode | compress | compare | import |
-export | measure`` (a contract scripts rely on).
+"""Headless command line: ``bpe-studio train | count | encode | decode | compress | compare |
+import | export | measure`` (a contract scripts rely on).
 
 Bad input of any kind ends with one sentence on stderr and a non-zero exit, never a traceback:
 exit 2 for a malformed command line, 1 for unusable input.
@@ -34,7 +34,7 @@ from bpe_core.runtime.gc_pause import gc_paused
 PROG = "bpe-studio"  # the program's one name, which the launcher (app.launcher) says too
 # The commands: the launcher sends these to main() and opens the window otherwise, and lists
 # them in this order. The same names as ``_COMMANDS`` (a test checks the parser's against these).
-COMMANDS = ("train", "encode", "decode", "compress", "compare", "export", "import", "measure")
+COMMANDS = ("train", "count", "encode", "decode", "compress", "compare", "export", "import", "measure")
 
 
 class _Command(NamedTuple):
@@ -47,7 +47,8 @@ class _Command(NamedTuple):
 
 # The dispatch table, in the order ``--help`` lists the commands: one line a command.
 _COMMANDS = {
-    "train": _Command("train", "learn merges from a corpus file"),
+    "train": _Command("train", "learn merges from corpus files"),
+    "count": _Command("count", "count the word types of corpora of any size, on every core or Spark"),
     "compare": _Command("compare", "train with several tie rules and compare the runs"),
     "encode": _Command("encode", "encode text with a saved model or tokenizer file"),
     "decode": _Command("encode", "turn token ids back into text"),

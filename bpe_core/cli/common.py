@@ -112,3 +112,29 @@ class ProgressBar:
         if self._enabled and self._shown:
             self._stream.write("\r" + " " * 60 + "\r")
             self._stream.flush()
+
+
+class CountProgress:
+    """Bytes read of the inputs and the rate, on one line of stderr, shown only on a terminal
+    (a script reading stderr gets only the sentences it is promised)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._enabled = stream.isatty() if hasattr(stream, "isatty") else False
+        self._started = time.perf_counter()
+        self._shown = False
+
+    def update(self, done: int, total: int) -> None:
+        if not self._enabled:
+            return
+        seconds = max(time.perf_counter() - self._started, 1e-9)
+        of = f" of {total / 2**20:,.1f}" if total else ""
+        rate = done / 2**20 / seconds
+        self._stream.write(f"\rCounting: {done / 2**20:,.1f}{of} MB read ({rate:,.1f} MB/s)  ")
+        self._stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        if self._shown:
+            self._stream.write("\r" + " " * 70 + "\r")
+            self._stream.flush()

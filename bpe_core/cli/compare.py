@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import TextIO
 
 from bpe_core.cli import PROG
-from bpe_core.cli.common import ProgressBar
+from bpe_core.cli.common import CountProgress, ProgressBar
 from bpe_core.cli.options import pipeline_of, rule, training_options
 from bpe_core.cli.train import merges_json
 from bpe_core.io.corpus_files import load_corpus
@@ -35,7 +34,9 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         print(f"{PROG} compare: give --tie-break at least twice, one rule each time.", file=stderr)
         return 2
     training = TrainingConfig(min_frequency=args.min_frequency, merges_per_pass=args.merges_per_pass)
-    corpus = load_corpus(args.file, pipeline_of(args), args.input, workers=min(2, os.cpu_count() or 1))
+    progress = CountProgress(stderr)
+    corpus = load_corpus(args.file, pipeline_of(args), args.input, progress.update, args.workers, args.field)
+    progress.close()
     bar = ProgressBar(stderr, (args.merges or 0) * len(args.tie_break))
     runs = sweep(corpus, training, args.tie_break, args.merges, args.vocab_size, progress=bar.update)
     bar.close()

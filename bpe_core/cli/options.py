@@ -7,6 +7,7 @@ needs (the engine's light configuration modules).
 from __future__ import annotations
 
 import argparse
+import os
 
 from bpe_core.cli.common import shown
 from bpe_core.errors import BpeError
@@ -63,24 +64,33 @@ def per_pass(text: str) -> int:
         ) from None
 
 
-def training_options(parser: argparse.ArgumentParser) -> None:
-    """The corpus, pipeline and target options ``train`` and ``compare`` share."""
+def input_options(parser: argparse.ArgumentParser) -> None:
+    """The corpus inputs ``train``, ``compare`` and ``count`` take, and how many processes count them."""
     parser.add_argument(
-        "file", metavar="FILE", help="UTF-8 text, or word<TAB>count lines with --input counts"
-    )
-    parser.add_argument("--input", choices=("text", "counts"), default="text")
-    target = parser.add_mutually_exclusive_group()
-    target.add_argument("--merges", type=positive, metavar="N", help="stop after N merges")
-    target.add_argument(
-        "--vocab-size", type=positive, metavar="N", help="stop at N tokens (special + alphabet + merged)"
+        "file",
+        nargs="+",
+        metavar="INPUT",
+        help="UTF-8 text files, folders, globs, - for standard input; .gz .bz2 .xz .zst; "
+        ".jsonl and .parquet (a text per record)",
     )
     parser.add_argument(
-        "--min-frequency",
+        "--field",
+        type=utf8,
+        default="text",
+        metavar="NAME",
+        help="the JSONL field or Parquet column (default text)",
+    )
+    parser.add_argument(
+        "--workers",
         type=positive,
-        default=2,
-        metavar="F",
-        help="only merge pairs occurring at least F times (default 2)",
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes counting the inputs (default: the machine's cores)",
     )
+
+
+def pipeline_options(parser: argparse.ArgumentParser) -> None:
+    """How text becomes word types (``pipeline_of`` reads them)."""
     parser.add_argument("--unit", choices=UNITS, default="char")
     parser.add_argument("--pretokenize", choices=NAMED_PRETOKENIZERS, default="whitespace")
     parser.add_argument(
@@ -105,6 +115,30 @@ def training_options(parser: argparse.ArgumentParser) -> None:
         help="put a space before text that does not start with one (Hugging Face's add_prefix_space)",
     )
     parser.add_argument("--special-token", type=utf8, action="append", default=[], metavar="TOKEN")
+
+
+def training_options(parser: argparse.ArgumentParser) -> None:
+    """The corpus, pipeline and target options ``train`` and ``compare`` share."""
+    input_options(parser)
+    parser.add_argument(
+        "--input",
+        choices=("text", "counts"),
+        default="text",
+        help="counts: word<TAB>count files (as bpe-studio count writes them)",
+    )
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--merges", type=positive, metavar="N", help="stop after N merges")
+    target.add_argument(
+        "--vocab-size", type=positive, metavar="N", help="stop at N tokens (special + alphabet + merged)"
+    )
+    parser.add_argument(
+        "--min-frequency",
+        type=positive,
+        default=2,
+        metavar="F",
+        help="only merge pairs occurring at least F times (default 2)",
+    )
+    pipeline_options(parser)
     parser.add_argument(
         "--merges-per-pass",
         type=per_pass,

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from bpe_core.cli.common import VISIBLE, ProgressBar
+from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar
 from bpe_core.cli.options import pipeline_of, tie_break_option, training_options
 from bpe_core.io.corpus_files import load_corpus
 from bpe_core.runtime.fileio import check_writable, replaced_together, write_atomic
@@ -45,8 +44,10 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for path in (args.output, args.walkthrough):
         if path is not None:
             check_writable(path)  # now, not after minutes of training
-    # A command-line process has no threads, so counting may fork a second process.
-    corpus = load_corpus(args.file, config, args.input, workers=min(2, os.cpu_count() or 1))
+    # A command-line process has no threads, so counting may fork its workers.
+    progress = CountProgress(stderr)
+    corpus = load_corpus(args.file, config, args.input, progress.update, args.workers, args.field)
+    progress.close()
     trainer = Trainer(corpus, training)
     bar = ProgressBar(
         stderr, args.merges or (max(0, args.vocab_size - trainer.vocab_size) if args.vocab_size else 0)

@@ -1,43 +1,51 @@
-"""Corpus files: a UTF-8 text read whole, or ``word<TAB>count`` lines, made into a :class:`Corpus`."""
+"""Corpus files: texts (files, folders, globs, compressed, JSONL, Parquet) counted, or counts files
+read, made into a :class:`Corpus`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bpe_core.errors import ConfigError, InputError
+from bpe_core.errors import ConfigError
+from bpe_core.io.counting import count_sources
+from bpe_core.io.counts_file import counts_corpus
+from bpe_core.io.sources import DEFAULT_FIELD, expand
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus
-from bpe_core.runtime.fileio import read_bounded
+from bpe_core.runtime.fileio import text_blocks
 
 Progress = Callable[[int, int], None]
 
 
 def read_text_file(path: str | Path) -> str:
-    """Read a UTF-8 text file, refusing binary and undecodable files with a clear message."""
-    path = Path(path)
-    data = read_bounded(path)
-    if b"\x00" in data:  # anywhere: a NUL byte deep in a file is as binary as one at the start
-        raise InputError(f"The file {str(path)!r} looks binary, not like text (it contains NUL bytes).")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"The file {str(path)!r} is not valid UTF-8 (byte {error.start} cannot be decoded)."
-        ) from None
+    """Read a UTF-8 text file, refusing binary and undecodable files with a clear message (a
+    block at a time: the file's bytes are never held beside its text)."""
+    return "".join(text_blocks(path))
 
 
 def load_corpus(
-    path: str | Path,
+    inputs: str | Path | Sequence[str | Path],
     config: PipelineConfig,
     input_kind: str = "text",
     progress: Progress | None = None,
     workers: int = 1,
+    field: str = DEFAULT_FIELD,
 ) -> Corpus:
-    """Read ``path`` as raw text or as ``word<TAB>count`` lines and build the corpus."""
+    """The corpus of ``inputs``: files, folders, globs or ``-`` (``bpe_core.io.sources``), each
+    text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes; or, with
+    ``input_kind="counts"``, counts files (``bpe_core.io.counts_file``) added up."""
     if input_kind not in INPUT_KINDS:
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
-    text = read_text_file(path)
+    specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
     if input_kind == "counts":
-        return Corpus.from_counts(text, config)
-    return Corpus.from_text(text, config, progress, workers)
+        corpora = [_counts(spec, config) for spec in specs]
+        if len(corpora) == 1:
+            return corpora[0]
+        items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
+        return Corpus.from_word_counts(items, config)
+    return count_sources(expand(specs), config, field, workers, progress).corpus(config)
+
+
+def _counts(path: str, config: PipelineConfig) -> Corpus:
+    corpus = counts_corpus(path, config)
+    return corpus if corpus is not None else Corpus.from_counts(read_text_file(path), config)

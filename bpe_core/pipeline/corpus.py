@@ -10,7 +10,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -71,7 +71,7 @@ class Corpus:
         counter: Counter[str] = Counter()
         for word, count in items:
             counter[word] += count
-        return cls._from_counter(counter, config, tuple(special_counts))
+        return cls.from_counter(counter, config, tuple(special_counts))
 
     @classmethod
     @without_gc
@@ -84,14 +84,8 @@ class Corpus:
         """
         counter: Counter[str] = Counter()
         specials = [0] * len(config.special_tokens)
-        segments = _split_specials(text, config.special_tokens, specials)
-        done = 0
-        for number, segment in enumerate(segments):
-            count_pieces_of(normalize(segment, config), config, counter, workers, at_start=number == 0)
-            done += len(segment)
-            if progress is not None:
-                progress(done, len(text))
-        return cls._from_counter(counter, config, tuple(specials))
+        count_text_into(text, config, counter, specials, workers=workers, progress=progress)
+        return cls.from_counter(counter, config, tuple(specials))
 
     @classmethod
     def from_counts(cls, text: str, config: PipelineConfig) -> Corpus:
@@ -112,12 +106,14 @@ class Corpus:
                     counter[piece] += n * count
             for i, n in enumerate(found):
                 specials[i] += n * count
-        return cls._from_counter(counter, config, tuple(specials))
+        return cls.from_counter(counter, config, tuple(specials))
 
     @classmethod
-    def _from_counter(
+    def from_counter(
         cls, counter: dict[str, int], config: PipelineConfig, specials: tuple[int, ...]
     ) -> Corpus:
+        """The corpus of counted pieces (in the counter's order: first appearance) and the
+        occurrences of each special token."""
         # Counts summed over a text can exceed what 64 bits hold: refuse those before storing.
         if counter and max(counter.values()) > MAX_TOTAL:
             raise _too_large()
@@ -233,6 +229,35 @@ def base_symbols(word: str, config: PipelineConfig) -> list[str]:
         else:
             symbols.append(MARK)
     return symbols
+
+
+def count_text_into(
+    text: str,
+    config: PipelineConfig,
+    counter: Counter[str],
+    specials: list[int],
+    *,
+    continues: bool = False,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> None:
+    """Count the pieces of ``text`` into ``counter`` and its special tokens into ``specials``:
+    split at special tokens, each part normalized and pre-tokenized. ``continues``: the text
+    goes on from an earlier part of the same text, cut where nothing crosses
+    (``bpe_core.io.counting``), so its first part takes no prefix space and does not start the
+    text."""
+    segments = _split_specials(text, config.special_tokens, specials)
+    plain = replace(config, prefix_space=False) if continues and config.prefix_space else config
+    done = 0
+    for number, segment in enumerate(segments):
+        first = number == 0
+        if not segment:  # no text (an empty one, or between special tokens): no word, not even a prefix space
+            continue
+        normalized = normalize(segment, plain if first else config)
+        count_pieces_of(normalized, config, counter, workers, at_start=first and not continues)
+        done += len(segment)
+        if progress is not None:
+            progress(done, len(text))
 
 
 def _split_specials(text: str, specials: tuple[str, ...], found: list[int]) -> list[str]:

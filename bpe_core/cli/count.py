@@ -1,0 +1,71 @@
+"""``bpe-studio count``: the word counts of corpora of any size, as a file to train on.
+
+    bpe-studio count INPUT... [--field NAME] [pipeline options] [--engine local|spark]
+                     [--workers N] [--spark-master URL] -o COUNTS.tsv|COUNTS.parquet
+
+The inputs are files, folders, globs or ``-`` (plain, ``.gz``, ``.bz2``, ``.xz``, ``.zst``; a text
+per file, or per JSONL line or Parquet row); the pipeline options are ``train``'s. The local
+engine counts on ``--workers`` processes, streaming (``bpe_core.io.counting``); the Spark engine
+counts where the data is (``bpe_core.io.spark_counting``). Either writes the same file
+(``bpe_core.io.counts_file``), and ``train COUNTS --input counts`` then gives the merges that
+``train INPUT...`` gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import TextIO
+
+from bpe_core.cli.common import CountProgress
+from bpe_core.cli.options import input_options, pipeline_of, pipeline_options
+from bpe_core.errors import InputError
+from bpe_core.runtime.fileio import check_writable
+
+
+def options_count(parser: argparse.ArgumentParser) -> None:
+    input_options(parser)
+    pipeline_options(parser)
+    parser.add_argument("--engine", choices=("local", "spark"), default="local")
+    parser.add_argument(
+        "--spark-master",
+        metavar="URL",
+        help="the Spark master (local[N], spark://HOST:PORT, yarn…); default: Spark's own setting",
+    )
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="COUNTS", help="the counts file: .tsv, or .parquet"
+    )
+
+
+def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from bpe_core.io.counts_file import write_counts
+
+    started = time.perf_counter()
+    check_writable(args.output)
+    config = pipeline_of(args)
+    if args.spark_master is not None and args.engine != "spark":
+        raise InputError("--spark-master goes with --engine spark.")
+    if args.engine == "spark":
+        from bpe_core.io.spark_counting import spark_counts
+
+        counts, read = spark_counts(args.file, config, args.field, args.spark_master)
+    else:
+        from bpe_core.io.counting import count_sources
+        from bpe_core.io.sources import expand
+
+        sources = expand(args.file)
+        progress = CountProgress(stderr)
+        counted = count_sources(sources, config, args.field, args.workers, progress.update)
+        progress.close()
+        counts, read = counted.counter, len(sources)
+    if not counts:
+        raise InputError("The inputs hold no words after pre-tokenization.")
+    write_counts(counts, args.output)
+    seconds = time.perf_counter() - started
+    total = sum(counts.values())
+    print(
+        f"Counted {len(counts):,} word types ({total:,} words) in {read:,} input{'s' * (read != 1)} "
+        f"in {seconds:.1f} s; wrote {args.output}.",
+        file=stdout,
+    )
+    return 0

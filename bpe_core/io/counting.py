@@ -1,0 +1,235 @@
+"""Counting word types over many inputs on every core, streaming.
+
+BPE's data-sized work is counting word types (pieces after normalization and
+pre-tokenization); the merge loop then works on the types. Here the inputs
+(``bpe_core.io.sources``) are read in the main process and handed out as tasks: a text file in
+chunks of about :data:`CHUNK` characters, JSONL lines and Parquet rows in batches. Worker
+processes count each task; the main process adds their counts up in task order, so word types
+keep the order of their first appearance (the ``first-seen`` tie-break depends on it) and peak
+memory follows the number of word types, not the size of the input.
+
+A text is cut only where nothing it holds crosses the cut: before a space between two letters
+(``bpe_core.pipeline.pretokenize.safe_chunks``) that no special token spans. Normalization keeps
+such a boundary (every normal form and lowercasing map a letter and a space on their own), so
+the counts of the parts add up to the counts of the whole text, exactly. Pipelines whose steps
+give no such guarantee (custom chains, ``none``: one piece per text) count each text whole.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from bpe_core.errors import InputError
+from bpe_core.io.sources import (
+    DEFAULT_FIELD,
+    Source,
+    jsonl_line_batches,
+    parquet_batches,
+    text_blocks,
+    texts_of_lines,
+)
+from bpe_core.pipeline.config import PipelineConfig
+from bpe_core.pipeline.corpus import Corpus, count_text_into
+from bpe_core.runtime.fileio import input_limit
+
+CHUNK = 1 << 21  # characters of text a task holds, at least (cut at the next safe place)
+IN_FLIGHT = 2  # tasks queued per worker: enough to keep each busy, few enough to bound memory
+
+Progress = Callable[[int, int], None]  # (bytes read, bytes in all, or 0 when unknown)
+
+
+class Cancelled(Exception):
+    """Counting stopped because the caller asked it to."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """What one worker counts: ``text`` (part of a text file; ``continues`` after an earlier
+    part), ``lines`` (JSONL lines from line ``first``) or ``texts`` (Parquet rows)."""
+
+    kind: str
+    name: str
+    items: str | list[str]
+    continues: bool = False
+    first: int = 1
+
+
+@dataclass
+class WordCounts:
+    """Pieces in order of first appearance with their counts, and each special token's."""
+
+    counter: Counter[str]
+    specials: list[int]
+
+    def add(self, counts: dict[str, int], specials: Sequence[int]) -> None:
+        self.counter.update(counts)  # new pieces join in their order of first appearance
+        for i, n in enumerate(specials):
+            self.specials[i] += n
+
+    def corpus(self, config: PipelineConfig) -> Corpus:
+        return Corpus.from_counter(self.counter, config, tuple(self.specials))
+
+
+def count_sources(
+    sources: Sequence[Source],
+    config: PipelineConfig,
+    field: str = DEFAULT_FIELD,
+    workers: int = 1,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> WordCounts:
+    """The word counts of every source, as :meth:`Corpus.from_text` counts each text, summed.
+
+    ``workers`` processes count (1: this one); ``progress(read, total)`` hears of the bytes
+    read from the files; ``cancelled()`` is asked between tasks and stops the count
+    (:class:`Cancelled`). Raises ``InputError`` naming the file (and line or row) that cannot
+    be read, before anything is returned.
+    """
+    total = 0 if any(s.size is None for s in sources) else sum(s.size or 0 for s in sources)
+    read = _Reading(progress, total)
+    if total and total < 2 * CHUNK:
+        workers = 1  # starting processes would take longer than counting
+    result = WordCounts(Counter(), [0] * len(config.special_tokens))
+    work = tasks(sources, config, field, read)
+    if workers <= 1:
+        for task in work:
+            if cancelled():
+                raise Cancelled
+            result.add(*count_task(task, config, field))
+        return result
+    # Forking is quick, but unsafe in a process with threads (the window's): those spawn.
+    alone = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if alone else "spawn")
+    pool = ProcessPoolExecutor(
+        workers, context, initializer=_start_worker, initargs=(config.to_dict(), field)
+    )
+    pending: deque[Future] = deque()
+    try:
+        for task in work:
+            if cancelled():
+                raise Cancelled
+            pending.append(pool.submit(_count_in_worker, task))
+            while len(pending) >= IN_FLIGHT * workers:
+                result.add(*pending.popleft().result())
+        while pending:
+            if cancelled():
+                raise Cancelled
+            result.add(*pending.popleft().result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return result
+
+
+class _Reading:
+    """Adds up the bytes read and tells ``progress`` (at most every 4 MB)."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self._progress = progress
+        self._total = total
+        self.done = 0
+        self._told = 0
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self._progress is not None and self.done - self._told >= 1 << 22:
+            self._told = self.done
+            self._progress(self.done, self._total)
+
+
+def tasks(
+    sources: Sequence[Source], config: PipelineConfig, field: str, read: Callable[[int], None]
+) -> Iterator[Task]:
+    for source in sources:
+        if source.kind == "text":
+            yield from _text_tasks(source, config, read)
+        elif source.kind == "jsonl":
+            for first, lines in jsonl_line_batches(source, read):
+                yield Task("lines", source.name, lines, first=first)
+        else:
+            for texts in parquet_batches(source, field, read):
+                yield Task("texts", source.name, texts)
+
+
+def _text_tasks(source: Source, config: PipelineConfig, read: Callable[[int], None]) -> Iterator[Task]:
+    """A text file in parts cut where nothing crosses (see the module's docstring)."""
+    cuttable = config.pretokenize not in ("none", "custom") and config.normalization != "custom"
+    limit = input_limit()
+    buffer = ""
+    continues = False
+    scan_from = CHUNK  # where to look for a cut: not again through text already searched
+    for block in text_blocks(source, read):
+        buffer += block
+        while cuttable and len(buffer) >= scan_from:
+            cut = safe_cut(buffer, scan_from, config.special_tokens)
+            if cut is None:
+                scan_from = max(len(buffer) - 1, CHUNK)  # the last space may yet have a letter after it
+                break
+            yield Task("text", source.name, buffer[:cut], continues)
+            buffer, continues, scan_from = buffer[cut:], True, CHUNK
+        if len(buffer) > limit:
+            raise InputError(
+                f"The file {source.name!r} holds more than {limit // 2**20:,} MB of text with no "
+                "place to cut it, which is counted whole: beyond the input limit (BPE_STUDIO_MAX_INPUT_MB)."
+            )
+    if buffer:
+        yield Task("text", source.name, buffer, continues)
+
+
+def safe_cut(text: str, after: int, specials: Sequence[str] = ()) -> int | None:
+    """The first place at or after ``after`` before a space between two letters that no
+    special token's occurrence spans, or ``None``."""
+    cut = text.find(" ", after)
+    while cut != -1:
+        letters = text[cut - 1].isalpha() and text[cut + 1 : cut + 2].isalpha()
+        if letters and not _spanned(text, cut, specials):
+            return cut
+        cut = text.find(" ", cut + 1)
+    return None
+
+
+def _spanned(text: str, cut: int, specials: Sequence[str]) -> bool:
+    for token in specials:
+        start = text.find(token, max(cut - len(token) + 1, 0), cut + len(token) - 1)
+        while start != -1 and start < cut:
+            if start + len(token) > cut:
+                return True
+            start = text.find(token, start + 1, cut + len(token) - 1)
+    return False
+
+
+def count_task(task: Task, config: PipelineConfig, field: str) -> tuple[dict[str, int], list[int]]:
+    """The counts of one task's text or records (each record a text of its own)."""
+    counter: Counter[str] = Counter()
+    specials = [0] * len(config.special_tokens)
+    if task.kind == "text":
+        assert isinstance(task.items, str)
+        count_text_into(task.items, config, counter, specials, continues=task.continues)
+        return counter, specials
+    assert isinstance(task.items, list)
+    texts = texts_of_lines(task.name, task.first, task.items, field) if task.kind == "lines" else task.items
+    for text in texts:
+        count_text_into(text, config, counter, specials)
+    return counter, specials
+
+
+# -- in a worker process ----------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(config: dict[str, Any], field: str) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the main process's to handle
+    _WORKER["config"] = PipelineConfig.from_dict(config)
+    _WORKER["field"] = field
+
+
+def _count_in_worker(task: Task) -> tuple[dict[str, int], list[int]]:
+    counts, specials = count_task(task, _WORKER["config"], _WORKER["field"])
+    return dict(counts), specials

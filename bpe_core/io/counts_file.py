@@ -1,0 +1,156 @@
+"""Word counts as a file: what ``bpe-studio count`` writes and ``train --input counts`` reads.
+
+TSV: a first line ``#bpe-studio counts 1``, then one word type a line, ``word<TAB>count``,
+sorted by count (descending) then word (by code points). Under that header a word's ``\\``,
+tab, line feed and carriage return are written ``\\\\``, ``\\t``, ``\\n`` and ``\\r``, so any piece
+(GPT-2's ``"\\n\\n"``, a tab) survives; the words are pieces as the pipeline made them, read back
+as they are. A file without the header is read as before: each ``word<TAB>count`` line's word is
+text, normalized and pre-tokenized like any text.
+
+Parquet: columns ``word`` (string) and ``count`` (int64), in the same order.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from bpe_core.errors import InputError, quoted
+from bpe_core.pipeline.config import PipelineConfig
+from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus
+from bpe_core.runtime.fileio import read_bounded, write_atomic
+
+HEADER = "#bpe-studio counts 1"
+_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_UNESCAPES = {v: k for k, v in _ESCAPES.items()}
+_ESCAPED = re.compile(r"[\\\t\n\r]")
+_ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
+
+
+def sorted_counts(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """Word types by count (descending), then word (by code points)."""
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def escaped(word: str) -> str:
+    return _ESCAPED.sub(lambda m: _ESCAPES[m.group()], word) if _ESCAPED.search(word) else word
+
+
+def unescaped(text: str, where: str) -> str:
+    if "\\" not in text:
+        return text
+
+    def one(match: re.Match[str]) -> str:
+        escape = "\\" + match.group(1)
+        if escape not in _UNESCAPES:
+            raise InputError(f"{where} has {quoted(escape)}, which is no escape of a counts file.")
+        return _UNESCAPES[escape]
+
+    return _ESCAPE.sub(one, text)
+
+
+def counts_tsv(counts: dict[str, int]) -> str:
+    lines = [HEADER, *(f"{escaped(word)}\t{count}" for word, count in sorted_counts(counts))]
+    return "\n".join(lines) + "\n"
+
+
+def write_counts(counts: dict[str, int], path: str | Path) -> None:
+    """TSV, or Parquet for a ``.parquet`` path; written atomically."""
+    if str(path).lower().endswith(".parquet"):
+        write_atomic(path, _parquet_bytes(sorted_counts(counts)))
+    else:
+        write_atomic(path, counts_tsv(counts))
+
+
+def _parquet_bytes(items: list[tuple[str, int]]) -> bytes:
+    pa, pq = _pyarrow("Writing counts as Parquet")
+    table = pa.table(
+        {
+            "word": pa.array([word for word, _ in items], type=pa.string()),
+            "count": pa.array([count for _, count in items], type=pa.int64()),
+        }
+    )
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+def _pyarrow(what: str):
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(f'{what} needs pyarrow: pip install "bpe-studio[parquet]".') from None
+    return pa, pq
+
+
+def has_header(data: bytes) -> bool:
+    return data.removeprefix(b"\xef\xbb\xbf").startswith(HEADER.encode()) and data[len(HEADER) :][:1] in (
+        b"\n",
+        b"\r",
+        b"",
+    )
+
+
+def counts_corpus(path: str | Path, config: PipelineConfig) -> Corpus | None:
+    """The corpus of a counts file written by ``count`` (its words as pieces), or ``None`` for
+    a file without the header (the caller reads it as word<TAB>count lines of text)."""
+    name = str(path)
+    if name.lower().endswith(".parquet"):
+        return Corpus.from_word_counts(_parquet_counts(name), config)
+    data = read_bounded(Path(path), "counts file")
+    if not has_header(data):
+        return None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"The counts file {name!r} is not UTF-8 text.") from None
+    return Corpus.from_word_counts(parse_counts(text, name), config)
+
+
+def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
+    """The (word, count) lines under the header (which is checked)."""
+    lines = text.split("\n")
+    if lines[0].rstrip("\r") != HEADER:
+        raise InputError(f"The counts file {name!r} does not start with {quoted(HEADER)}.")
+    for number, line in enumerate(lines[1:], start=2):
+        line = line.removesuffix("\r")
+        if not line:
+            continue
+        where = f"Line {number:,} of the counts file {name!r}"
+        word, tab, count_text = line.rpartition("\t")
+        if not tab or not word:
+            raise InputError(f"{where} is not a word, a TAB and a count.")
+        yield unescaped(word, where), _count(count_text, where)
+
+
+def _count(text: str, where: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_TOTAL)) or int(text) < 1:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise InputError(f"{where} has the count {quoted(shown)}, which is not a positive whole number.")
+    if int(text) > MAX_TOTAL:
+        raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
+    return int(text)
+
+
+def _parquet_counts(name: str) -> Iterable[tuple[str, int]]:
+    pa, pq = _pyarrow(f"Reading the counts file {name!r}")
+    try:
+        table = pq.read_table(name, columns=["word", "count"])
+    except (OSError, pa.ArrowException, KeyError):
+        raise InputError(
+            f"The counts file {name!r} is not Parquet with the columns word and count."
+        ) from None
+    words, counts = table.column("word"), table.column("count")
+    if not pa.types.is_string(words.type) or not pa.types.is_integer(counts.type):
+        raise InputError(f"The counts file {name!r} does not hold word strings and integer counts.")
+    if words.null_count or counts.null_count:
+        raise InputError(f"The counts file {name!r} has rows without a word or a count.")
+    for row, (word, count) in enumerate(zip(words.to_pylist(), counts.to_pylist(), strict=True), start=1):
+        if not word or not 1 <= count <= MAX_TOTAL:
+            raise InputError(
+                f"Row {row:,} of the counts file {name!r} has an empty word or a count out of range."
+            )
+        yield word, count

@@ -1,0 +1,327 @@
+"""Corpus inputs as users have them: files, folders, globs and standard input; plain or
+compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``); whole texts, JSONL records or Parquet rows.
+
+:func:`expand` turns what the user typed into :class:`Source` s, each read as one kind:
+
+* a text file is one text (streamed a block at a time, :func:`text_blocks`);
+* a JSONL file (``.jsonl``, ``.ndjson``) is one text per line, the string in field ``text``
+  (or the field asked for); blank lines are skipped (:func:`jsonl_batches`);
+* a Parquet file (``.parquet``) is one text per row, the string in column ``text`` (or the
+  column asked for), read with ``pyarrow`` (:func:`parquet_batches`).
+
+A folder is every file under it, recursively, in path order, without hidden files and
+folders (``.name``) or Hadoop's bookkeeping files (``_SUCCESS``, ``_name``), as Spark lists
+a folder. Whatever cannot be read is refused with one sentence naming the file and, where it
+has one, the line or row.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import glob
+import gzip
+import io
+import json
+import lzma
+import os
+import sys
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from bpe_core.errors import InputError, quoted
+
+STDIN = "-"
+COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
+RECORD_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+DEFAULT_FIELD = "text"
+BLOCK = 1 << 20  # bytes read from a file at a time
+RECORDS_PER_BATCH = 2_000  # JSONL lines or Parquet rows handed on together
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input: ``name`` is its path as found (or ``-``), ``kind`` ``text``, ``jsonl`` or
+    ``parquet``, ``compression`` a name of :data:`COMPRESSIONS` or ``None``, ``size`` its bytes on
+    disk (``None`` for standard input)."""
+
+    name: str
+    kind: str
+    compression: str | None
+    size: int | None
+
+
+def kind_of(name: str) -> tuple[str, str | None]:
+    """(kind, compression) by the file's suffixes: ``a.jsonl.gz`` is JSONL compressed by gzip."""
+    suffixes = [s.lower() for s in Path(name).suffixes]
+    compression = COMPRESSIONS.get(suffixes[-1]) if suffixes else None
+    if compression is not None:
+        suffixes = suffixes[:-1]
+    kind = RECORD_SUFFIXES.get(suffixes[-1], "text") if suffixes else "text"
+    return kind, compression
+
+
+def expand(specs: Sequence[str]) -> list[Source]:
+    """The sources the user's paths, folders, globs and ``-`` name, each once, in the order
+    given (a folder's and a glob's files in path order)."""
+    names: list[str] = []
+    for spec in specs:
+        if spec == STDIN:
+            names.append(STDIN)
+        elif os.path.isdir(spec):
+            found = _folder_files(spec)
+            if not found:
+                raise InputError(f"The folder {spec!r} holds no files.")
+            names.extend(found)
+        elif os.path.lexists(spec):
+            names.append(spec)
+        elif glob.has_magic(spec):
+            matches = sorted(p for p in glob.glob(spec, recursive=True) if not _hidden(p))
+            files = [f for p in matches for f in (_folder_files(p) if os.path.isdir(p) else [p])]
+            if not files:
+                raise InputError(f"No file matches {spec!r}.")
+            names.extend(files)
+        else:
+            raise InputError(f"The file {spec!r} does not exist.")
+    if names.count(STDIN) > 1:
+        raise InputError("Standard input (-) can be read only once.")
+    sources, seen = [], set()
+    for name in names:
+        if name in seen:
+            continue
+        seen.add(name)
+        kind, compression = kind_of(name) if name != STDIN else ("text", None)
+        if kind == "parquet" and compression is not None:
+            raise InputError(f"The file {name!r} is a compressed Parquet file; Parquet compresses itself.")
+        sources.append(Source(name, kind, compression, None if name == STDIN else _size(name)))
+    return sources
+
+
+def _folder_files(folder: str) -> list[str]:
+    out: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not _hidden_name(d))
+        out.extend(os.path.join(root, f) for f in files if not _hidden_name(f))
+    return sorted(out)
+
+
+def _hidden_name(name: str) -> bool:
+    return name.startswith((".", "_"))
+
+
+def _hidden(path: str) -> bool:
+    return any(_hidden_name(part) for part in Path(path).parts if part not in (".", ".."))
+
+
+def _size(name: str) -> int:
+    try:
+        return os.stat(name).st_size
+    except OSError as error:
+        raise InputError(f"The file {name!r} cannot be read ({error.strerror}).") from None
+
+
+# -- bytes -------------------------------------------------------------------------------------
+
+
+class _Counted(io.RawIOBase):
+    """A binary stream that tells how many bytes have been read from it (progress on the
+    compressed file, whose size is known, not on the text it holds)."""
+
+    def __init__(self, stream: BinaryIO, read: Callable[[int], None]) -> None:
+        self._stream = stream
+        self._read = read
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        self._read(len(data))
+        return len(data)
+
+
+def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) -> Iterator[bytes]:
+    """The source's bytes, decompressed, a block at a time; ``read(n)`` is told of every ``n``
+    bytes taken from the file itself. A damaged archive is refused with one sentence."""
+    try:
+        raw: BinaryIO = sys.stdin.buffer if source.name == STDIN else open(source.name, "rb")  # noqa: SIM115
+    except OSError as error:
+        raise InputError(f"The file {source.name!r} cannot be read ({error.strerror}).") from None
+    try:
+        stream = _decompressed(_Counted(raw, read), source)  # type: ignore[arg-type]
+        while True:
+            try:
+                block = stream.read(BLOCK)
+            except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as error:
+                if isinstance(error, OSError) and error.errno is not None:
+                    raise InputError(f"The file {source.name!r} cannot be read ({error.strerror}).") from None
+                raise InputError(
+                    f"The file {source.name!r} is a damaged or truncated {source.compression} archive."
+                ) from None
+            except Exception as error:  # zstandard's own error type
+                if type(error).__name__ != "ZstdError":
+                    raise
+                raise InputError(
+                    f"The file {source.name!r} is a damaged or truncated zstd archive."
+                ) from None
+            if not block:
+                return
+            yield block
+    finally:
+        if raw is not sys.stdin.buffer:
+            raw.close()
+
+
+def _decompressed(raw: BinaryIO, source: Source) -> BinaryIO:
+    buffered = io.BufferedReader(raw, BLOCK)  # type: ignore[arg-type,type-var]
+    if source.compression is None:
+        return buffered
+    if source.compression == "gzip":
+        return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
+    if source.compression == "bzip2":
+        return bz2.BZ2File(buffered)  # type: ignore[return-value]
+    if source.compression == "xz":
+        return lzma.LZMAFile(buffered)  # type: ignore[return-value]
+    try:
+        import zstandard
+    except ImportError:
+        raise InputError(
+            f"Reading {source.name!r} needs the zstandard package: pip install zstandard."
+        ) from None
+    return zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)  # type: ignore[return-value]
+
+
+# -- text --------------------------------------------------------------------------------------
+
+
+def text_blocks(source: Source, read: Callable[[int], None] = lambda n: None) -> Iterator[str]:
+    """The source's UTF-8 text a block at a time, without a leading byte-order mark; binary
+    (a NUL byte) or undecodable text is refused naming the line."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = 1  # the line the next decoded character is on
+    first = True
+    for data in byte_blocks(source, read):
+        text = _decode(decoder, data, source, lines)
+        if "\x00" in text:
+            line = lines + text[: text.index("\x00")].count("\n")
+            raise InputError(
+                f"The file {source.name!r} looks binary, not like text (a NUL byte on line {line:,})."
+            )
+        lines += text.count("\n")
+        if first and text:
+            text, first = text.removeprefix("\ufeff"), False
+        if text:
+            yield text
+    _decode(decoder, b"", source, lines, final=True)
+
+
+def _decode(
+    decoder: codecs.IncrementalDecoder, data: bytes, source: Source, line: int, final: bool = False
+) -> str:
+    held = len(decoder.getstate()[0])  # bytes of a character the last block cut in two
+    try:
+        return decoder.decode(data, final)
+    except UnicodeDecodeError as error:
+        line += data[: max(error.start - held, 0)].count(b"\n")
+        raise InputError(f"The file {source.name!r} is not valid UTF-8 (line {line:,}).") from None
+
+
+# -- records -----------------------------------------------------------------------------------
+
+
+def jsonl_line_batches(
+    source: Source, read: Callable[[int], None] = lambda n: None
+) -> Iterator[tuple[int, list[str]]]:
+    """The source's lines in batches, each with the number of its first line (the lines are
+    parsed where they are counted: :func:`texts_of_lines`)."""
+    pending = ""
+    number = 1
+    batch: list[str] = []
+    first_number = 1
+    for block in text_blocks(source, read):
+        lines = (pending + block).split("\n")
+        pending = lines.pop()
+        for line in lines:
+            if not batch:
+                first_number = number
+            batch.append(line)
+            number += 1
+            if len(batch) >= RECORDS_PER_BATCH:
+                yield first_number, batch
+                batch = []
+    if pending:
+        if not batch:
+            first_number = number
+        batch.append(pending)
+    if batch:
+        yield first_number, batch
+
+
+def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
+    """The text of each JSONL line (blank lines skipped), or one sentence naming the line that
+    is not a JSON object with a string in ``field``."""
+    texts = []
+    for number, line in enumerate(lines, start=first_number):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            raise InputError(f"Line {number:,} of {name!r} is not JSON.") from None
+        if not isinstance(record, dict) or field not in record:
+            raise InputError(f"Line {number:,} of {name!r} has no field {quoted(field)}.")
+        text = record[field]
+        if not isinstance(text, str):
+            raise InputError(f"Line {number:,} of {name!r} has a {quoted(field)} that is not a string.")
+        texts.append(text)
+    return texts
+
+
+def parquet_batches(
+    source: Source, field: str, read: Callable[[int], None] = lambda n: None
+) -> Iterator[list[str]]:
+    """The strings of column ``field``, a batch of rows at a time; a missing column, a column
+    that is not text, a null and a file that is not Parquet are refused with one sentence."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            f'Reading the Parquet file {source.name!r} needs pyarrow: pip install "bpe-studio[parquet]".'
+        ) from None
+    if source.name == STDIN:
+        raise InputError("Standard input is read as text; give a Parquet file by its path.")
+    try:
+        parquet = pq.ParquetFile(source.name)
+    except (OSError, pa.ArrowException):
+        raise InputError(f"The file {source.name!r} is not a Parquet file, or it is damaged.") from None
+    names = parquet.schema_arrow.names
+    if field not in names:
+        shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
+        raise InputError(f"The Parquet file {source.name!r} has no column {quoted(field)} (it has: {shown}).")
+    column_type = parquet.schema_arrow.field(field).type
+    if not (pa.types.is_string(column_type) or pa.types.is_large_string(column_type)):
+        raise InputError(f"The column {quoted(field)} of {source.name!r} holds {column_type}, not strings.")
+    row = 1
+    done = 0
+    try:
+        for group in range(parquet.num_row_groups):
+            batches = parquet.iter_batches(RECORDS_PER_BATCH, row_groups=[group], columns=[field])
+            for batch in batches:
+                column = batch.column(0)
+                if column.null_count:
+                    nulls = column.is_null().to_pylist()
+                    at = row + nulls.index(True)
+                    raise InputError(f"Row {at:,} of {source.name!r} has no {quoted(field)} (null).")
+                yield column.to_pylist()
+                row += len(column)
+            size = source.size or 0
+            now = size * (group + 1) // max(parquet.num_row_groups, 1)
+            read(now - done)
+            done = now
+    except pa.ArrowException:
+        raise InputError(f"The Parquet file {source.name!r} is damaged.") from None

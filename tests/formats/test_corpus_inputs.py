@@ -1,0 +1,230 @@
+"""Corpora as users have them: several files, folders, globs, compressed files, JSONL and
+Parquet, counted on several processes, give exactly the counts of their texts counted one by
+one; a counts file written from them trains exactly as they do."""
+
+import bz2
+import gzip
+import json
+import lzma
+import random
+from collections import Counter
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import zstandard
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig, load_corpus
+from bpe_core.errors import InputError
+from bpe_core.io import counting
+from bpe_core.io.counting import count_sources, safe_cut
+from bpe_core.io.counts_file import HEADER, counts_corpus, escaped, parse_counts, unescaped, write_counts
+from bpe_core.io.sources import expand
+from tests.conftest import data_text
+
+PIPELINES = {
+    "whitespace, </w>": PipelineConfig(),
+    "gpt2 bytes, prefix space, a special token": PipelineConfig(
+        unit="byte",
+        pretokenize="gpt2",
+        end_of_word=None,
+        prefix_space=True,
+        special_tokens=("<|end of text|>",),
+    ),
+    "cl100k, NFKC, lowercase": PipelineConfig(normalization="nfkc", lowercase=True, pretokenize="gpt4"),
+    "o200k, NFC": PipelineConfig(normalization="nfc", pretokenize="o200k", end_of_word=None),
+    "words, attached marker": PipelineConfig(pretokenize="words", attach_marker=True),
+    "one sequence": PipelineConfig(pretokenize="none", end_of_word=None),
+}
+ALPHABET = [*"ab cd  EF\t\n\r\n.,'s 12 345 ÉéİıΣς ﬁ ＡＢ 中文 \u0301 \u00a0 🤗", "<|end of text|>", "'ll"]
+
+
+def counted_one_by_one(texts: list[str], config: PipelineConfig) -> Corpus:
+    """The reference: each text counted whole, in order, the counts added up."""
+    counter: Counter[str] = Counter()
+    specials = [0] * len(config.special_tokens)
+    for text in texts:
+        if not counted_words(text, config):
+            continue  # no word in it: nothing to add
+        corpus = Corpus.from_text(text, config)
+        for word, count in zip(corpus.words, corpus.counts, strict=True):
+            counter[word] += count
+        specials = [a + b for a, b in zip(specials, corpus.special_counts, strict=True)]
+    return Corpus.from_counter(counter, config, tuple(specials))
+
+
+def write_shapes(folder, texts: list[str], shapes: list[str]) -> list[str]:
+    """Each text as a file of the given shape; JSONL and Parquet hold it as one record."""
+    names = []
+    for number, (text, shape) in enumerate(zip(texts, shapes, strict=True)):
+        path = folder / f"{number:03}{shape}"
+        data = text.encode("utf-8")
+        if shape == ".txt":
+            path.write_bytes(data)
+        elif shape == ".txt.gz":
+            path.write_bytes(gzip.compress(data))
+        elif shape == ".txt.bz2":
+            path.write_bytes(bz2.compress(data))
+        elif shape == ".txt.xz":
+            path.write_bytes(lzma.compress(data))
+        elif shape == ".txt.zst":
+            path.write_bytes(zstandard.ZstdCompressor().compress(data))
+        elif shape == ".jsonl":
+            path.write_text(json.dumps({"text": text, "other": 1}) + "\n", encoding="utf-8")
+        elif shape == ".parquet":
+            pq.write_table(pa.table({"text": [text]}), path)
+        names.append(str(path))
+    return names
+
+
+TEXT = "shakespeare_200k.txt"
+SHAPES = [".txt", ".txt.gz", ".txt.bz2", ".txt.xz", ".txt.zst", ".jsonl", ".parquet"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    texts=st.lists(st.lists(st.sampled_from(ALPHABET), max_size=60).map("".join), min_size=1, max_size=5),
+    shapes=st.lists(st.sampled_from(SHAPES), min_size=5, max_size=5),
+    name=st.sampled_from(sorted(PIPELINES)),
+    chunk=st.integers(1, 40),
+)
+def test_texts_in_random_files_and_shapes_count_as_each_text_counted_whole(
+    tmp_path_factory, monkeypatch, texts, shapes, name, chunk
+):
+    monkeypatch.setattr(counting, "CHUNK", chunk)  # cut texts into many small parts
+    config = PIPELINES[name]
+    folder = tmp_path_factory.mktemp("inputs")
+    files = write_shapes(folder, texts, shapes[: len(texts)])
+    kept = [t for t in texts if t]
+    if not any(counted_words(t, config) for t in kept):
+        return  # nothing to count: refused, as any empty corpus
+    expected = counted_one_by_one(texts, config)
+    got = count_sources(expand(files), config).corpus(config)
+    assert list(got.words) == list(expected.words)  # first appearance order too
+    assert list(got.counts) == list(expected.counts)
+    assert got.special_counts == expected.special_counts
+
+
+def counted_words(text: str, config: PipelineConfig) -> bool:
+    try:
+        Corpus.from_text(text, config)
+    except InputError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(PIPELINES))
+def test_a_large_real_text_cut_in_parts_on_two_processes_counts_as_it_whole(name, monkeypatch, tmp_path):
+    monkeypatch.setattr(counting, "CHUNK", 20_000)
+    config = PIPELINES[name]
+    text = data_text("shakespeare_200k.txt") + "<|end of text|>" + data_text("kjv_genesis_100k.txt")
+    (tmp_path / "big.txt.gz").write_bytes(gzip.compress(text.encode()))
+    expected = Corpus.from_text(text, config)
+    got = count_sources(expand([str(tmp_path / "big.txt.gz")]), config, workers=2).corpus(config)
+    assert list(got.words) == list(expected.words) and list(got.counts) == list(expected.counts)
+    assert got.special_counts == expected.special_counts
+
+
+def test_a_cut_is_made_only_before_a_space_between_letters_that_no_special_token_spans():
+    assert safe_cut("ab, cd ef", 0) == 6
+    assert safe_cut("ab  cd", 0) is None
+    assert safe_cut("end of text here", 0, ["end of text"]) == 11
+    assert safe_cut("x end of text", 0, ["end of text"]) == 1
+
+
+@pytest.mark.parametrize("rule", ["hf", "lexicographic", "subword-nmt"])
+def test_training_on_the_counts_file_gives_the_merges_of_training_on_the_inputs(tmp_path, rule):
+    """A counts file keeps no text order, so rules that look only at counts and pairs agree
+    (first-seen reads the counts file's order)."""
+    random.seed(3)
+    text = data_text("shakespeare_200k.txt")[:60_000]
+    parts = [text[i : i + 7_000] for i in range(0, len(text), 7_000)]
+    files = write_shapes(tmp_path, parts, [random.choice(SHAPES) for _ in parts])
+    for config in (PipelineConfig(), PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)):
+        counted = count_sources(expand(files), config)
+        write_counts(counted.counter, tmp_path / "counts.tsv")
+        write_counts(counted.counter, tmp_path / "counts.parquet")
+        expected = merges_of(load_corpus(files, config, workers=2), rule)
+        for counts_path in ("counts.tsv", "counts.parquet"):
+            assert merges_of(load_corpus(tmp_path / counts_path, config, "counts"), rule) == expected
+
+
+def merges_of(corpus: Corpus, rule: str) -> list[tuple[str, str, int]]:
+    trainer = Trainer(corpus, TrainingConfig(tie_break=rule))
+    trainer.run(merges=150)
+    tokens = trainer.vocab.tokens
+    return [(tokens[r.pair[0]], tokens[r.pair[1]], r.count) for r in trainer.history]
+
+
+def test_a_counts_file_is_sorted_and_escapes_what_would_break_a_line(tmp_path):
+    counts = {"b": 2, "a": 2, "\n\n": 5, "tab\there": 1, "back\\slash": 1, "cr\r": 3, "é": 2}
+    write_counts(counts, tmp_path / "c.tsv")
+    lines = (tmp_path / "c.tsv").read_text(encoding="utf-8").split("\n")
+    assert lines[0] == HEADER
+    assert lines[1:-1] == [
+        "\\n\\n\t5",
+        "cr\\r\t3",
+        "a\t2",
+        "b\t2",
+        "é\t2",
+        "back\\\\slash\t1",
+        "tab\\there\t1",
+    ]
+    assert dict(parse_counts((tmp_path / "c.tsv").read_text(encoding="utf-8"), "c.tsv")) == counts
+
+
+@given(st.text())
+def test_escaping_round_trips_any_word(word):
+    assert unescaped(escaped(word), "here") == word
+    assert "\n" not in escaped(word) and "\t" not in escaped(word) and "\r" not in escaped(word)
+
+
+def test_a_counts_file_without_the_header_reads_as_before(tmp_path):
+    (tmp_path / "old.tsv").write_text("low lower\t3\nnew\t2\n", encoding="utf-8")
+    assert counts_corpus(tmp_path / "old.tsv", PipelineConfig()) is None
+    corpus = load_corpus(tmp_path / "old.tsv", PipelineConfig(), "counts")
+    assert dict(zip(corpus.words, corpus.counts, strict=True)) == {"low": 3, "lower": 3, "new": 2}
+
+
+def test_a_folder_is_read_recursively_without_hidden_or_bookkeeping_files(tmp_path):
+    (tmp_path / "sub" / ".git").mkdir(parents=True)
+    (tmp_path / "a.txt").write_text("one", encoding="utf-8")
+    (tmp_path / "sub" / "b.txt").write_text("two", encoding="utf-8")
+    (tmp_path / "sub" / ".git" / "c.txt").write_text("hidden", encoding="utf-8")
+    (tmp_path / ".d.txt").write_text("hidden", encoding="utf-8")
+    (tmp_path / "_SUCCESS").write_text("", encoding="utf-8")
+    names = [source.name for source in expand([str(tmp_path)])]
+    assert names == [str(tmp_path / "a.txt"), str(tmp_path / "sub" / "b.txt")]
+    assert [s.name for s in expand([str(tmp_path / "**" / "*.txt")])] == names
+
+
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (
+            lambda d: (d / "t.txt.gz").write_bytes(gzip.compress(data_text(TEXT).encode())[:2000]),
+            "damaged or truncated gzip",
+        ),
+        (lambda d: (d / "t.txt.bz2").write_bytes(b"BZh9 not really"), "damaged or truncated bzip2"),
+        (lambda d: (d / "t.txt.xz").write_bytes(lzma.compress(b"abc")[:-4]), "damaged or truncated xz"),
+        (lambda d: (d / "t.txt.zst").write_bytes(b"\x28\xb5\x2f\xfd garbage"), "damaged or truncated zstd"),
+        (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n\n{"text": 3}\n', encoding="utf-8"), "Line 3"),
+        (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n{oops\n', encoding="utf-8"), "Line 2 of"),
+        (lambda d: (d / "t.jsonl").write_text('{"body": "a"}\n', encoding="utf-8"), "no field 'text'"),
+        (lambda d: pq.write_table(pa.table({"body": ["a"]}), d / "t.parquet"), "no column 'text'"),
+        (lambda d: pq.write_table(pa.table({"text": ["a", None]}), d / "t.parquet"), "Row 2"),
+        (lambda d: pq.write_table(pa.table({"text": [1, 2]}), d / "t.parquet"), "not strings"),
+        (lambda d: (d / "t.parquet").write_bytes(b"PAR1 not parquet"), "not a Parquet file, or it is"),
+        (lambda d: (d / "t.txt").write_bytes(b"ok\nok\n\xff\xfe"), "line 3"),
+        (lambda d: (d / "t.txt").write_bytes(b"line\nline\x00"), "NUL byte on line 2"),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_refused_in_one_sentence_naming_it(tmp_path, make, says):
+    (tmp_path / "fine.txt").write_text("fine words", encoding="utf-8")
+    make(tmp_path)
+    with pytest.raises(InputError) as raised:
+        load_corpus([str(tmp_path)], PipelineConfig())
+    message = str(raised.value)
+    assert says in message and "t." in message and message.endswith(".") and "\n" not in message
