@@ -28,7 +28,7 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -46,12 +46,13 @@ RECORDS_PER_BATCH = 2_000  # JSONL lines or Parquet rows handed on together
 class Source:
     """One input: ``name`` is its path as found (or ``-``), ``kind`` ``text``, ``jsonl`` or
     ``parquet``, ``compression`` a name of :data:`COMPRESSIONS` or ``None``, ``size`` its bytes on
-    disk (``None`` for standard input)."""
+    disk (``None`` for standard input), ``data`` its bytes when they were read elsewhere."""
 
     name: str
     kind: str
     compression: str | None
     size: int | None
+    data: bytes | None = field(default=None, repr=False)  # the file's bytes, already read (Spark's)
 
 
 def kind_of(name: str) -> tuple[str, str | None]:
@@ -148,7 +149,12 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
     """The source's bytes, decompressed, a block at a time; ``read(n)`` is told of every ``n``
     bytes taken from the file itself. A damaged archive is refused with one sentence."""
     try:
-        raw: BinaryIO = sys.stdin.buffer if source.name == STDIN else open(source.name, "rb")  # noqa: SIM115
+        if source.data is not None:
+            raw: BinaryIO = io.BytesIO(source.data)
+        elif source.name == STDIN:
+            raw = sys.stdin.buffer
+        else:
+            raw = open(source.name, "rb")  # noqa: SIM115
     except OSError as error:
         raise InputError(f"The file {source.name!r} cannot be read ({error.strerror}).") from None
     try:

@@ -1,0 +1,154 @@
+"""Counting word types on Spark, where the data is: the same readers and the same pipeline
+function as the local engine (``bpe_core.io.counting``) run on the executors, the reduce
+happens in Spark, and the driver writes the counts, byte for byte what the local engine writes.
+
+Spark's own readers read the inputs, so ``hdfs://`` and ``s3a://`` paths work on a cluster:
+Parquet through ``spark.read.parquet`` (its column, row by row); text and JSONL files, plain or
+compressed, through the ``binaryFile`` source, each file whole on one executor and decoded there
+by :mod:`bpe_core.io.sources` (a file is one text; split corpora into files of at most a few
+hundred MB, as sharded datasets are). Paths on this machine are expanded as the local engine
+expands them (folders, globs, hidden files skipped); other URLs are Spark's to list, recursively.
+
+The executors need Python with ``numpy`` and ``regex``; ``bpe_core`` itself is shipped to them as
+a zip. Needs ``pyspark`` (``pip install "bpe-studio[spark]"``) and Java 17 or newer.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import re
+import sys
+import tempfile
+import zipfile
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import bpe_core
+from bpe_core.errors import InputError
+from bpe_core.io.counting import Task, count_task, tasks
+from bpe_core.io.sources import STDIN, Source, expand, kind_of
+from bpe_core.pipeline.config import PipelineConfig
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_OUR_ERROR = re.compile(r"bpe_core\.errors\.InputError: (.*)")
+
+
+def spark_counts(
+    specs: Sequence[str], config: PipelineConfig, field: str, master: str | None = None
+) -> tuple[Counter[str], int]:
+    """The counts of the inputs, and how many inputs (files) Spark read."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise InputError('The Spark engine needs pyspark: pip install "bpe-studio[spark]".') from None
+    if STDIN in specs:
+        raise InputError("The Spark engine reads files, not standard input.")
+    remote = [spec for spec in specs if _URL.match(spec) and not spec.startswith("file://")]
+    local = expand([spec.removeprefix("file://") for spec in specs if spec not in remote])
+    parquet = [Path(s.name).resolve().as_uri() for s in local if s.kind == "parquet"]
+    files = [Path(s.name).resolve().as_uri() for s in local if s.kind != "parquet"]
+    for url in remote:
+        (parquet if kind_of(url)[0] == "parquet" else files).append(url)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the executors run this Python
+    builder = SparkSession.builder.appName("bpe-studio count")
+    if master is not None:
+        builder = builder.master(master)
+    try:
+        with _quiet_stderr():  # the JVM's start-up notes are not ours to print
+            spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    except Exception as error:  # no Java, or a master that does not answer
+        raise InputError(f"Spark did not start ({_first_line(error)}); it needs Java 17 or newer.") from None
+    spark.sparkContext.setLogLevel("ERROR")
+    with tempfile.TemporaryDirectory() as folder:
+        spark.sparkContext.addPyFile(_package_zip(Path(folder)))
+        try:
+            counts = _count(spark, files, parquet, config.to_dict(), field)
+        except Exception as error:
+            raise _our_error(error) from None
+    return Counter(dict(counts)), len(files) + len(parquet)
+
+
+def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field: str) -> list:
+    parts = []
+    if files:
+        frame = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(files)
+        parts.append(
+            frame.select("path", "content").rdd.flatMap(lambda row: _file_counts(row, config, field))
+        )
+    if parquet:
+        frame = spark.read.option("recursiveFileLookup", "true").parquet(*parquet)
+        if field not in frame.columns:
+            shown = ", ".join(frame.columns)
+            raise InputError(f"The Parquet inputs have no column {field!r} (they have: {shown}).")
+        if dict(frame.dtypes)[field] != "string":
+            raise InputError(
+                f"The column {field!r} of the Parquet inputs holds {dict(frame.dtypes)[field]}, not strings."
+            )
+        if frame.filter(frame[field].isNull()).limit(1).count():
+            raise InputError(f"A row of the Parquet inputs has no {field!r} (null).")
+        texts = frame.select(field).rdd.map(lambda row: row[0])
+        parts.append(texts.mapPartitions(lambda rows: _texts_counts(rows, config, field)))
+    counts = parts[0] if len(parts) == 1 else spark.sparkContext.union(parts)
+    return counts.reduceByKey(operator.add).collect()
+
+
+def _file_counts(row: Any, config: dict, field: str) -> Iterator[tuple[str, int]]:
+    """On an executor: a whole text or JSONL file's counts, read by the local engine's readers."""
+    name = row.path.removeprefix("file:")
+    kind, compression = kind_of(name)
+    source = Source(name, kind, compression, len(row.content), bytes(row.content))
+    pipeline = PipelineConfig.from_dict(config)
+    counter: Counter[str] = Counter()
+    for task in tasks([source], pipeline, field, lambda n: None):
+        counter.update(count_task(task, pipeline, field)[0])
+    return iter(counter.items())
+
+
+def _texts_counts(rows: Iterator[str], config: dict, field: str) -> Iterator[tuple[str, int]]:
+    """On an executor: the counts of Parquet rows, each a text."""
+    pipeline = PipelineConfig.from_dict(config)
+    counts, _ = count_task(Task("texts", "parquet", list(rows)), pipeline, field)
+    return iter(counts.items())
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 sent to nothing meanwhile (the JVM Spark starts writes there itself)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as nothing:
+            os.dup2(nothing.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _package_zip(folder: Path) -> str:
+    """``bpe_core`` as a zip the executors import it from."""
+    root = Path(bpe_core.__file__).parent
+    path = folder / "bpe_core.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted(root.rglob("*.py")):
+            archive.write(file, file.relative_to(root.parent).as_posix())
+    return str(path)
+
+
+def _our_error(error: Exception) -> Exception:
+    """Our one-sentence refusal raised on an executor, as it was raised; else Spark's first line."""
+    if isinstance(error, InputError):
+        return error
+    found = _OUR_ERROR.search(str(error))
+    if found is not None:
+        return InputError(found.group(1).strip())
+    return InputError(f"Spark could not count the inputs ({_first_line(error)}).")
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0].rstrip(".")[:300] if text else type(error).__name__

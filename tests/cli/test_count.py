@@ -1,0 +1,111 @@
+"""``bpe-studio count``: a folder mixing plain and compressed text, JSONL and Parquet counted into a
+file that trains as the folder does; the Spark engine (``local[2]``) writes the same bytes as
+the local engine; bad inputs end with one sentence, exit 1 and no output file."""
+
+import bz2
+import gzip
+import json
+import shutil
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from tests.cli.test_contract import run
+from tests.conftest import data_text
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A corpus as people ship one: plain, gzip and bzip2 text, JSONL and Parquet, a subfolder,
+    and a hidden file that is left out."""
+    text = data_text("shakespeare_200k.txt")
+    data = tmp_path / "corpus"
+    (data / "more").mkdir(parents=True)
+    (data / "a.txt").write_text(text[:40_000], encoding="utf-8")
+    (data / "b.txt.gz").write_bytes(gzip.compress(text[40_000:80_000].encode()))
+    (data / "more" / "c.txt.bz2").write_bytes(
+        bz2.compress(data_text("kjv_genesis_100k.txt")[:30_000].encode())
+    )
+    records = [{"text": paragraph, "id": i} for i, paragraph in enumerate(text[80_000:120_000].split("\n\n"))]
+    (data / "d.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    pq.write_table(pa.table({"text": text[120_000:150_000].split("\n\n")}), data / "more" / "e.parquet")
+    (data / ".notes.txt").write_text("hidden words never counted", encoding="utf-8")
+    return data
+
+
+def test_count_writes_sorted_counts_that_train_as_the_folder_does(folder, tmp_path):
+    code, out, err = run("count", str(folder), "-o", str(tmp_path / "counts.tsv"), "--workers", "2")
+    assert code == 0 and err == "" and "in 5 inputs" in out
+    lines = (tmp_path / "counts.tsv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "#bpe-studio counts 1"
+    counts = [int(line.rsplit("\t", 1)[1]) for line in lines[1:]]
+    assert counts == sorted(counts, reverse=True) and "hidden" not in {line.split("\t")[0] for line in lines}
+    options = ["--merges", "120", "--tie-break", "hf", "--json"]
+    _, from_folder, _ = run("train", str(folder), *options)
+    _, from_counts, _ = run("train", str(tmp_path / "counts.tsv"), "--input", "counts", *options)
+    assert json.loads(from_counts)["merges"] == json.loads(from_folder)["merges"]
+
+
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (lambda d: (d / "x.txt.gz").write_bytes(gzip.compress(b"words " * 50_000)[:300]), "truncated gzip"),
+        (lambda d: (d / "x.jsonl").write_text('{"text": "ok"}\n{"text": \n', encoding="utf-8"), "Line 2"),
+        (lambda d: pq.write_table(pa.table({"body": ["a"]}), d / "x.parquet"), "no column 'text'"),
+        (lambda d: (d / "x.txt").write_bytes(b"\x89PNG\x00\x00"), "not valid UTF-8 (line 1)"),
+    ],
+)
+def test_a_bad_input_among_many_ends_in_one_sentence_and_no_output(folder, tmp_path, make, says):
+    make(folder)
+    output = tmp_path / "counts.tsv"
+    code, out, err = run("count", str(folder), "-o", str(output))
+    assert code == 1 and out == "" and err.count("\n") == 1 and says in err and "x." in err
+    assert not output.exists()
+
+
+def test_an_empty_folder_and_a_glob_matching_nothing_say_so(tmp_path):
+    (tmp_path / "empty").mkdir()
+    for argument, says in (
+        (tmp_path / "empty", "holds no files"),
+        (tmp_path / "*.nothing", "No file matches"),
+    ):
+        code, _out, err = run("count", str(argument), "-o", str(tmp_path / "c.tsv"))
+        assert code == 1 and says in err and err.count("\n") == 1
+
+
+def test_counts_from_standard_input_and_as_parquet(tmp_path, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"to be or not to be")))
+    code, _out, err = run("count", "-", "-o", str(tmp_path / "c.parquet"))
+    assert code == 0, err
+    table = pq.read_table(tmp_path / "c.parquet")
+    assert table.column_names == ["word", "count"] and str(table.schema.field("count").type) == "int64"
+    assert table.to_pydict() == {"word": ["be", "to", "not", "or"], "count": [2, 2, 1, 1]}
+
+
+def _java() -> str | None:
+    return shutil.which("java")
+
+
+@pytest.mark.skipif(_java() is None, reason="the Spark engine needs Java, which this machine lacks")
+def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
+    pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
+    local, spark = tmp_path / "local.tsv", tmp_path / "spark.tsv"
+    options = ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none"]
+    assert run("count", str(folder), "-o", str(local), *options)[0] == 0
+    code, out, err = run(
+        "count", str(folder), "-o", str(spark), "--engine", "spark", "--spark-master", "local[2]", *options
+    )
+    assert code == 0, err
+    assert spark.read_bytes() == local.read_bytes()
+    assert "word types" in out
+
+    (folder / "broken.jsonl").write_text('{"text": "fine"}\nnot json\n', encoding="utf-8")
+    code, _out, err = run(
+        "count", str(folder), "-o", str(tmp_path / "x.tsv"), "--engine", "spark", "--spark-master", "local[2]"
+    )
+    assert code == 1 and err.strip().endswith("broken.jsonl' is not JSON.") and "Line 2" in err
+    assert not (tmp_path / "x.tsv").exists()
