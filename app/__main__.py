@@ -2,4 +2,5 @@
 
 from app.launcher import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when a counting worker process is started from this module
+    raise SystemExit(main())

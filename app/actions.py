@@ -92,6 +92,13 @@ def make_commands(window: MainWindow) -> dict[str, QAction]:
     add("reset", "Reset", window.confirm_reset, ("Ctrl+Shift+R",), "Back to step 0, forgetting the history")
     add("settings", "Settings…", window.open_settings, ("Ctrl+,",), "Pipeline and training settings")
     add("open_corpus", "Open corpus…", files.ask_open_corpus, ("Ctrl+O",))
+    add(
+        "open_folder",
+        "Open corpus folder…",
+        files.ask_open_corpus_folder,
+        ("Ctrl+Alt+O",),
+        "A folder of text, compressed, JSONL or Parquet files as one corpus, counted on every core",
+    )
     add("paste", "Paste text as corpus…", files.ask_paste, ("Ctrl+Shift+V",))
     add("open_session", "Open session…", files.ask_open_session, ("Ctrl+Shift+O",))
     add(
@@ -214,7 +221,7 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     """File, Samples, Train, View (zoom, a toggle per dock, the side views) and Help."""
     menu = window.menuBar()
     file_menu = menu.addMenu("&File")
-    for name in ("open_corpus", "paste", "open_session", "open_tokenizer", "import", "attach"):
+    for name in ("open_corpus", "open_folder", "paste", "open_session", "open_tokenizer", "import", "attach"):
         file_menu.addAction(commands[name])
     recent = file_menu.addMenu("Recent files")
     recent.aboutToShow.connect(lambda: fill_recent(recent, window.files))

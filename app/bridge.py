@@ -19,6 +19,7 @@ title, the path and the content always belong together.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ from bpe_core.history.events import (
     Event,
 )
 from bpe_core.history.records import USER
+from bpe_core.io.counts_file import is_counts_parquet
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
@@ -584,14 +586,15 @@ class Bridge(QObject):
             report = _cancellable(progress, cancelled)
             # Reading the file is cancellable too: a large session's corpus line alone takes
             # seconds to read (bench/open_in_window.py).
-            data = sniff_session(path, lambda: report(0, 0)) if kind in (None, "session") else None
+            maybe_session = kind in (None, "session") and not path.is_dir()  # a folder is a corpus
+            data = sniff_session(path, lambda: report(0, 0)) if maybe_session else None
             if data is not None:
                 source = Source(path.name, test_text=data.get("test_text"))
                 return trainer_from_session(data, path, report), source, path
             if kind == "session":
                 return load_session(path, report), Source(path.name), path  # reports what is wrong
-            input_kind = kind or ("counts" if path.suffix.lower() in COUNTS_SUFFIXES else "text")
-            corpus = load_corpus(path, config, input_kind, report)
+            input_kind = kind or corpus_kind(path)
+            corpus = _load_corpus(path, config, input_kind, report)
             if cancelled():
                 raise Cancelled
             return Trainer(corpus, training), Source(path.name, path=path, input_kind=input_kind), None
@@ -620,7 +623,7 @@ class Bridge(QObject):
             report = _cancellable(progress, cancelled)
             imported = read_tokenizer(path, pattern=pattern, specials=specials)
             attached = (
-                None if corpus is None else load_corpus(corpus, imported.encoder.config, "text", report)
+                None if corpus is None else _load_corpus(corpus, imported.encoder.config, "text", report)
             )
             trainer = trainer_from_encoder(imported.encoder, attached, training, report)
             return imported, trainer, 0 if attached is None else len(attached.words)
@@ -644,12 +647,12 @@ class Bridge(QObject):
         if self.busy:
             return
         path, trainer, source, session_path = Path(path), self._trainer, self.source, self.path
-        input_kind = kind or ("counts" if path.suffix.lower() in COUNTS_SUFFIXES else "text")
+        input_kind = kind or corpus_kind(path)
 
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
             return attach_corpus(
-                trainer, load_corpus(path, trainer.corpus.config, input_kind, report), report
+                trainer, _load_corpus(path, trainer.corpus.config, input_kind, report), report
             )
 
         def install(attached: Trainer) -> None:
@@ -699,7 +702,7 @@ class Bridge(QObject):
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
             if source.path is not None:
-                corpus = load_corpus(source.path, config, source.input_kind, report)
+                corpus = _load_corpus(source.path, config, source.input_kind, report)
             elif source.text is not None and source.input_kind == "counts":
                 corpus = Corpus.from_counts(source.text, config)
             elif source.text is not None:
@@ -849,6 +852,19 @@ class Bridge(QObject):
             self.sig_error.emit(job.title, message)
         elif announce_cancel:
             self.sig_message.emit("Cancelled")
+
+
+def corpus_kind(path: Path) -> str:
+    """``counts`` for a word-counts file (by its suffix; a Parquet file by its columns), else
+    ``text``: a text file, a folder of them, compressed, JSONL or Parquet."""
+    if path.suffix.lower() in COUNTS_SUFFIXES:
+        return "counts"
+    return "counts" if path.suffix.lower() == ".parquet" and is_counts_parquet(path) else "text"
+
+
+def _load_corpus(path: str | Path, config: PipelineConfig, kind: str, report) -> Corpus:
+    """A corpus counted on every core (worker processes are spawned: this process has threads)."""
+    return load_corpus(path, config, kind, report, workers=os.cpu_count() or 1)
 
 
 def _left_out(types: int) -> str:

@@ -26,7 +26,8 @@ RECENT_KEY = "files/recent"
 FOLDER_KEY = "files/last_folder"
 MAX_RECENT = 8
 CORPUS_FILTERS = (
-    "Text or session (*.txt *.text *.md *.json);;Word counts, word<TAB>count (*.tsv *.counts);;All files (*)"
+    "Text, records or session (*.txt *.text *.md *.json *.jsonl *.ndjson *.parquet *.gz *.bz2 *.xz *.zst)"
+    ";;Word counts, word<TAB>count (*.tsv *.counts *.parquet);;All files (*)"
 )
 SESSION_FILTER = "BPE Studio sessions (*.json);;All files (*)"
 TOKENIZER_FILTER = "Tokenizer files (*.json *.tiktoken *.model *.codes *.bpe *.txt);;All files (*)"
@@ -120,6 +121,13 @@ class FileActions(QObject):
             )
         if path:
             self.open_path(path, "counts" if chosen.startswith("Word counts") else None)
+
+    def ask_open_corpus_folder(self) -> None:
+        """A folder of text, compressed, JSONL or Parquet files, counted as one corpus."""
+        with keeping_focus(self._window):
+            path = QFileDialog.getExistingDirectory(self._window, "Open corpus folder", self.folder())
+        if path:
+            self.open_path(path, "text")
 
     def ask_open_session(self) -> None:
         with keeping_focus(self._window):

@@ -26,7 +26,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from bpe_core.errors import InputError
+from bpe_core.errors import Cancelled, InputError
 from bpe_core.io.sources import (
     DEFAULT_FIELD,
     Source,
@@ -43,10 +43,6 @@ CHUNK = 1 << 21  # characters of text a task holds, at least (cut at the next sa
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep each busy, few enough to bound memory
 
 Progress = Callable[[int, int], None]  # (bytes read, bytes in all, or 0 when unknown)
-
-
-class Cancelled(Exception):
-    """Counting stopped because the caller asked it to."""
 
 
 @dataclass(frozen=True)

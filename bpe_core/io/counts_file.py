@@ -135,6 +135,17 @@ def _count(text: str, where: str) -> int:
     return int(text)
 
 
+def is_counts_parquet(path: str | Path) -> bool:
+    """Whether a Parquet file holds word counts (the columns ``word`` and ``count``)."""
+    try:
+        import pyarrow.parquet as pq
+
+        names = pq.read_schema(path).names
+    except Exception:  # no pyarrow, or not Parquet: the corpus reader says what is wrong
+        return False
+    return {"word", "count"} <= set(names)
+
+
 def _parquet_counts(name: str) -> Iterable[tuple[str, int]]:
     pa, pq = _pyarrow(f"Reading the counts file {name!r}")
     try:

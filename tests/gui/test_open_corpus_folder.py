@@ -1,0 +1,79 @@
+"""Corpora of many files in the window: a folder dropped or opened from File, a Parquet file,
+counted in the background on several processes with progress, and cancelled without a trace."""
+
+import gzip
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from bpe_core import PipelineConfig, load_corpus
+from tests.conftest import data_text
+from tests.gui_helpers import drop_file, fresh_focus, qt_wait_until
+
+
+def make_folder(tmp_path, copies: int = 1):
+    folder = tmp_path / "corpus"
+    (folder / "part").mkdir(parents=True)
+    text = data_text("shakespeare_200k.txt")
+    for n in range(copies):
+        (folder / f"a{n}.txt").write_text(text[:50_000], encoding="utf-8")
+        (folder / "part" / f"b{n}.txt.gz").write_bytes(gzip.compress(text[50_000:90_000].encode()))
+        records = [{"text": line} for line in text[90_000:110_000].splitlines()]
+        (folder / f"c{n}.jsonl").write_text("\n".join(map(json.dumps, records)), encoding="utf-8")
+    return folder
+
+
+def test_a_dropped_folder_opens_as_one_corpus_of_all_its_files(qtbot, make_window, tmp_path):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    folder = make_folder(tmp_path)
+    drop_file(window, folder)
+    qt_wait_until(lambda: window.bridge.source.name == "corpus" and not window.bridge.busy, timeout_ms=60_000)
+    expected = load_corpus(folder, PipelineConfig())
+    corpus = window.bridge.trainer.corpus
+    assert list(corpus.words) == list(expected.words) and list(corpus.counts) == list(expected.counts)
+    assert window.corpus_pane.view.model().rowCount() > 0
+
+
+def test_a_parquet_file_opens_as_a_corpus_and_a_counts_parquet_as_counts(qtbot, make_window, tmp_path):
+    window = make_window()
+    lines = data_text("shakespeare_200k.txt").splitlines()[:2000]
+    pq.write_table(pa.table({"text": lines}), tmp_path / "rows.parquet")
+    window.open_path(tmp_path / "rows.parquet")
+    qt_wait_until(
+        lambda: window.bridge.source.name == "rows.parquet" and not window.bridge.busy, timeout_ms=60_000
+    )
+    expected = load_corpus(tmp_path / "rows.parquet", PipelineConfig())
+    assert list(window.bridge.trainer.corpus.counts) == list(expected.counts)
+
+    pq.write_table(pa.table({"word": ["low", "lower"], "count": [5, 2]}), tmp_path / "counts.parquet")
+    window.open_path(tmp_path / "counts.parquet")
+    qt_wait_until(
+        lambda: window.bridge.source.name == "counts.parquet" and not window.bridge.busy, timeout_ms=60_000
+    )
+    corpus = window.bridge.trainer.corpus
+    assert dict(zip(corpus.words, corpus.counts, strict=True)) == {"low": 5, "lower": 2}
+
+
+def test_cancelling_a_folder_being_counted_keeps_the_session_and_the_next_key_works(
+    qtbot, make_window, tmp_path
+):
+    from bpe_core.io import counting
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    window.bridge.step()
+    before = (window.bridge.source.name, window.bridge.trainer.position)
+    counting.CHUNK = 4_000  # many small tasks: the count is still going when cancelled
+    try:
+        folder = make_folder(tmp_path, copies=12)
+        window.open_path(folder)
+        qt_wait_until(lambda: window.bridge.busy, timeout_ms=10_000)
+        window.bridge.cancel()
+        qt_wait_until(lambda: not window.bridge.busy, timeout_ms=60_000)
+    finally:
+        counting.CHUNK = 1 << 21
+    assert (window.bridge.source.name, window.bridge.trainer.position) == before
+    window.bridge.step()
+    assert window.bridge.trainer.position == before[1] + 1
