@@ -3,6 +3,7 @@
 python bench/peers.py hf-train MODE FILE VOCAB_SIZE OUT.json
     MODE: plain | suffix | bytes | single-gpt2 | single
 python bench/peers.py hf-encode MODEL.json FILE               (single thread)
+python bench/peers.py hf-count MODE FILE...    (its training up to its first merge: the counting)
 """
 
 from __future__ import annotations
@@ -32,6 +33,21 @@ def hf_train(mode: str, path: str, vocab_size: int, out: str) -> None:
     tokenizer.save(out)
 
 
+def hf_count(mode: str, paths: list[str]) -> None:
+    """Hugging Face's training on the files, stopped before its first merge: it reads the files
+    in parallel, counts the words, then their pairs (its normal, fastest way: ``train(files)``)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    options = {"vocab_size": 1, "show_progress": False}
+    if mode == "plain":
+        tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    else:
+        tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+        options["initial_alphabet"] = pre_tokenizers.ByteLevel.alphabet()
+    tokenizer.train(paths, trainers.BpeTrainer(**options))
+
+
 def hf_encode(model: str, path: str) -> None:
     from tokenizers import Tokenizer
 
@@ -46,6 +62,8 @@ if __name__ == "__main__":
     command, *args = sys.argv[1:]
     if command == "hf-train":
         hf_train(args[0], args[1], int(args[2]), args[3])
+    elif command == "hf-count":
+        hf_count(args[0], args[1:])
     elif command == "hf-encode":
         hf_encode(*args)
     else:
