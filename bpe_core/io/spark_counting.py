@@ -69,6 +69,8 @@ def spark_counts(
             counts = _count(spark, files, parquet, config.to_dict(), field)
         except Exception as error:
             raise _our_error(error) from None
+        finally:
+            spark.stop()  # the next count may name another master
     return Counter(dict(counts)), len(files) + len(parquet)
 
 

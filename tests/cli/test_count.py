@@ -109,3 +109,86 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     )
     assert code == 1 and err.strip().endswith("broken.jsonl' is not JSON.") and "Line 2" in err
     assert not (tmp_path / "x.tsv").exists()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_java() is None, reason="a Spark cluster needs Java, which this machine lacks")
+def test_the_cluster_recipe_counts_on_a_standalone_spark_cluster(folder, tmp_path):
+    """The README's recipe: a standalone master and worker (as a cluster runs them), the
+    command in client mode with --spark-master spark://…, the counts written where it runs."""
+    import os
+    import subprocess
+    import time
+    from pathlib import Path
+
+    pyspark = pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
+    spark_class = Path(pyspark.__file__).parent / "bin" / "spark-class"
+    port = _free_port()
+    master_url = f"spark://127.0.0.1:{port}"
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "SPARK_WORKER_DIR": str(tmp_path / "work")}
+    logs = tmp_path / "master.log"
+    started = []
+    try:
+        with open(logs, "w") as log:
+            started.append(
+                subprocess.Popen(
+                    [
+                        str(spark_class),
+                        "org.apache.spark.deploy.master.Master",
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(port),
+                        "--webui-port",
+                        str(_free_port()),
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                )
+            )
+            started.append(
+                subprocess.Popen(
+                    [
+                        str(spark_class),
+                        "org.apache.spark.deploy.worker.Worker",
+                        master_url,
+                        "--cores",
+                        "2",
+                        "--memory",
+                        "1g",
+                        "--webui-port",
+                        str(_free_port()),
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                )
+            )
+        deadline = time.monotonic() + 120
+        while "Registering worker" not in logs.read_text(errors="replace"):
+            assert time.monotonic() < deadline, logs.read_text(errors="replace")[-2000:]
+            time.sleep(0.5)
+        local, cluster = tmp_path / "local.tsv", tmp_path / "cluster.tsv"
+        assert run("count", str(folder), "-o", str(local))[0] == 0
+        code, _out, err = run(
+            "count", str(folder), "-o", str(cluster), "--engine", "spark", "--spark-master", master_url
+        )
+        assert code == 0, err
+        assert cluster.read_bytes() == local.read_bytes()
+        assert "Registering app bpe-studio count" in logs.read_text(errors="replace")  # it ran there
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
