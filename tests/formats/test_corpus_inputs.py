@@ -228,3 +228,27 @@ def test_a_file_that_cannot_be_read_is_refused_in_one_sentence_naming_it(tmp_pat
         load_corpus([str(tmp_path)], PipelineConfig())
     message = str(raised.value)
     assert says in message and "t." in message and message.endswith(".") and "\n" not in message
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    texts=st.lists(
+        st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=80).map("".join), min_size=1, max_size=4
+    ),
+    shapes=st.lists(st.sampled_from(SHAPES), min_size=4, max_size=4),
+    name=st.sampled_from(sorted(PIPELINES)),
+    rule=st.sampled_from(["hf", "lexicographic"]),
+)
+def test_training_on_written_counts_equals_training_on_random_inputs(
+    tmp_path_factory, texts, shapes, name, rule
+):
+    config = PIPELINES[name]
+    folder = tmp_path_factory.mktemp("inputs")
+    files = write_shapes(folder, texts, shapes[: len(texts)])
+    try:
+        corpus = load_corpus(files, config)
+    except InputError:
+        return  # no word in any text: refused alike either way
+    counted = count_sources(expand(files), config)
+    write_counts(counted.counter, folder / "counts.tsv")
+    assert merges_of(load_corpus(folder / "counts.tsv", config, "counts"), rule) == merges_of(corpus, rule)
