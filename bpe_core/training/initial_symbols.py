@@ -31,19 +31,26 @@ def alphabet(corpus: Corpus) -> set[str]:
     """
     config = corpus.config
     words = corpus.words
+    attached = config.end_of_word is not None and config.attach_marker
     if config.unit == "byte":
         symbols = set(BYTE_TO_CHAR)
+        if attached:  # any byte can end a word: byte mode never meets an unknown unit
+            symbols.update(char + MARK for char in BYTE_TO_CHAR)
     else:  # a slice at a time: the whole text as one string could take four bytes a character
         symbols = set()
-        for first, last in word_slices(words.byte_ends(), RUN_BYTES):
+        lasts: set[str] = set()
+        ends = words.byte_ends()
+        for first, last in word_slices(ends, RUN_BYTES):
             low, high = words.byte_span(first, last)
-            symbols.update(words.blob[low:high].decode("utf-8", "surrogatepass"))
-    if config.end_of_word is not None and config.attach_marker:
-        if config.unit == "byte":  # any byte can end a word: byte mode never meets an unknown unit
-            symbols.update(char + MARK for char in BYTE_TO_CHAR)
-        else:
-            symbols.update(word[-1] + MARK for word in words)
-    elif config.end_of_word is not None:
+            text = words.blob[low:high].decode("utf-8", "surrogatepass")
+            symbols.update(text)
+            if attached:  # each word's last character, read from the slice (not word by word)
+                data = np.frombuffer(words.blob, dtype=np.uint8, count=high - low, offset=low)
+                chars = np.cumsum((data & 0xC0) != 0x80, dtype=np.int64)  # characters up to each byte
+                at = chars[ends[first:last].astype(np.int64) - low - 1] - 1
+                lasts.update(map(text.__getitem__, at.tolist()))
+        symbols.update(char + MARK for char in lasts)
+    if config.end_of_word is not None and not attached:
         symbols.add(MARK)
     return symbols
 

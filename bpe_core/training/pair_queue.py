@@ -142,6 +142,8 @@ class PairQueue:
 
     def ranked(self, n: int) -> list[str]:
         """The best ``n`` live pairs, best first (fewer if fewer exist)."""
+        if self._index.cold is None and not self.rule.depends_on_position:
+            return self._ranked_static(n)
         taken: list[Entry] = []
         out: list[Entry] = []
         seen: set[str] = set()
@@ -169,6 +171,43 @@ class PairQueue:
             # this key is computed for every ranked pair, and cast is a call)
             out.sort(key=lambda e: (e[0], e[1], position(e[1], e[2])))  # type: ignore[arg-type]
         return [entry[2] for entry in out[:n]]
+
+    def _ranked_static(self, n: int) -> list[str]:
+        """:meth:`ranked` for a rule whose keys do not move, in an index without a cold part
+        (every count is in ``pair_count``).
+
+        Asked at every tie (most late steps), so the heap is read, not popped: a small heap of
+        the nodes reached walks it from the root in order (a node's children rank after it).
+        A stale node is read again as its pair now ranks, which is never above the pair's
+        true place; the pairs' other nodes are skipped once listed.
+        """
+        heap = self._heap
+        size = len(heap)
+        count_of = self._index.pair_count.get
+        # As in _settle: a key built from token strings may name an undone token's old string.
+        exact = None if self.rule.name == "hf" else self._key
+        reached: list[tuple[Entry, int]] = [(heap[0], 0)] if heap else []
+        out: list[str] = []
+        seen: set[str] = set()
+        while reached and len(out) < n:
+            entry, node = heappop(reached)
+            if node >= 0:  # a node of the heap (a re-read entry has none: -1)
+                child = 2 * node + 1
+                if child < size:
+                    heappush(reached, (heap[child], child))
+                    if child + 1 < size:
+                        heappush(reached, (heap[child + 1], child + 1))
+            negative, key, k = entry
+            if k in seen:
+                continue
+            c = count_of(k, 0)
+            if c != -negative or (exact is not None and exact(k) != key):
+                if c:
+                    heappush(reached, ((-c, key if exact is None else exact(k), k), -1))
+                continue
+            seen.add(k)
+            out.append(k)
+        return out
 
     def best(self) -> str | None:
         """The pair the rule picks now, or ``None`` when no pair is left."""

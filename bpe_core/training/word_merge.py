@@ -38,6 +38,8 @@ def merge_words(
     """Merge ``pair`` into ``new`` in the candidate words; returns the words that changed, the
     weighted replacements and (unless ``new`` is ``fresh``, i.e. occurs nowhere yet) their old
     segmentations, which undo needs."""
+    if not fresh:
+        return _merge_into_existing(segs, counts, where, candidates, pair, new, delta)
     a, b = pair[0], pair[1]
     # Words with a single occurrence (nearly all) are grouped by the symbol left and right of
     # it: each occurrence turns (p, a) into (p, new) and (b, x) into (new, x), so one weighted
@@ -45,7 +47,6 @@ def merge_words(
     left: defaultdict[str, list[int]] = defaultdict(list)
     right: defaultdict[str, list[int]] = defaultdict(list)
     changed: list[int] = []
-    old_segs: list[str] | None = None if fresh else []
     extra = 0  # replacements beyond the first in words with several occurrences
     for w in candidates:
         seg = segs[w]
@@ -54,25 +55,17 @@ def merge_words(
             continue
         segs[w] = merged
         changed.append(w)
-        n = len(seg) - len(merged)
-        if old_segs is not None:
-            old_segs.append(seg)
-            if new in seg:
-                c = counts[w]
-                extra += (n - 1) * c
-                diff_word(where, w, seg, merged, c, delta)
-                delta[pair] += n * c  # the diff already removed this word's own pairs
-                continue
         j = merged.find(new)
+        n = len(seg) - len(merged)
         if n == 1:
             if j:
                 left[merged[j - 1]].append(w)
             if j + 1 < len(merged):
                 right[merged[j + 1]].append(w)
-            continue
-        c = counts[w]
-        extra += (n - 1) * c
-        _merge_repeats(where, w, merged, j, a, b, new, c, delta)
+        else:
+            c = counts[w]
+            extra += (n - 1) * c
+            _merge_repeats(where, w, merged, j, a, b, new, c, delta)
     weight = counts.__getitem__
     for p, words in left.items():
         total = sum(map(weight, words))
@@ -86,7 +79,41 @@ def merge_words(
         k = new + x
         delta[k] += total
         where[k].extend(words)
-    return changed, sum(map(weight, changed)) + extra, old_segs
+    return changed, sum(map(weight, changed)) + extra, None
+
+
+def _merge_into_existing(
+    segs: Segs,
+    counts: Sequence[int],
+    where: Where,
+    candidates: Iterable[int],
+    pair: str,
+    new: str,
+    delta: Delta,
+) -> tuple[list[int], int, list[str]]:
+    """:func:`merge_words` when ``new`` already occurs (a merge into an existing token): the
+    words already holding it are diffed whole, and every old segmentation is kept for undo."""
+    a, b = pair[0], pair[1]
+    changed: list[int] = []
+    old_segs: list[str] = []
+    replaced = 0
+    for w in candidates:
+        seg = segs[w]
+        merged = seg.replace(pair, new)
+        if merged is seg:  # stale or repeated entry: nothing to merge here
+            continue
+        segs[w] = merged
+        changed.append(w)
+        old_segs.append(seg)
+        c = counts[w]
+        n = len(seg) - len(merged)
+        replaced += n * c
+        if new in seg:
+            diff_word(where, w, seg, merged, c, delta)
+            delta[pair] += n * c  # the diff already removed this word's own pairs
+        else:
+            _merge_repeats(where, w, merged, merged.find(new), a, b, new, c, delta)
+    return changed, replaced, old_segs
 
 
 def _merge_repeats(
