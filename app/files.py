@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
+from app.desktop_entry import SESSION_SUFFIX
 from app.dialogs.export_dialog import ExportDialog
 from app.dialogs.local_tokenizers_dialog import LocalTokenizersDialog
 from app.dialogs.ranks_dialog import ask_ranks_settings
@@ -29,7 +30,7 @@ CORPUS_FILTERS = (
     "Text, records or session (*.txt *.text *.md *.json *.jsonl *.ndjson *.parquet *.gz *.bz2 *.xz *.zst)"
     ";;Word counts, word<TAB>count (*.tsv *.counts *.parquet);;All files (*)"
 )
-SESSION_FILTER = "BPE Studio sessions (*.json);;All files (*)"
+SESSION_FILTER = "BPE Studio sessions (*.bpe.json *.json);;All files (*)"
 TOKENIZER_FILTER = "Tokenizer files (*.json *.tiktoken *.model *.codes *.bpe *.txt);;All files (*)"
 EXPORT_SUFFIXES = {"hf": "tokenizer.json", "codes": ".codes", "tiktoken": ".tiktoken"}
 EXPORT_FILTERS = {
@@ -65,6 +66,11 @@ def file_name(stem: str, suffix: str) -> str:
     if stem == word or stem.endswith("-" + word):
         return f"{stem}.{extension}"
     return f"{stem}-{suffix}"
+
+
+def session_stem_of(name: str) -> str:
+    """A file name without its session suffix (``run.bpe.json`` -> ``run``) or its last suffix."""
+    return name.removesuffix(SESSION_SUFFIX) if name.endswith(SESSION_SUFFIX) else Path(name).stem
 
 
 class FileActions(QObject):
@@ -276,11 +282,11 @@ class FileActions(QObject):
         return self._bridge.save(self._bridge.path)
 
     def save_as(self) -> bool:
-        path = self.ask_save_path("Save session", self.session_stem() + ".json", SESSION_FILTER)
+        path = self.ask_save_path("Save session", self.session_stem() + SESSION_SUFFIX, SESSION_FILTER)
         if not path:
             return False
-        if not path.endswith(".json"):
-            path += ".json"
+        if not path.endswith(".json"):  # a name of the user's own: the session type's suffix
+            path += SESSION_SUFFIX
         if not self._bridge.save(path):
             return False
         self.remember(Path(path))
@@ -304,7 +310,7 @@ class FileActions(QObject):
         """The session's name as a file name's stem (its file's, else its source's)."""
         bridge = self._bridge
         path = bridge.path or bridge.source.path
-        return clean_stem(path.stem if path is not None else bridge.source.name)
+        return clean_stem(session_stem_of(path.name) if path is not None else bridge.source.name)
 
     def folder(self) -> str:
         """The last folder the user chose, if it is still there; else the home folder."""

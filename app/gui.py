@@ -12,8 +12,10 @@ from pathlib import Path
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # before pyqtgraph: never pick PyQt6
 
 from PySide6.QtCore import QStandardPaths, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from app.desktop_entry import APP_ID, ICON_SIZES, ICONS
 from app.guard import reporter
 from app.main_window import MainWindow
 from app.samples import DEFAULT_SAMPLE, Sample
@@ -68,10 +70,20 @@ def report_uncaught(kind, value, tb) -> None:
     reporter().report(where, value, details)
 
 
+def application_icon() -> QIcon:
+    """BPE Studio's icon in every size it ships (title bars, task bars, docks, Alt+Tab)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        icon.addFile(str(ICONS / f"{APP_ID}-{size}.png"))
+    return icon
+
+
 def run(args: list[str]) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("BPE Studio")
     app.setOrganizationName("BPE Studio")
+    QApplication.setDesktopFileName(APP_ID)  # Wayland's app id: task bars find the entry and icon
+    QApplication.setWindowIcon(application_icon())
     install_exception_hook()
     window = MainWindow(sample_trainer(), source_name=DEFAULT_SAMPLE.name)
     window.show()

@@ -63,6 +63,11 @@ def _route(args: list[str]) -> Callable[[], int]:
         from bpe_core import __version__
 
         _leave(0, f"{PROG} {__version__}", to=sys.stdout)
+    if first in ("--install-desktop", "--uninstall-desktop") and len(args) == 1:
+        from app.desktop_entry import run as desktop
+
+        code, message = desktop(uninstalling=first == "--uninstall-desktop")
+        _leave(code, message, to=sys.stdout if code == 0 else None)
     if first in COMMANDS or first in ("-h", "--help"):
         from bpe_core.cli import main as cli_main
 

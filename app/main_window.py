@@ -32,6 +32,7 @@ from app.actions import enable_commands, make_commands, make_menus, make_toolbar
 from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.busy_keys import BusyKeys
 from app.changes import Change
+from app.desktop_entry import SESSION_SUFFIX
 from app.dialogs.compare_dialog import CompareDialog
 from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.run_dialog import RunDialog
@@ -514,7 +515,7 @@ class MainWindow(QMainWindow):
         self.files.forget_deferred_open()
         self.bridge.shutdown(final=False)  # a run stops between two merges; an opening is dropped
         if self.bridge.has_unsaved_work():
-            path = folder / time.strftime("recovered %Y-%m-%d %H-%M-%S.json")
+            path = folder / (time.strftime("recovered %Y-%m-%d %H-%M-%S") + SESSION_SUFFIX)
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 self.bridge.save_copy(path)

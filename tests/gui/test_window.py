@@ -193,16 +193,16 @@ def test_session_save_and_open_round_trip(qtbot, make_window, dialogs, tmp_path)
     window.bridge.undo()
     dialogs.save_path = str(tmp_path / "session")
     assert window.files.save_as()
-    assert (tmp_path / "session.json").exists() and not window.bridge.dirty
+    assert (tmp_path / "session.bpe.json").exists() and not window.bridge.dirty  # the session type's name
     other = make_window()
-    other.open_path(tmp_path / "session.json")
+    other.open_path(tmp_path / "session.bpe.json")
     wait_idle(qtbot, other)
     a, b = window.bridge.trainer, other.bridge.trainer
     assert b.history == a.history and b.position == a.position == 38
     assert [b.segmentation(w) for w in range(b.word_count)] == [
         a.segmentation(w) for w in range(a.word_count)
     ]
-    assert other.windowTitle().startswith("session.json")
+    assert other.windowTitle().startswith("session.bpe.json")
     assert_panes_agree_with_core(other)
     other.bridge.redo()
     assert other.bridge.trainer.position == 39
