@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Explore Byte Pair Encoding. Without a command, opens the desktop window "
-        f"({PROG} [FILE]).",
+        f"({PROG} [FILE]); {PROG} --install-desktop (--uninstall-desktop) adds it to the desktop's "
+        "launcher, with its icon and session file type.",
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_CommandParser)
     for name, command in _COMMANDS.items():
