@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import install_control_namer
 from app.actions import enable_commands, make_commands, make_menus, make_toolbar
 from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.busy_keys import BusyKeys
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         panes: Sequence[PaneSpec[Any]] = PANES,
     ) -> None:
         super().__init__()
+        install_control_namer()  # every window and dialog shown gets names a screen reader reads
         # Attributes
         self.bridge = Bridge(trainer, Source(source_name, sample=True), self)
         self.settings = settings if settings is not None else QSettings("BPE Studio", "bpe-studio")

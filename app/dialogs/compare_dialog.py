@@ -76,11 +76,14 @@ class _NumbersRight(QStyledItemDelegate):
         option.displayAlignment = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
-def _table(columns: list[str], numbers: tuple[int, ...] = (), texts: tuple[int, ...] = ()) -> QTableView:
+def _table(
+    columns: list[str], name: str, numbers: tuple[int, ...] = (), texts: tuple[int, ...] = ()
+) -> QTableView:
     """A table of rows of text; ``numbers``: its right-aligned columns, as wide as their contents
     and header, like every column but the ``texts`` ones, which share what is left (all of them
     share it if none is named)."""
     table = QTableView()
+    table.setAccessibleName(name)
     table.setModel(RowsModel(columns, table))
     table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
@@ -128,7 +131,7 @@ class CompareDialog(SideDialog):
         self.summary = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)  # names as typed
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tabs = QTabWidget()
-        self.merges = _table(["Step", "A", "B", ""], numbers=(0,))
+        self.merges = _table(["Step", "A", "B", ""], "Merges of A and B, step by step", numbers=(0,))
         self.search = QLineEdit(placeholderText="Find a token…", clearButtonEnabled=True)
         self.token_order = QComboBox()
         self.token_order.addItems(["Sort A–Z", "Sort by the step that made them"])
@@ -165,8 +168,12 @@ class CompareDialog(SideDialog):
         self.encoded.setTextFormat(Qt.TextFormat.RichText)
         self.sweep_button = QPushButton("Sweep every rule to the length of A")
         # Small tables (a row per rule, a row per pair of rules): sized to their contents.
-        self.sweep_table = _table(SWEEP_HEADER, numbers=(2, 3, 4, 5, 6), texts=(0, 1))
-        self.runs_table = _table(["run", "merges", "corpus tokens"], numbers=(1, 2), texts=(0,))
+        self.sweep_table = _table(
+            SWEEP_HEADER, "Rule sweep: each pair of rules compared", numbers=(2, 3, 4, 5, 6), texts=(0, 1)
+        )
+        self.runs_table = _table(
+            ["run", "merges", "corpus tokens"], "Runs of the sweep", numbers=(1, 2), texts=(0,)
+        )
         self.open_button = QPushButton("Open the selected run as a branch")
         self.export_button = QPushButton("Export…")
         # Setup

@@ -68,12 +68,18 @@ class CompressionDialog(SideDialog):
         self.rules.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.rules.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.rules.setFont(mono)
+        self.rules.setAccessibleName("Compression rules")
+        self.rules.setAccessibleDescription(
+            "Each merge as a rule: its new symbol, what it stands for, its count"
+        )
         self.data = QPlainTextEdit(readOnly=True)
+        self.data.setAccessibleName("The data now")
         self.data.setFont(mono)
         self.data.setMaximumBlockCount(0)
         player = QGroupBox("Decompression: the rules undone in reverse")
         self.player_view = QPlainTextEdit(readOnly=True)
         self.player_view.setFont(mono)
+        self.player_view.setAccessibleName("Decompressed data")
         self.player_label = QLabel()
         self.start_button = QPushButton("Back to the compressed data")
         self.back_button = QPushButton("◀ Redo a rule")

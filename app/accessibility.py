@@ -1,0 +1,159 @@
+"""Names for assistive technology, given where Qt leaves a control without one.
+
+Screen readers announce a control by its accessible name. Qt derives one from a button's text
+or a label's buddy; a table's header, its scroll bars, a spin box's text field or a field whose
+label sits beside it in a form get none, and a screen reader then says only "table" or
+"edit". When a window or dialog is shown, :func:`name_controls` names each such control from
+what a sighted user reads beside it: its form label, its owner's name ("Corpus table,
+vertical scroll bar"), its placeholder or tool tip. Controls with a name of their own keep it.
+
+:func:`announce` says a status change (a merge made, a tie met, a job finished) to assistive
+technology, not only on the screen.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QTextDocumentFragment
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QFormLayout,
+    QGraphicsView,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QScrollBar,
+    QTabBar,
+    QTextEdit,
+    QWidget,
+)
+
+from app.guard import guard_overrides
+
+# The widgets a user operates; a screen reader must be able to name each.
+INTERACTIVE = (
+    QAbstractButton,
+    QAbstractItemView,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QComboBox,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QTabBar,
+    QGraphicsView,
+)
+
+
+def accessible_name(widget: QWidget) -> str:
+    interface = QAccessible.queryAccessibleInterface(widget)
+    return interface.text(QAccessible.Text.Name).strip() if interface is not None else ""
+
+
+def unnamed_controls(root: QWidget) -> list[QWidget]:
+    """The visible interactive controls under ``root`` (itself included) without a name."""
+    widgets = [root, *root.findChildren(QWidget)]
+    return [
+        w for w in widgets if isinstance(w, INTERACTIVE) and w.isVisibleTo(root) and not accessible_name(w)
+    ]
+
+
+def name_controls(root: QWidget) -> None:
+    """Give each unnamed control under ``root`` the name a sighted user reads beside it."""
+    for widget in unnamed_controls(root):
+        name = _name_beside(widget)
+        if name:
+            widget.setAccessibleName(name)
+
+
+def _name_beside(widget: QWidget) -> str:
+    parent = widget.parentWidget()
+    if isinstance(widget, QLineEdit) and isinstance(parent, QAbstractSpinBox | QComboBox):
+        return accessible_name(parent) or _name_beside(parent)
+    if isinstance(widget, QHeaderView) and parent is not None:
+        which = "column" if widget.orientation() == Qt.Orientation.Horizontal else "row"
+        return f"{_owner_name(parent)}, {which} headers"
+    if isinstance(widget, QScrollBar):
+        owner = _scrolled(widget)
+        which = "horizontal" if widget.orientation() == Qt.Orientation.Horizontal else "vertical"
+        if owner is None:
+            return f"{which.capitalize()} scroll bar"
+        return f"{_owner_name(owner)}, {which} scroll bar"
+    if isinstance(widget, QAbstractButton) and widget.objectName() == "qt_tableview_cornerbutton":
+        return "Select all"
+    label = _form_label(widget)
+    if label:
+        return label
+    if isinstance(widget, QLineEdit) and widget.placeholderText():
+        return widget.placeholderText()
+    return _plain(widget.toolTip())
+
+
+def _owner_name(widget: QWidget) -> str:
+    return accessible_name(widget) or _plain(widget.toolTip()) or type(widget).__name__
+
+
+def _scrolled(bar: QScrollBar) -> QWidget | None:
+    """The scroll area a scroll bar moves (its parent is a container inside the area)."""
+    widget = bar.parentWidget()
+    while widget is not None and not isinstance(widget, QAbstractScrollArea):
+        widget = widget.parentWidget()
+    return widget
+
+
+def _form_label(widget: QWidget) -> str:
+    """The text of the label a form puts beside ``widget``, or of a label whose buddy it is."""
+    window = widget.window()
+    for form in window.findChildren(QFormLayout):
+        label = form.labelForField(widget)
+        if isinstance(label, QLabel | QAbstractButton):  # a radio button can label its field
+            return _plain(label.text())
+    for label in window.findChildren(QLabel):
+        if label.buddy() is widget:
+            return _plain(label.text())
+    return ""
+
+
+def _plain(text: str) -> str:
+    """A label's text as read aloud: no mnemonic ampersand, no trailing colon, no markup."""
+    if "<" in text and ">" in text:
+        text = QTextDocumentFragment.fromHtml(text).toPlainText()
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").strip().rstrip(":").strip()
+
+
+@guard_overrides
+class ControlNamer(QObject):
+    """Names the controls of every window and dialog as it is shown (an application-wide
+    event filter: dialogs are made later, and some add controls when opened)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show and isinstance(watched, QWidget) and watched.isWindow():
+            name_controls(watched)
+        return False
+
+
+_namer: ControlNamer | None = None
+
+
+def install_control_namer() -> None:
+    """Once per application: name controls as windows and dialogs are shown."""
+    global _namer
+    app = QApplication.instance()
+    if _namer is None and app is not None:
+        _namer = ControlNamer(app)
+        app.installEventFilter(_namer)
+
+
+def announce(widget: QWidget, text: str) -> None:
+    """Say ``text`` to assistive technology as a change of ``widget``'s name (what screen
+    readers speak for a live status), without changing what is painted."""
+    widget.setAccessibleName(text)
+    if QAccessible.isActive():
+        QAccessible.updateAccessibility(QAccessibleEvent(widget, QAccessible.Event.NameChanged))
