@@ -42,6 +42,7 @@ class ExportDialog(QDialog):
         self._reasons = reasons
         self.setWindowTitle("Export as")
         self.formats = QListWidget(self)
+        self.formats.setAccessibleName("Formats to export to")
         self.why = QLabel(self)
         self.why.setWordWrap(True)
         for name, reason in reasons.items():

@@ -100,6 +100,8 @@ class LocalTokenizersDialog(QDialog):
         self.filter.setPlaceholderText("Filter by name, kind or cache")
         self.filter.setClearButtonEnabled(True)
         self.list = QTreeWidget()
+        self.list.setAccessibleName("Tokenizers on this computer")
+        self.list.setAccessibleDescription("Enter opens the selected tokenizer")
         self.list.setHeaderLabels(["Name", "Kind", "Where"])
         self.list.setRootIsDecorated(False)
         self.list.setUniformRowHeights(True)

@@ -51,6 +51,8 @@ class TieDialog(QDialog):
         )
         intro.setWordWrap(True)
         self.list = QTreeWidget()
+        self.list.setAccessibleName("Tied pairs")
+        self.list.setAccessibleDescription("The pairs tied at the top count; Enter merges the selected one")
         self.list.setHeaderLabels(["Pair", "Merged", "Picked by"])
         self.list.setRootIsDecorated(False)
         for pair in candidates:
@@ -72,6 +74,7 @@ class TieDialog(QDialog):
         self.list.setColumnWidth(1, 120)
         buttons = QDialogButtonBox()
         self.merge_button = buttons.addButton("Merge selected", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.merge_button.setDefault(True)  # Enter merges the selected pair
         self.rule_buttons: dict[str, QPushButton] = {}
         for rule in self._choices:
             button = buttons.addButton(f"Let {rule} decide", QDialogButtonBox.ButtonRole.ActionRole)
