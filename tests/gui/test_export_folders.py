@@ -87,7 +87,7 @@ def test_every_save_and_export_dialog_starts_in_the_last_folder_chosen(
     expected = [
         ("Export view", "gpt2-tokenizer-corpus.csv", "CSV (*.csv)"),
         ("Export walk-through", "gpt2-tokenizer-walkthrough.md", "Markdown (*.md)"),
-        ("Save session", "gpt2-tokenizer.json", "BPE Studio sessions (*.json)"),
+        ("Save session", "gpt2-tokenizer.bpe.json", "BPE Studio sessions (*.bpe.json *.json)"),
         ("Export", "gpt2-tokenizer-comparison.csv", "CSV (*.csv)"),
     ]
     assert [(t, Path(s).parent, Path(s).name, sel) for t, s, _, sel in saves.asked[1:]] == [
