@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.guard import guard_overrides
+from app.theme import readable_selection
 
 # The widgets a user operates; a screen reader must be able to name each.
 INTERACTIVE = (
@@ -157,3 +158,12 @@ def announce(widget: QWidget, text: str) -> None:
     widget.setAccessibleName(text)
     if QAccessible.isActive():
         QAccessible.updateAccessibility(QAccessibleEvent(widget, QAccessible.Event.NameChanged))
+
+
+def keep_selection_readable() -> None:
+    """Selected rows' text at AA contrast in the application's palette, light or dark."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        palette = readable_selection(app.palette())
+        if palette is not None:
+            app.setPalette(palette)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import install_control_namer
+from app.accessibility import install_control_namer, keep_selection_readable
 from app.actions import enable_commands, make_commands, make_menus, make_toolbar
 from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.busy_keys import BusyKeys
@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         install_control_namer()  # every window and dialog shown gets names a screen reader reads
+        keep_selection_readable()
         # Attributes
         self.bridge = Bridge(trainer, Source(source_name, sample=True), self)
         self.settings = settings if settings is not None else QSettings("BPE Studio", "bpe-studio")
@@ -681,6 +682,7 @@ class MainWindow(QMainWindow):
         # what does not read the palette at paint time. Chips re-render (their cache is keyed
         # by the palette).
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            keep_selection_readable()
             for spec in self.pane_specs:
                 if spec.restyle is not None:
                     spec.restyle(self.panes[spec.name])

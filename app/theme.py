@@ -34,10 +34,47 @@ def tie_background(palette: QPalette | None = None) -> QColor:
     return QColor("#5c3326") if is_dark(palette) else QColor("#ffd9cc")
 
 
+AA_TEXT = 4.5  # WCAG AA: the least contrast of text on its background
+
+
 def muted(palette: QPalette | None = None) -> QColor:
-    """Text of secondary importance: markers, redo-able merges."""
+    """Text of secondary importance (markers, redo-able merges): the palette's disabled text,
+    moved toward the text colour until it reads at AA contrast on the background (a light
+    palette's grey is often about 2:1)."""
     palette = palette or QApplication.palette()
-    return palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    text = palette.color(QPalette.ColorRole.Text)
+    base = palette.color(QPalette.ColorRole.Base)
+    color = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    for step in range(11):
+        mixed = mix(color, text, step / 10)
+        if contrast(mixed, base) >= AA_TEXT:
+            return mixed
+    return text
+
+
+def mix(a: QColor, b: QColor, share_of_b: float) -> QColor:
+    return QColor(
+        *(round((1 - share_of_b) * x + share_of_b * y) for x, y in zip(rgb(a), rgb(b), strict=True))
+    )
+
+
+def readable_selection(palette: QPalette) -> QPalette | None:
+    """The palette with its selection darkened (or lightened) until the selected text reads at
+    AA contrast, or ``None`` when it already does (Fusion's light blue is about 3.7:1)."""
+    changed = None
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        text = palette.color(group, QPalette.ColorRole.HighlightedText)
+        highlight = palette.color(group, QPalette.ColorRole.Highlight)
+        if contrast(text, highlight) >= AA_TEXT:
+            continue
+        away = QColor("#000000") if text.lightness() >= 128 else QColor("#ffffff")
+        for step in range(1, 11):
+            candidate = mix(highlight, away, step / 10)
+            if contrast(text, candidate) >= AA_TEXT:
+                break
+        changed = changed or QPalette(palette)
+        changed.setColor(group, QPalette.ColorRole.Highlight, candidate)
+    return changed
 
 
 def marker_color(palette: QPalette, chip: QColor) -> QColor:
