@@ -13,8 +13,10 @@ technology, not only on the screen.
 
 from __future__ import annotations
 
+from collections import deque
+
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAccessible, QAccessibleEvent, QTextDocumentFragment
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -152,12 +154,17 @@ def install_control_namer() -> None:
         app.installEventFilter(_namer)
 
 
+ANNOUNCED: deque[str] = deque(maxlen=50)  # the latest announcements, newest last (tests read them)
+
+
 def announce(widget: QWidget, text: str) -> None:
-    """Say ``text`` to assistive technology as a change of ``widget``'s name (what screen
-    readers speak for a live status), without changing what is painted."""
-    widget.setAccessibleName(text)
+    """Say ``text`` to assistive technology (a screen reader speaks it as a live status), as
+    well as what is painted."""
+    if not text:
+        return
+    ANNOUNCED.append(text)
     if QAccessible.isActive():
-        QAccessible.updateAccessibility(QAccessibleEvent(widget, QAccessible.Event.NameChanged))
+        QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, text))
 
 
 def keep_selection_readable() -> None:

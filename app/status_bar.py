@@ -8,7 +8,9 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QProgressBar, QPushButton, QSizePolicy, QStatusBar
 
+from app.accessibility import announce
 from app.bridge import ASK, NO_CORPUS, Bridge
+from app.changes import Change, ChangeKind
 from app.guard import guard_overrides
 from app.widgets import StatusText
 from bpe_core import TrainingConfig
@@ -64,7 +66,7 @@ class StatusFields(QObject):
         bridge.sig_busy_changed.connect(self._on_busy)
         bridge.sig_progressed.connect(self._on_progress)
         bridge.sig_message.connect(self.show_message)
-        bridge.sig_change.connect(lambda _change: self.update())
+        bridge.sig_change.connect(self._on_change)
         bar.installEventFilter(self)
 
     def fit(self, metrics: QFontMetrics) -> None:
@@ -100,10 +102,16 @@ class StatusFields(QObject):
             if not fits:
                 needed -= label.width()
 
+    def _on_change(self, change: Change) -> None:
+        self.update()
+        announce(self.labels["step"], said_of(change, self._bridge))
+
     def show_message(self, text: str, timeout_ms: int | None = None) -> None:
         """Show ``text`` until ``timeout_ms`` have passed (default: a few seconds; 0: until
-        replaced)."""
+        replaced); outcomes (opened, cancelled, a job's end) are also said to screen readers."""
         self.message.setText(text)
+        if not text.endswith("…"):  # a job starting is said by its outcome
+            announce(self.message, text)
         timeout = MESSAGE_MS if timeout_ms is None else timeout_ms
         if timeout:
             self._clear.start(timeout)
@@ -147,6 +155,25 @@ class StatusFields(QObject):
         metrics = self._bar.fontMetrics()
         if any(label.width() != self._width(metrics, name) for name, label in labels.items()):
             self.fit(metrics)
+
+
+def said_of(change: Change, bridge: Bridge) -> str:
+    """What a screen reader says of a change the user made: the merge made (and the tie it
+    settled), undone, or where a jump or run ended; nothing for other changes."""
+    trainer = bridge.trainer
+    if bridge.busy:
+        return ""
+    if change.kind is ChangeKind.APPLIED and change.after == change.before + 1:
+        record = trainer.history[change.after - 1]
+        tokens = trainer.vocab.tokens
+        left, right = tokens[record.pair[0]], tokens[record.pair[1]]
+        tied = f", chosen among {record.ties} tied pairs" if record.ties > 1 else ""
+        return f"Step {change.after}: merged {left} and {right}, count {record.count:,}{tied}"
+    if change.kind is ChangeKind.UNDONE:
+        return f"Undone: back at step {change.after}"
+    if change.kind in (ChangeKind.APPLIED, ChangeKind.JUMPED):
+        return f"At step {change.after} of {trainer.history_length}"
+    return ""
 
 
 def training_mode(training: TrainingConfig) -> str:
