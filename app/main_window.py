@@ -123,6 +123,10 @@ class MainWindow(QMainWindow):
         )
         self.rule_box = QComboBox()
         self.speed = QSlider(Qt.Orientation.Horizontal)
+        self.speed.setAccessibleName("Playback speed")
+        self.speed.setAccessibleDescription("How many merges Play makes each second")
+        self.rule_box.setAccessibleName("Tie rule")
+        self.rule_box.setAccessibleDescription("How a tie at the top count is broken, or Ask me")
         self.status = StatusFields(self.statusBar(), self.bridge)
         # Setup
         self.setWindowTitle("BPE Studio")

@@ -75,6 +75,14 @@ class EncodePane(QWidget):
         )
         self._decoder: tuple[tuple, Encoder] | None = None  # (revision, position) -> its encoder
         # Setup
+        self.input.setAccessibleName("Text to encode")
+        self.input.setAccessibleDescription(
+            "Encoded live with the merges up to the current step; the tokens are listed below"
+        )
+        self.ids.setAccessibleName("Token ids of the text")
+        self.decode_input.setAccessibleName("Token ids to decode")
+        self.decode_input.setAccessibleDescription("Ids separated by spaces or commas")
+        self.decode_output.setAccessibleName("Decoded text")
         self.input.setPlaceholderText("Type or paste text to encode with the merges up to the current step…")
         self.input.setPlainText("the lowest newer widest")
         self.ids.setReadOnly(True)

@@ -376,6 +376,8 @@ class HistoryPane(QWidget):
         # Attributes
         self._bridge = bridge
         self.graph = HistoryGraph(bridge, self)
+        self.graph.setAccessibleName("History of branches")
+        self.graph.setAccessibleDescription("Each branch as a lane of its merges; the current step is marked")
         self.summary = status_label()
         self._timer = RefreshTimer(bridge, self.refresh, 30, self)  # coalesces fast stepping
         # Layout

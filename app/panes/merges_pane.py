@@ -28,6 +28,7 @@ class MergesPane(QWidget):
         self.found = StatusText(alignment=Qt.AlignmentFlag.AlignRight, muted=True)
         self.ties_only = QCheckBox("Ties only")
         self.check_rules = QPushButton("Check every rule")
+        self.search.setAccessibleName("Find a merge")
         self.view = row_table(
             self.model,
             {
@@ -45,6 +46,8 @@ class MergesPane(QWidget):
         self._follow = RefreshTimer(bridge, self._follow_position, 0, self)
         # Setup
         self.view.setToolTip("Click a merge, or press Enter on it, to jump to the state just after it")
+        self.view.setAccessibleName("Merges")
+        self.view.setAccessibleDescription("Every merge in order; Enter jumps to the state just after it")
         EnterKey(self.view, lambda: self._jump_to(self.view.currentIndex()))
         self.found.setMinimumWidth(90)
         self.ties_only.setToolTip("Show only the steps that met a tie at the top count")

@@ -340,6 +340,10 @@ class PlotsPane(QWidget):
         self._text_color = "#333333"
         # Widgets
         self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setAccessibleName("Plots of the training")
+        self.graphics.setAccessibleDescription(
+            "Top pair count, token lengths, corpus tokens and vocabulary size at each step"
+        )
         self.top_plot = self.graphics.addPlot(row=0, col=0, title="Top pair count per step")
         self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths (units)")
         self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens per step")

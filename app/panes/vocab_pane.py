@@ -45,6 +45,13 @@ class VocabPane(QWidget):
         self.summary = status_label()
         self._search_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
+        self.view.setAccessibleName("Vocabulary")
+        self.view.setAccessibleDescription(
+            "Every token: its id, text, length and count; select one to see how it was built"
+        )
+        self.search.setAccessibleName("Search tokens")
+        self.tree.setAccessibleName("How the selected token was built")
+        self.tree.setAccessibleDescription("The merges that made the token, each with its step")
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(ID, Qt.SortOrder.AscendingOrder)
         self.tree.setHeaderLabels(["How the token was built", "Step"])

@@ -34,3 +34,81 @@ def test_the_dialogs_of_a_fresh_window_name_every_control(qtbot, make_window):
     assert len(dialogs) >= 3
     for dialog in dialogs:
         assert not [type(w).__name__ for w in unnamed_controls(dialog)], type(dialog).__name__
+
+
+# Roles a user operates: each must have a name a screen reader says.
+OPERATED = {
+    "push button", "toggle button", "check box", "radio button", "combo box", "slider",
+    "spin button", "text", "entry", "table", "tree table", "tree", "list", "page tab",
+}  # fmt: skip
+SYSTEM_PYTHON = "/usr/bin/python3"
+BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
+
+
+def _atspi_missing() -> str | None:
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    for tool in ("Xvfb", "dbus-run-session"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (Debian: xvfb, dbus)"
+    if not Path(BUS_LAUNCHER).exists():
+        return "the AT-SPI bus is not installed (Debian: at-spi2-core)"
+    probe = subprocess.run([SYSTEM_PYTHON, "-c", "import pyatspi"], capture_output=True)
+    if probe.returncode != 0:
+        return "pyatspi is not installed for the system's Python (Debian: python3-pyatspi)"
+    return None
+
+
+def test_a_screen_reader_reads_a_name_for_every_control_through_atspi(tmp_path):
+    """The real window under Xvfb with QT_ACCESSIBILITY=1, read over the AT-SPI bus."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    from tests.conftest import REPO
+
+    missing = _atspi_missing()
+    if missing is not None:
+        pytest.skip(f"no AT-SPI here: {missing}")
+    script = tmp_path / "session.sh"
+    script.write_text(
+        "\n".join(
+            [
+                "Xvfb :$1 -screen 0 1440x900x24 -nolisten tcp >/dev/null 2>&1 & xvfb=$!",
+                f"{BUS_LAUNCHER} --launch-immediately >/dev/null 2>&1 & bus=$!",
+                "sleep 2",
+                f'"{sys.executable}" -m app >"$2/app.log" 2>&1 & app=$!',
+                f'"{SYSTEM_PYTHON}" "{REPO}/tests/atspi_reader.py" >"$2/tree.json" 2>"$2/reader.log"',
+                "kill $app $bus $xvfb 2>/dev/null; wait 2>/dev/null; exit 0",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    display = str(90 + os.getpid() % 9)
+    env = {
+        **os.environ,
+        "DISPLAY": f":{display}",
+        "QT_QPA_PLATFORM": "xcb",
+        "QT_ACCESSIBILITY": "1",
+        "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    subprocess.run(
+        ["dbus-run-session", "--", "bash", str(script), display, str(tmp_path)],
+        env=env, cwd=REPO, timeout=180, capture_output=True,
+    )  # fmt: skip
+    tree = json.loads((tmp_path / "tree.json").read_text() or "{}")
+    assert tree.get("app") == "BPE Studio", (tmp_path / "reader.log").read_text()[-2000:]
+    nodes = tree["nodes"]
+    assert sum(node["role"] in OPERATED for node in nodes) > 30
+    unnamed = [
+        node["role"] for node in nodes if node["role"] in OPERATED and node["showing"] and not node["name"]
+    ]
+    assert not unnamed
