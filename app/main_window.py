@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
         placeholder.setMaximumSize(0, 0)
         self.setCentralWidget(placeholder)  # every pane is a dock; the centre stays empty
         self._make_docks()
+        self._name_main_tables()
         self.commands: dict[str, QAction] = make_commands(self)
         self.toolbar = make_toolbar(self, self.commands, self.speed, self.rule_box)
         self.addToolBar(self.toolbar)
@@ -262,6 +263,18 @@ class MainWindow(QMainWindow):
                 name="GPT-2 tokenizer",
                 on_opened=opened,
             )
+        )
+
+    def _name_main_tables(self) -> None:
+        """What a screen reader says of the two tables a lesson lives in (the other panes name
+        their own controls)."""
+        corpus, pairs = self.corpus_pane, self.pairs_pane
+        corpus.view.setAccessibleName("Corpus")
+        corpus.view.setAccessibleDescription("Each word type: its count and its segmentation at this step")
+        corpus.filter_edit.setAccessibleName("Filter the corpus")
+        pairs.view.setAccessibleName("Pairs")
+        pairs.view.setAccessibleDescription(
+            "Adjacent pairs by count, ties and the rule's pick marked; Enter merges the selected pair"
         )
 
     def open_path(self, path: str | Path) -> None:

@@ -24,16 +24,39 @@ def test_a_step_an_undo_and_a_finished_job_are_announced(qtbot, make_window, tmp
     qt_wait_until(lambda: any(text.startswith("Opened small.txt") for text in ANNOUNCED), timeout_ms=30_000)
 
 
-def test_the_dialogs_of_a_fresh_window_name_every_control(qtbot, make_window):
+def test_a_fresh_window_and_every_dialog_name_every_control(qtbot, make_window, tmp_path):
+    from app.dialogs.export_dialog import ExportDialog
+    from app.dialogs.local_tokenizers_dialog import LocalTokenizersDialog
+    from app.dialogs.ranks_dialog import RanksDialog
+    from app.dialogs.run_dialog import RunDialog
+    from app.dialogs.settings_dialog import SettingsDialog
+    from app.dialogs.tie_dialog import TieDialog
+    from bpe_core.io.formats import formats_for
+    from tests.conftest import GPT2_RANKS
+
     window = make_window("Shakespeare")
+    assert not [type(w).__name__ for w in unnamed_controls(window)]
     window.show_tokenizers()
     window.show_compare()
     window.show_compression()
+    trainer = window.bridge.trainer
+    made = [
+        RunDialog(trainer.vocab_size, 2, parent=window),
+        TieDialog(trainer, trainer.tied_candidates(limit=10), window),
+        ExportDialog(formats_for(trainer.encoder()), window),
+        RanksDialog(GPT2_RANKS, window),
+        LocalTokenizersDialog(str(tmp_path), "All files (*)", window, environ={"HOME": str(tmp_path)}),
+        SettingsDialog(trainer.corpus.config, trainer.training, window.target, window),
+    ]
+    for dialog in made:
+        dialog.show()
     QApplication.processEvents()
     dialogs = [w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()]
-    assert len(dialogs) >= 3
+    assert len(dialogs) >= 9
     for dialog in dialogs:
         assert not [type(w).__name__ for w in unnamed_controls(dialog)], type(dialog).__name__
+    for dialog in made:
+        dialog.close()
 
 
 # Roles a user operates: each must have a name a screen reader says.
