@@ -247,10 +247,10 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     for name in TRAIN_MENU_COMMANDS:
         train.addAction(commands[name])
     train.addSeparator()
-    rules = train.addMenu("Tie rule")
+    rules = train.addMenu("Tie &rule")
     rule_actions = QActionGroup(window)
     for name in (*RULE_NAMES, ASK):
-        action = rules.addAction("Ask me" if name == ASK else name)
+        action = rules.addAction("&Ask me" if name == ASK else name)
         action.setCheckable(True)
         action.setData(name)
         rule_actions.addAction(action)

@@ -175,7 +175,7 @@ class CompareDialog(SideDialog):
             ["run", "merges", "corpus tokens"], "Runs of the sweep", numbers=(1, 2), texts=(0,)
         )
         self.open_button = QPushButton("Open the selected run as a branch")
-        self.export_button = QPushButton("Export…")
+        self.export_button = QPushButton("&Export…")
         # Setup
         header = self.merges.horizontalHeader()
         # The step and the mark as narrow as their widest text (fixed: fitting them to the

@@ -1,0 +1,111 @@
+"""One whole tie-breaking experiment by keys alone, from a freshly opened window: open a sample
+from the menu, set the tie rule to Ask me, step to a tie and choose a pair, undo, take the other
+pair, compare the two branches and export the comparison. Every key goes to whatever has the
+focus, as a keyboard user's would."""
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from app.dialogs.tie_dialog import TieDialog
+from tests.gui_helpers import ModalAnswerer, fresh_focus, qt_wait_until, wait_idle
+
+
+def key(keys: str) -> None:
+    """Press ``keys`` on the open menu if there is one, else on the focused widget."""
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtTest import QTest
+
+    combination = QKeySequence(keys)[0]
+    # A window activated again (a dialog closed) gets its focus back when the platform says so.
+    qt_wait_until(lambda: (QApplication.activePopupWidget() or QApplication.focusWidget()) is not None)
+    target = QApplication.activePopupWidget() or QApplication.focusWidget()
+    QTest.keyClick(target, combination.key(), combination.keyboardModifiers())
+    QApplication.processEvents()
+
+
+# Menus grab the keyboard; the offscreen platform cannot, and says so (the keys still reach them).
+@pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")
+def test_a_tie_breaking_experiment_by_keys_alone(qtbot, make_window, dialogs, tmp_path):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    bridge = window.bridge
+
+    # Samples -> aaabdaaabac (the fourth sample), by the menu's mnemonic and arrows.
+    key("Alt+M")
+    qt_wait_until(lambda: QApplication.activePopupWidget() is not None)
+    menu = QApplication.activePopupWidget()
+    target = next(i for i, a in enumerate(menu.actions()) if a.text().startswith("aaabdaaabac"))
+    for _ in range(target):
+        key("Down")
+    key("Return")
+    qt_wait_until(lambda: bridge.source.name.startswith("aaabdaaabac") and not bridge.busy, timeout_ms=20_000)
+
+    # Train -> Tie rule -> Ask me.
+    key("Alt+T")
+    qt_wait_until(lambda: QApplication.activePopupWidget() is not None)
+    key("R")
+    qt_wait_until(
+        lambda: (
+            QApplication.activePopupWidget() is not None
+            and "Ask me" in str([a.text() for a in QApplication.activePopupWidget().actions()])
+        )
+    )
+    key("A")
+    qt_wait_until(lambda: bridge.tie_rule_spec() == "ask")
+
+    # Step to the tie; in the dialog, Down to the second pair and Enter.
+    chosen = []
+
+    def choose(rows_down: int):
+        def answer(dialog: TieDialog) -> None:
+            chosen.append(dialog)
+            # As a user would: keys once the dialog has them.
+            qt_wait_until(
+                lambda: (
+                    QApplication.focusWidget() is not None and QApplication.focusWidget().window() is dialog
+                )
+            )
+            for _ in range(rows_down):
+                key("Down")
+            key("Return")
+
+        return answer
+
+    key("Space")  # aa: no tie
+    qt_wait_until(lambda: bridge.trainer.position == 1)
+    answerer = ModalAnswerer(TieDialog, choose(1))
+    key("Space")  # Za and ab tie at 2
+    qt_wait_until(lambda: bridge.trainer.position == 2, timeout_ms=10_000)
+    answerer.stop()
+    first = bridge.trainer.history[1]
+    assert first.ties > 1 and first.decided_by == "user"
+
+    # Undo, then take the other pair: a second branch.
+    key("Ctrl+Z")
+    assert bridge.trainer.position == 1
+    answerer = ModalAnswerer(TieDialog, choose(0))
+    key("Space")
+    qt_wait_until(lambda: bridge.trainer.position == 2, timeout_ms=10_000)
+    answerer.stop()
+    assert bridge.trainer.history[1].pair != first.pair and len(chosen) == 2
+    wait_idle(qtbot, window)
+
+    # Compare the two branches, and export the comparison (Alt+E in the view).
+    key("Ctrl+Shift+C")
+    compare = window.compare_dialog
+    qt_wait_until(lambda: compare is not None and compare.isVisible() and compare.comparison is not None)
+    compare.activateWindow()
+    qt_wait_until(lambda: QApplication.activeWindow() is compare)
+    assert compare.a_box.currentText() != compare.b_box.currentText()
+    dialogs.save_path = str(tmp_path / "comparison.md")
+    key("Alt+E")
+    qt_wait_until(lambda: (tmp_path / "comparison.md").exists())
+    text = (tmp_path / "comparison.md").read_text(encoding="utf-8")
+    assert "| 2 |" in text and "first divergence" in text and "branch 1" in text
+    key("Escape")  # the view closes; the keys are the window's again
+    qt_wait_until(lambda: not compare.isVisible())
+    window.activateWindow()
+    qt_wait_until(lambda: window.isActiveWindow())
+    key("Space")
+    wait_idle(qtbot, window)
+    assert bridge.trainer.position == 3 or QApplication.activeModalWidget() is not None
