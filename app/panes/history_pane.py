@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
@@ -355,17 +356,30 @@ class HistoryGraph(QAbstractScrollArea):
             self._bridge.rename_branch(branch, name)
 
     def _menu(self, point: QPoint) -> None:
-        node = self.node_at(point)
-        if node is None:
+        """The branch's actions at a right-clicked node; from the keyboard (the Menu key,
+        Shift+F10), at the current step, with every other branch to delete."""
+        clicked = self.node_at(point)
+        keyboard = clicked is None
+        if clicked is not None:
+            lane, step = clicked
+        elif self.lanes:
+            lane, step = self.current_lane(), self._bridge.trainer.position
+        else:
             return
-        branch = self.lanes[node[0]]
+        branch = self.lanes[lane]
         menu = QMenu(self)
         menu.addAction(
-            f"Go to step {node[1]:,} of {branch.name}", lambda: self._bridge.switch_branch(branch.id, node[1])
+            f"Go to step {step:,} of {branch.name}", lambda: self._bridge.switch_branch(branch.id, step)
         )
         menu.addAction("Rename…", lambda: self.rename(branch.id))
         delete = menu.addAction("Delete branch", lambda: self._bridge.delete_branch(branch.id))
         delete.setEnabled(not branch.current)
+        if keyboard:
+            others = menu.addMenu("Delete another branch")
+            for other in self.lanes:
+                if not other.current:
+                    others.addAction(other.name, partial(self._bridge.delete_branch, other.id))
+            others.setEnabled(not others.isEmpty())
         menu.exec(self.viewport().mapToGlobal(point))
 
 

@@ -21,8 +21,8 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import Exporter
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
-from PySide6.QtGui import QFontMetrics, QPainter, QPicture
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QRectF, Qt
+from PySide6.QtGui import QContextMenuEvent, QFontMetrics, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -407,6 +407,7 @@ class PlotsPane(QWidget):
         scene = self.graphics.scene()
         scene.contextMenu[0].triggered.disconnect()
         scene.contextMenu[0].triggered.connect(lambda: show_export_dialog(scene))
+        self.graphics.installEventFilter(self)  # the Menu key: the export dialog, as a right-click gives
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -414,6 +415,18 @@ class PlotsPane(QWidget):
         # Signals
         bridge.sig_change.connect(self._forget_trainer)
         self.refresh()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        scene = self.graphics.scene()
+        if (
+            watched is self.graphics
+            and event.type() == QEvent.Type.ContextMenu
+            and isinstance(event, QContextMenuEvent)
+            and event.reason() == QContextMenuEvent.Reason.Keyboard
+        ):
+            show_export_dialog(scene)
+            return True
+        return False
 
     def show_other(self, records: Sequence | None, first_divergence: int | None = None) -> None:
         """Draw another run's curves dashed beside this line's (the Compare view's other run,

@@ -109,3 +109,59 @@ def test_a_tie_breaking_experiment_by_keys_alone(qtbot, make_window, dialogs, tm
     key("Space")
     wait_idle(qtbot, window)
     assert bridge.trainer.position == 3 or QApplication.activeModalWidget() is not None
+
+
+def _menu_key(widget) -> None:
+    """The Menu key (or Shift+F10) as the platform delivers it: a keyboard context-menu event."""
+    from PySide6.QtGui import QContextMenuEvent
+
+    centre = widget.rect().center()
+    QApplication.sendEvent(
+        widget, QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, centre, widget.mapToGlobal(centre))
+    )
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")
+def test_the_history_graph_and_the_plots_take_keys_and_their_menus_open_from_the_keyboard(qtbot, make_window):
+    from PySide6.QtCore import QTimer
+
+    from app.panes.history_pane import HistoryGraph
+
+    window = make_window("Shakespeare")
+    bridge = window.bridge
+    bridge.run(merges=6)
+    wait_idle(qtbot, window)
+    bridge.goto(3)
+    bridge.step()  # a second branch
+    wait_idle(qtbot, window)
+    window.show_history()
+    graph = window.findChild(HistoryGraph)
+    qt_wait_until(lambda: graph.isVisible())
+    for widget in (graph, window.plots_pane.graphics):
+        widget.setFocus()
+        qt_wait_until(lambda w=widget: QApplication.focusWidget() is w)
+        before = bridge.trainer.position
+        key("Left")
+        assert bridge.trainer.position == before - 1
+        key("Right")
+        assert bridge.trainer.position == before
+
+    seen = []
+
+    def read_menu() -> None:
+        menu = QApplication.activePopupWidget()
+        seen.append([action.text() for action in menu.actions()] if menu else None)
+        if menu is not None:
+            menu.close()
+
+    graph.setFocus()
+    QTimer.singleShot(100, read_menu)
+    _menu_key(graph)
+    qt_wait_until(lambda: seen)
+    assert seen[0] is not None and seen[0][0].startswith(f"Go to step {bridge.trainer.position}")
+    assert "Delete another branch" in seen[0]
+
+    _menu_key(window.plots_pane.graphics)
+    scene = window.plots_pane.graphics.scene()
+    qt_wait_until(lambda: scene.exportDialog is not None and scene.exportDialog.isVisible())
+    scene.exportDialog.close()
