@@ -2,8 +2,9 @@
 
 Sorting and filtering happen here, on an array of word indices (sorting 100k rows through a
 proxy's Python ``lessThan`` would take seconds; a list of a million Python ints would take 50
-MB). After a step only the changed words' rows are recomputed; the token-count order, which a
-step can change, is re-sorted after a short pause.
+MB), with whole-array searches and orders worked out once per corpus (``app.models.word_lookup``).
+After a step only the changed words' rows are recomputed; the token-count order, which a step
+can change, is re-sorted after a short pause.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from app.guard import guard_overrides
 from app.models.roles import BACKGROUND, DISPLAY, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER, RowCache
 from app.models.table_model import TableModel
+from app.models.word_lookup import WordLookup
+from app.models.word_search import stable_order
 from app.theme import changed_background, highlight_background
 
 WORD, COUNT, TOKENS, SEGMENTATION = range(4)
@@ -54,7 +57,12 @@ class CorpusModel(TableModel):
         self._sort_column, self._sort_order = COUNT, Qt.SortOrder.DescendingOrder
         self._cache: RowCache[int, CorpusRow] = RowCache(self._compute, lambda: bridge.busy)
         self._highlight: frozenset[int] = frozenset()
-        self._changed: frozenset[int] = frozenset()
+        # The last step's words: as the engine gives them, and as a mask for painting (a step
+        # early in a large corpus changes hundreds of thousands; a set of them costs tens of ms).
+        self._changed: tuple[int, ...] = ()
+        self._changed_mask = np.zeros(0, dtype=bool)
+        self._lookup: WordLookup | None = None
+        self._lengths: np.ndarray | None = None  # token counts as of the last change (sorting)
         self._colors = (highlight_background(), changed_background())
         self._resort = QTimer(self, singleShot=True, interval=250)
         self._positions: np.ndarray | None = None  # word -> row, -1 for words not shown
@@ -82,7 +90,7 @@ class CorpusModel(TableModel):
         w = self._rows[row]
         if w in self._highlight:
             return self._colors[0]
-        if w in self._changed:
+        if self._changed_mask[w]:
             return self._colors[1]
         return None
 
@@ -152,7 +160,13 @@ class CorpusModel(TableModel):
 
     @property
     def changed_words(self) -> frozenset[int]:
-        return self._changed
+        """The words the last single step or undo changed."""
+        return frozenset(self._changed)
+
+    @property
+    def changed_count(self) -> int:
+        """How many words the last single step or undo changed (without a set of them)."""
+        return len(self._changed)
 
     # -- updates ---------------------------------------------------------------------------
 
@@ -169,7 +183,7 @@ class CorpusModel(TableModel):
 
     def _tooltip(self, w: int, row: CorpusRow) -> str:
         after = " ".join(text + marker for text, marker in row.tokens)
-        if w not in self._changed or self._bridge.busy:
+        if not self._changed_mask[w] or self._bridge.busy:
             return f"{row.word}: {row.count:,}× — {after}"
         change = self._bridge.trainer.last_change
         if change is None:
@@ -208,6 +222,7 @@ class CorpusModel(TableModel):
     def _on_change(self, change: Change) -> None:
         """One step or undo repaints the words it changed; a jump, a run or another line, all."""
         kind = change.kind
+        self._lengths = None
         if kind == ChangeKind.RESET:
             self._on_reset()
         elif kind in (ChangeKind.APPLIED, ChangeKind.UNDONE):
@@ -223,7 +238,8 @@ class CorpusModel(TableModel):
             self.largest = (int(corpus.counts.numpy().max()), int(np.diff(ends, prepend=0).max()))
         self._cache.clear()
         self._highlight = frozenset()
-        self._changed = frozenset()
+        self._set_changed(())
+        self._lookup = WordLookup(corpus.words, corpus.counts)
         self._only = None
         self._filter = ""  # a new session: its words all shown (the pane clears its field)
         self._rows = self._ordered() if not self._bridge.busy else array("i")
@@ -234,21 +250,31 @@ class CorpusModel(TableModel):
         change = self._bridge.trainer.last_change
         words = change.words if change is not None else ()
         old = self._changed
-        self._changed = frozenset(words)
-        self._cache.drop(words)
+        self._set_changed(words)
         if len(words) + len(old) > TARGETED_UPDATES:
+            self._cache.clear()  # rows are cached for what is on screen: far fewer
             self._refresh_all()
             return
+        self._cache.drop(words)
         # Only the rows that changed (now or in the last step's highlight) need repainting,
         # and usually none of them is on screen.
         position = self._position()
         last = len(HEADERS) - 1
-        for w in self._changed | old:
+        for w in {*words, *old}:
             row = int(position[w])
             if row >= 0:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, last))
         if self._sort_column == TOKENS:
             self._resort.start()
+
+    def _set_changed(self, words: tuple[int, ...]) -> None:
+        mask = self._changed_mask
+        if len(mask) != self._bridge.trainer.word_count:  # another corpus
+            mask = self._changed_mask = np.zeros(self._bridge.trainer.word_count, dtype=bool)
+        else:
+            mask[np.fromiter(self._changed, dtype=np.int64, count=len(self._changed))] = False
+        mask[np.fromiter(words, dtype=np.int64, count=len(words))] = True
+        self._changed = words
 
     def _position(self) -> np.ndarray:
         """Word index -> row (-1 if not shown), rebuilt only when the order changes."""
@@ -259,7 +285,7 @@ class CorpusModel(TableModel):
         return self._positions
 
     def _on_jumped(self) -> None:
-        self._changed = frozenset()
+        self._set_changed(())
         self._cache.clear()
         self._refresh_all()
 
@@ -270,25 +296,30 @@ class CorpusModel(TableModel):
 
     def _ordered(self) -> array[int]:
         trainer = self._bridge.trainer
-        corpus = trainer.corpus
+        lookup = self._lookup
+        assert lookup is not None
         descending = self._sort_order == Qt.SortOrder.DescendingOrder
         rows = None if self._only is None else np.array(sorted(self._only), dtype=np.int64)  # None: all
         if self._filter:
-            words, shown = corpus.words, range(len(corpus.words)) if rows is None else rows.tolist()
-            rows = np.array([w for w in shown if self._filter in words[w].casefold()], dtype=np.int64)
-        if self._sort_column == WORD:
-            shown = range(len(corpus.words)) if rows is None else rows.tolist()
-            ordered = np.array(
-                sorted(shown, key=corpus.words.__getitem__, reverse=descending), dtype=np.int64
-            )
-        else:  # numbers: a stable sort, descending as Python's sorted(reverse=True) is
-            keys = corpus.counts.numpy() if self._sort_column == COUNT else trainer.segmentation_lengths()
-            keys = keys if rows is None else keys[rows]
-            ordered = np.argsort(-keys if descending else keys, kind="stable")
+            found = lookup.containing(self._filter)
+            rows = found if rows is None else np.intersect1d(rows, found, assume_unique=True)
+        if self._sort_column in (WORD, COUNT):  # orders that never change: kept, and filtered
+            order = lookup.by_word(descending) if self._sort_column == WORD else lookup.by_count(descending)
+            ordered = order if rows is None else order[self._shown_mask(rows)[order]]
+        else:  # token counts: a stable sort, descending as Python's sorted(reverse=True) is
+            if self._lengths is None:
+                self._lengths = trainer.segmentation_lengths()
+            keys = self._lengths
+            ordered = stable_order(keys if rows is None else keys[rows], descending)
             ordered = ordered if rows is None else rows[ordered]
         indices = array("i")
         indices.frombytes(ordered.astype(np.int32).data.cast("B"))  # no bytes copy of a million rows
         return indices
+
+    def _shown_mask(self, rows: np.ndarray) -> np.ndarray:
+        mask = np.zeros(self._bridge.trainer.word_count, dtype=bool)
+        mask[rows] = True
+        return mask
 
     def _reorder(self) -> None:
         if self._bridge.busy:

@@ -3,7 +3,9 @@
 Lazy: rows arrive a page at a time (``fetchMore``) from the engine's ranked queue, so a table of
 100k+ pairs costs a step only its first page. Replacements equal the count unless both sides are
 the same symbol (only then can occurrences overlap); the number of words containing a pair is
-computed for visible rows only and kept while the pair's count stays the same.
+computed for visible rows only and kept while the pair's count stays the same. Counting the
+words of a pair found hundreds of thousands of times takes the engine a tenth of a second or
+more, so those wait until stepping pauses and are then counted one per turn of the event loop.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from bpe_core.history.merge_line import LineView, MergeLine
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
 HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replaces", "Words")
 PAGE = 50  # rows ranked per fetch: a step re-ranks only the first page
+# Pairs found at most this often have their words counted at once (within about a millisecond
+# or two); the others once stepping pauses for WORDS_PAUSE_MS.
+COUNTED_AT_ONCE = 5_000
+WORDS_PAUSE_MS = 200
 PAIR_ROLE = USER + 1
 SORT_ROLE = USER
 
@@ -61,6 +67,9 @@ class PairModel(TableModel):
         self._tie_color = tie_background()
         self._words: dict[tuple[int, int], tuple[int, int]] = {}  # pair -> (count, words containing it)
         self._replacements: dict[tuple[int, int], tuple[int, int]] = {}
+        self._words_wanted: dict[tuple[int, int], int] = {}  # pair -> count, to count once paused
+        self._words_timer = QTimer(self, singleShot=True, interval=WORDS_PAUSE_MS)
+        self._next_words = QTimer(self, singleShot=True, interval=0)  # the next pair, next turn
         self._lineage = LineView(MergeLine())  # the history as last read
         self._fetch_pending = False
         self._strings: dict[int, str] = {}  # token id -> shown string
@@ -68,6 +77,8 @@ class PairModel(TableModel):
         self._rule = bridge.trainer.rule.spec
         self._trainer = bridge.trainer
         # Signals
+        self._words_timer.timeout.connect(self._count_wanted_words)
+        self._next_words.timeout.connect(self._count_wanted_words)
         bridge.sig_change.connect(self._on_change)
         self.refresh()
 
@@ -185,6 +196,9 @@ class PairModel(TableModel):
         """A branch made, renamed or deleted leaves the state, and so the pairs, as they are;
         every other change re-ranks them."""
         if change.kind != ChangeKind.BRANCHES:
+            self._words_wanted.clear()  # what is shown next asks again
+            self._next_words.stop()
+            self._words_timer.start()  # (re)started: stepping has not paused yet
             self.refresh()
 
     def refresh(self) -> None:
@@ -251,17 +265,44 @@ class PairModel(TableModel):
     def _replacement_count(self, row: PairRow) -> int | None:
         if row.pair[0] != row.pair[1]:
             return row.count  # distinct symbols cannot overlap
-        cached = self._replacements.get(row.pair)
-        if cached is None or cached[0] != row.count:
-            if self._bridge.busy:
-                return None
-            cached = self._replacements[row.pair] = (row.count, self._bridge.trainer.replacements(row.pair))
-        return cached[1]
+        return self._counted(self._replacements, row)
 
     def _word_count(self, row: PairRow) -> int | None:
-        cached = self._words.get(row.pair)
+        return self._counted(self._words, row)
+
+    def _counted(self, cache: dict[tuple[int, int], tuple[int, int]], row: PairRow) -> int | None:
+        """The pair's words or replacements, from ``cache`` while its count stays the same; a
+        frequent pair's are counted once stepping pauses (``None`` until then)."""
+        cached = cache.get(row.pair)
         if cached is None or cached[0] != row.count:
             if self._bridge.busy:
                 return None
-            cached = self._words[row.pair] = (row.count, self._bridge.trainer.word_count_with_pair(row.pair))
+            if row.count > COUNTED_AT_ONCE:
+                self._words_wanted[row.pair] = row.count
+                if not self._words_timer.isActive() and not self._next_words.isActive():
+                    self._words_timer.start()
+                return None
+            cached = cache[row.pair] = (row.count, self._count(cache, row.pair))
         return cached[1]
+
+    def _count(self, cache: dict, pair: tuple[int, int]) -> int:
+        trainer = self._bridge.trainer
+        return trainer.word_count_with_pair(pair) if cache is self._words else trainer.replacements(pair)
+
+    def _count_wanted_words(self) -> None:
+        """Count the words (and replacements) of one pair asked for while stepping, and come
+        back for the next on the event loop's next turn (a repaint or a key press may come
+        between)."""
+        if self._bridge.busy or not self._words_wanted:
+            self._words_wanted.clear()
+            return
+        pair, count = self._words_wanted.popitem()
+        row = self.row_of(pair)
+        if row is not None and self._rows[row].count == count:  # still shown, still so counted
+            caches = (self._words, self._replacements) if pair[0] == pair[1] else (self._words,)
+            for cache in caches:
+                if cache.get(pair, (None,))[0] != count:
+                    cache[pair] = (count, self._count(cache, pair))
+            self.repaint_rows(row, row, [DISPLAY])
+        if self._words_wanted:
+            self._next_words.start()

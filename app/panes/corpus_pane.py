@@ -95,7 +95,7 @@ class CorpusPane(QWidget):
         if self._bridge.busy:
             return
         trainer = self._bridge.trainer
-        changed = len(self.model.changed_words)
+        changed = self.model.changed_count
         change = trainer.last_change
         note = ""
         if change is not None and changed:

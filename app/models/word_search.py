@@ -1,0 +1,148 @@
+"""Filtering and ordering millions of word types as whole arrays, never a Python loop per word.
+
+The corpus keeps its words as one UTF-8 buffer and an end offset per word
+(``bpe_core.pipeline.word_types.Words``); here that buffer is searched and sorted with numpy:
+decoding two million words to ``str`` to test or compare each takes seconds, these take tens
+of milliseconds. Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from bpe_core.pipeline.word_types import Words
+
+CHUNK = 8  # bytes compared at a time when sorting: one big-endian 64-bit number
+
+
+def casefolded(words: Words) -> Words:
+    """The words casefolded, as ``str.casefold`` folds each.
+
+    Example: ``casefolded(Words.of(["Low", "Straße"]))`` is ``("low", "strasse")``.
+
+    ASCII words fold byte for byte (``bytes.lower``); only the others are folded one by one,
+    and the whole list is rebuilt only when one of them changes its length in bytes.
+    """
+    blob = bytes(words.blob)
+    lowered = bytearray(blob.lower())  # ASCII letters only: what casefold does to ASCII
+    if blob.isascii():
+        return words if lowered == blob else Words(bytes(lowered), words.byte_ends())
+    ends = words.byte_ends()
+    others = np.unique(np.searchsorted(ends, np.flatnonzero(np.frombuffer(blob, np.uint8) >= 0x80), "right"))
+    for w in others.tolist():
+        start = int(ends[w - 1]) if w else 0
+        folded = words[w].casefold().encode("utf-8", "surrogatepass")
+        if len(folded) != int(ends[w]) - start:  # ß -> ss and the like: offsets move
+            return Words.of(word.casefold() for word in words)
+        lowered[start : start + len(folded)] = folded
+    return Words(bytes(lowered), ends)
+
+
+def byte_frequencies(words: Words) -> np.ndarray:
+    """How often each byte value occurs in the words (256 counts)."""
+    return np.bincount(np.frombuffer(words.blob, dtype=np.uint8), minlength=256)
+
+
+def words_containing(folded: Words, needle: str, frequencies: np.ndarray | None = None) -> np.ndarray:
+    """Indices (ascending) of the words of ``folded`` holding ``needle`` (already casefolded).
+    ``frequencies`` (:func:`byte_frequencies` of ``folded``) choose the pattern's rarest byte
+    to look for first.
+
+    Example: ``words_containing(casefolded(Words.of(["Low", "slow", "lo"])), "low")`` is
+    ``[0, 1]``.
+
+    UTF-8 never matches a character's bytes in the middle of another's, so a byte search is a
+    character search; a match across two words' boundary is left out.
+    """
+    pattern = np.frombuffer(needle.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    data = np.frombuffer(folded.blob, dtype=np.uint8)
+    size, starts = len(pattern), len(data) - len(pattern) + 1  # ``starts``: where a match may start
+    if size == 0 or starts <= 0:
+        return np.arange(len(folded)) if size == 0 else np.zeros(0, dtype=np.int64)
+    counts = byte_frequencies(folded) if frequencies is None else frequencies
+    rarest_first = np.argsort(counts[pattern], kind="stable").tolist()
+    # Whole-buffer comparisons while matches are many; once they are few, only their places
+    # are looked at for the pattern's remaining bytes.
+    matched = data[rarest_first[0] : rarest_first[0] + starts] == pattern[rarest_first[0]]
+    at = None
+    for j in rarest_first[1:]:
+        if at is None and np.count_nonzero(matched) * 32 < starts:
+            at = np.flatnonzero(matched)
+        if at is None:
+            matched &= data[j : j + starts] == pattern[j]
+        else:
+            at = at[data[at + j] == pattern[j]]
+    ends = folded.byte_ends()
+    if at is None and np.count_nonzero(matched) * 32 < starts:
+        at = np.flatnonzero(matched)
+    if at is not None:  # few: each placed in its word
+        words = np.searchsorted(ends, at, side="right")
+        words = words[at + size <= ends[words]]
+        return words[np.concatenate(([True], words[1:] != words[:-1]))] if len(words) > 1 else words
+    # Many: a match starting in a word's last size - 1 bytes runs into the next word; the rest
+    # are gathered per word.
+    hits = np.zeros(len(data), dtype=np.uint8)
+    hits[:starts] = matched
+    for back in range(1, size):
+        hits[ends[ends >= back] - back] = 0
+    word_starts = np.concatenate(([0], ends[:-1]))
+    return np.flatnonzero(np.maximum.reduceat(hits, word_starts))
+
+
+def byte_order(words: Words) -> np.ndarray:
+    """Word indices in ascending order of the words, as ``sorted(words)`` orders them (code
+    point order, which UTF-8 bytes keep).
+
+    Example: ``byte_order(Words.of(["b", "ab", "a"]))`` is ``[2, 1, 0]``.
+
+    Words are compared a few bytes at a time as one 64-bit number each: the number of the run
+    of words still equal so far, then as many of their next bytes as fit (zero-padded, so a word
+    sorts before the words it begins). Only words left equal to a neighbour go round again. A
+    word holding a NUL byte would tie with its padding: those few lists are sorted as strings.
+    """
+    blob = words.blob
+    if b"\0" in blob:
+        return np.array(sorted(range(len(words)), key=words.__getitem__), dtype=np.int64)
+    ends = words.byte_ends().astype(np.int64)
+    starts = np.concatenate(([0], ends[:-1]))
+    padded = np.concatenate((np.frombuffer(blob, dtype=np.uint8), np.zeros(CHUNK, dtype=np.uint8)))
+    windows = as_strided(padded, shape=(len(padded) - CHUNK + 1, CHUNK), strides=(1, 1), writeable=False)
+    order = np.arange(len(words), dtype=np.int64)
+    where = order.copy()  # the positions of ``order`` still to sort (runs of equal words so far)
+    run = np.zeros(len(words), dtype=np.uint64)  # the run each of them is in, ascending
+    offset = 0
+    while len(where):
+        width = (64 - int(run[-1]).bit_length()) // 8  # bytes that fit beside the run number
+        members = order[where]
+        remaining = ends[members] - starts[members] - offset
+        taken = windows[np.minimum(starts[members] + offset, len(padded) - CHUNK)]
+        taken[np.arange(CHUNK) >= np.minimum(remaining, width)[:, None]] = 0
+        key = taken.view(">u8").ravel().astype(np.uint64) >> np.uint64(8 * (CHUNK - width))
+        key |= run << np.uint64(8 * width)
+        ranked = np.argsort(key)  # equal keys need no order: they go round again
+        members, key, remaining = members[ranked], key[ranked], remaining[ranked]
+        order[where] = members  # runs are contiguous: each stays in its place, sorted
+        # Equal so far, and one goes on (without NULs, equal keys end at the same byte or
+        # both go on): compared on the next bytes, where an ended word's are all 0.
+        tied = (key[1:] == key[:-1]) & (np.maximum(remaining[1:], remaining[:-1]) > width)
+        kept = np.zeros(len(members), dtype=bool)
+        kept[1:] |= tied
+        kept[:-1] |= tied
+        run = np.cumsum(np.concatenate(([True], ~tied)), dtype=np.uint64)[kept]
+        where = where[kept]
+        offset += width
+    return order
+
+
+def stable_order(keys: np.ndarray, descending: bool) -> np.ndarray:
+    """Indices ordering ``keys`` (non-negative integers) stably, as ``sorted(reverse=...)``
+    orders equal keys: in index order either way.
+
+    Small keys (token counts) sort as 16-bit numbers, which numpy sorts by radix in one pass.
+    """
+    top = int(keys.max()) if len(keys) else 0
+    if top < 2**16:
+        keys = keys.astype(np.uint16)
+        return np.argsort(np.uint16(top) - keys if descending else keys, kind="stable")
+    return np.argsort(-keys if descending else keys, kind="stable")

@@ -1,0 +1,131 @@
+"""The whole-array filter and orders behind the Corpus table, and the Pairs table's counts of
+frequent pairs' words, answer as the per-word Python they replace did."""
+
+import random
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from app.bridge import Bridge
+from app.gui import sample_trainer
+from app.models import pair_model, word_lookup
+from app.models.corpus_model import COUNT, TOKENS, WORD, CorpusModel
+from app.models.pair_model import WORDS, PairModel
+from app.models.row_cache import PLACEHOLDER
+from app.models.word_search import byte_order, casefolded, stable_order, words_containing
+from bpe_core.pipeline.word_types import Words
+from tests.gui_helpers import sample
+
+WORDS_OF_ALL_KINDS = [
+    "low", "Low", "LOWER", "slow", "lo", "l", "Straße", "STRASSE", "né", "NÉ", "\u212a", "k",
+    "a_b", "ab", "a", "b", "aaaaaaaab", "aaaaaaaa", "aaaaaaaaa", "\U0001f600", "x\ud800y", "😀a",
+]  # fmt: skip
+
+
+def python_filter(words: list[str], needle: str) -> list[int]:
+    return [i for i, word in enumerate(words) if needle in word.casefold()]
+
+
+@pytest.mark.parametrize("needle", ["lo", "l", "ss", "é", "k", "aaaaaaaa", "a_", "😀", "\ud800", "zz"])
+def test_the_filter_finds_the_words_python_finds(needle):
+    folded = casefolded(Words.of(WORDS_OF_ALL_KINDS))
+    assert words_containing(folded, needle).tolist() == python_filter(WORDS_OF_ALL_KINDS, needle)
+
+
+def test_the_filter_and_the_word_order_agree_with_python_on_random_words():
+    rng = random.Random(7)
+    letters = ["a", "b", "B", "é", "ß", "_", "😀", "aaaaaaa"]
+    for _ in range(200):
+        words = list({"".join(rng.choices(letters, k=rng.randint(1, 7))) for _ in range(rng.randint(1, 60))})
+        compact = Words.of(words)
+        assert byte_order(compact).tolist() == sorted(range(len(words)), key=words.__getitem__)
+        folded = casefolded(compact)
+        for needle in ("a", "ab", "ss", "é", "aaaaaaaa", "_b", "b😀"):
+            assert words_containing(folded, needle).tolist() == python_filter(words, needle)
+
+
+def test_words_holding_a_nul_byte_sort_as_strings():
+    words = ["a\0b", "a", "a\0", "b"]
+    assert byte_order(Words.of(words)).tolist() == sorted(range(4), key=words.__getitem__)
+
+
+def test_stable_orders_keep_equal_keys_in_word_order_both_ways():
+    for keys in (np.array([3, 1, 3, 2, 1]), np.array([3, 1, 3, 2**40, 1])):
+        for descending in (False, True):
+            expected = sorted(range(len(keys)), key=lambda i: int(keys[i]), reverse=descending)
+            assert stable_order(keys, descending).tolist() == expected
+
+
+@pytest.fixture
+def bridge(qtbot):
+    return Bridge(sample_trainer(sample("Shakespeare")))
+
+
+def shown_words(model: CorpusModel) -> list[int]:
+    return [model.word_index(row) for row in range(model.rowCount())]
+
+
+@pytest.mark.parametrize("in_background", [False, True])
+def test_the_corpus_table_filters_and_sorts_as_python_does(qtbot, bridge, monkeypatch, in_background):
+    if in_background:  # as for a corpus of millions: worked out in a thread as it opens
+        monkeypatch.setattr(word_lookup, "IN_BACKGROUND", 0)
+    model = CorpusModel(bridge)
+    for _ in range(3):
+        bridge.step()
+    corpus, trainer = bridge.trainer.corpus, bridge.trainer
+    words, counts = list(corpus.words), list(corpus.counts)
+    lengths = [len(trainer.segmentation(w)) for w in range(len(words))]
+    for text in ("", "TH", " e "):
+        model.set_filter(text)
+        wanted = python_filter(words, text.strip().casefold())
+        for column, key in (
+            (WORD, words.__getitem__),
+            (COUNT, counts.__getitem__),
+            (TOKENS, lengths.__getitem__),
+        ):
+            for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder):
+                model.sort(column, order)
+                descending = order == Qt.SortOrder.DescendingOrder
+                assert shown_words(model) == sorted(wanted, key=key, reverse=descending)
+    model.set_filter("th")
+    model.set_highlight([0, 1, 2, 3, 4, 5], only=True)
+    assert shown_words(model) == sorted(
+        set(python_filter(words, "th")) & set(range(6)), key=lambda w: -lengths[w]
+    )
+
+
+def test_the_last_steps_words_are_shaded_and_counted(qtbot, bridge):
+    model = CorpusModel(bridge)
+    bridge.step()
+    changed = bridge.trainer.last_change.words
+    assert model.changed_count == len(changed) and model.changed_words == frozenset(changed)
+    shaded = {
+        model.word_index(row)
+        for row in range(model.rowCount())
+        if model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole)
+    }
+    assert shaded == set(changed)
+    bridge.undo()
+    bridge.goto(1)
+    assert model.changed_count == 0
+    assert not any(
+        model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) for row in range(model.rowCount())
+    )
+
+
+def test_a_frequent_pairs_words_are_counted_once_stepping_pauses(qtbot, bridge, monkeypatch):
+    monkeypatch.setattr(pair_model, "COUNTED_AT_ONCE", 0)  # every pair is frequent here
+    model = PairModel(bridge)
+    assert model.index(0, WORDS).data() == PLACEHOLDER  # asked while stepping: not yet
+    bridge.step()
+    assert model.index(0, WORDS).data() == PLACEHOLDER
+    trainer = bridge.trainer
+
+    def counted() -> bool:
+        return all(model.index(row, WORDS).data() != PLACEHOLDER for row in range(5))
+
+    qtbot.waitUntil(counted)
+    for row in range(5):
+        pair = model.pair_at(row)
+        assert model.index(row, WORDS).data() == f"{trainer.word_count_with_pair(pair):,}"
