@@ -15,8 +15,15 @@ from __future__ import annotations
 
 from collections import deque
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QTextDocumentFragment
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleAnnouncementEvent,
+    QPainter,
+    QPalette,
+    QPen,
+    QTextDocumentFragment,
+)
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -36,6 +43,7 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.guard import guard_overrides
 from app.theme import readable_selection
@@ -174,3 +182,71 @@ def keep_selection_readable() -> None:
         palette = readable_selection(app.palette())
         if palette is not None:
             app.setPalette(palette)
+
+
+@guard_overrides
+class FocusRing(QWidget):
+    """A frame in the palette's selection colour around whatever has the keys (tables, text
+    fields, the History graph, the plots), light or dark: styles draw focus faintly or not at
+    all (Fusion's focused table has no frame; its current cell is a hairline). It lies over the
+    focused widget, lets the mouse through and reads the palette when it paints."""
+
+    WIDTH = 2
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setAccessibleName("Focus frame")
+        self._target: QWidget | None = None
+
+    def follow(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if self._target is not None and isValid(self._target):
+            self._target.removeEventFilter(self)
+        self._target = new if isinstance(new, RINGED) and new.isWindow() is False else None
+        if self._target is None:
+            self.setParent(None)
+            self.hide()
+            return
+        self.setParent(self._target)
+        self._target.installEventFilter(self)
+        self.setGeometry(self._target.rect())
+        self.raise_()
+        self.show()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._target and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self._target.rect())
+        return False
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        pen = QPen(self.palette().color(QPalette.ColorRole.Highlight), self.WIDTH)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        painter.setPen(pen)
+        half = self.WIDTH / 2
+        painter.drawRect(QRectF(self.rect()).adjusted(half, half, -half, -half))
+
+
+# The widgets that get the ring: those whose own focus indication is faint.
+RINGED = (QAbstractItemView, QLineEdit, QPlainTextEdit, QTextEdit, QGraphicsView)
+_ring: FocusRing | None = None
+_following = False
+
+
+def show_focus() -> None:
+    """Once per application: the focus ring follows the keyboard focus in every window."""
+    global _following
+    app = QApplication.instance()
+    if not _following and isinstance(app, QApplication):
+        _following = True
+        app.focusChanged.connect(_follow_focus)
+
+
+def _follow_focus(old: QWidget | None, new: QWidget | None) -> None:
+    """Move the ring to the widget that has the keys (made anew if the widget it lay on, and it
+    with it, was deleted)."""
+    global _ring
+    if _ring is None or not isValid(_ring):
+        _ring = FocusRing()
+    _ring.follow(old, new)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import install_control_namer, keep_selection_readable
+from app.accessibility import install_control_namer, keep_selection_readable, show_focus
 from app.actions import enable_commands, make_commands, make_menus, make_toolbar
 from app.bridge import ASK, TIE_LIST, Bridge, Source
 from app.busy_keys import BusyKeys
@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         install_control_namer()  # every window and dialog shown gets names a screen reader reads
         keep_selection_readable()
+        show_focus()
         # Attributes
         self.bridge = Bridge(trainer, Source(source_name, sample=True), self)
         self.settings = settings if settings is not None else QSettings("BPE Studio", "bpe-studio")

@@ -55,8 +55,14 @@ def test_a_fresh_window_and_every_dialog_name_every_control(qtbot, make_window, 
     assert len(dialogs) >= 9
     for dialog in dialogs:
         assert not [type(w).__name__ for w in unnamed_controls(dialog)], type(dialog).__name__
-    for dialog in made:
-        dialog.close()
+    from PySide6.QtWidgets import QPushButton
+
+    for dialog in made:  # Enter has a button to press, and Esc closes
+        assert any(button.isDefault() for button in dialog.findChildren(QPushButton)), type(dialog).__name__
+        dialog.activateWindow()
+        qt_wait_until(lambda d=dialog: QApplication.activeWindow() is d)
+        press("Escape")
+        qt_wait_until(lambda d=dialog: not d.isVisible())
 
 
 # Roles a user operates: each must have a name a screen reader says.

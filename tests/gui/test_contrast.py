@@ -66,3 +66,21 @@ def test_the_open_window_keeps_selection_readable(qtbot, make_window):
         >= AA_TEXT
     )
     assert window.isVisible()
+
+
+def test_a_focus_frame_follows_the_keys_in_the_palettes_selection_colour(qtbot, make_window):
+    from app.accessibility import FocusRing
+    from tests.gui_helpers import fresh_focus, press
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    for widget in (window.corpus_pane.view, window.merges_pane.search, window.pairs_pane.view):
+        widget.setFocus()
+        qtbot.waitUntil(lambda w=widget: QApplication.focusWidget() is w)
+        ring = widget.findChild(FocusRing)
+        assert ring is not None and ring.isVisible() and ring.geometry() == widget.rect()
+        image = widget.grab().toImage()
+        highlight = widget.palette().color(QPalette.ColorRole.Highlight)
+        assert image.pixelColor(widget.width() // 2, 0).name() == highlight.name()
+    press("Tab")  # the ring moves with the keys
+    assert window.pairs_pane.view.findChild(FocusRing) is None
