@@ -18,7 +18,7 @@ from app.bridge import Bridge
 from app.changes import Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
-from app.models.roles import BACKGROUND, DISPLAY, FONT, TOOLTIP, USER
+from app.models.roles import ACCESSIBLE_TEXT, BACKGROUND, DISPLAY, FONT, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import tie_background
@@ -116,6 +116,7 @@ class PairModel(TableModel):
             BACKGROUND: self._background,
             FONT: lambda row, _column: self.bold if row == 0 else None,
             TOOLTIP: self._tooltip,
+            ACCESSIBLE_TEXT: self._spoken,
         }
 
     def _tied(self, row: int) -> bool:
@@ -126,8 +127,8 @@ class PairModel(TableModel):
 
     def _display(self, row: int, column: int):
         item = self._rows[row]
-        if column == RANK:
-            return f"{row + 1:,}"
+        if column == RANK:  # "=1", "=2": tied, as joint places are written (not colour alone)
+            return f"={row + 1:,}" if self._tied(row) else f"{row + 1:,}"
         if column == LEFT:
             return self._shown(item.pair[0])
         if column == RIGHT:
@@ -138,6 +139,20 @@ class PairModel(TableModel):
             return f"{item.count:,}"
         value = self._replacement_count(item) if column == REPLACEMENTS else self._word_count(item)
         return PLACEHOLDER if value is None else f"{value:,}"
+
+    def _spoken(self, row: int, column: int) -> str:
+        """A cell as a screen reader says it: the pair's cells as the pair, its count and how it
+        stands ("e s, count 13, tied, picked next"); a figure with its column's name."""
+        item = self._rows[row]
+        if column in (COUNT, REPLACEMENTS, WORDS):
+            return f"{HEADERS[column]} {self._display(row, column)}"
+        left, right = self._shown(item.pair[0]), self._shown(item.pair[1])
+        notes = [f"count {item.count:,}"]
+        if self._tied(row):
+            notes.append("tied")
+        if row == 0:
+            notes.append("picked next")
+        return f"{left} {right}, " + ", ".join(notes)
 
     def _sort_key(self, row: int, column: int):
         if column in (LEFT, RIGHT, MERGED):

@@ -13,6 +13,7 @@ BACKGROUND = Qt.ItemDataRole.BackgroundRole
 FOREGROUND = Qt.ItemDataRole.ForegroundRole
 FONT = Qt.ItemDataRole.FontRole
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
+ACCESSIBLE_TEXT = Qt.ItemDataRole.AccessibleTextRole  # what a screen reader says of a cell
 USER = Qt.ItemDataRole.UserRole
 
 RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -101,5 +101,5 @@ class PairsPane(QWidget):
 
     def _update_summary(self) -> None:
         ties = self.model.ties
-        tie_note = f" · {ties:,} tied (shaded)" if ties > 1 else ""
+        tie_note = f" · {ties:,} tied (shaded, ranked =)" if ties > 1 else ""
         self.summary.setText(f"{self.model.total:,} pairs · top count {self.model.top:,}{tie_note}")

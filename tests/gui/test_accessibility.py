@@ -141,3 +141,22 @@ def test_a_screen_reader_reads_a_name_for_every_control_through_atspi(tmp_path):
         node["role"] for node in nodes if node["role"] in OPERATED and node["showing"] and not node["name"]
     ]
     assert not unnamed
+
+
+def test_a_pairs_cell_reads_naturally_and_a_tie_is_marked_by_more_than_colour(qtbot, make_window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QAccessible
+
+    window = make_window("low · lower")  # es, st and t</w> tie at 9 at the start
+    model = window.pairs_pane.model
+    qt_wait_until(lambda: model.rowCount() > 3)
+    first = model.index(0, 1)
+    spoken = model.data(first, Qt.ItemDataRole.AccessibleTextRole)
+    assert spoken == "e s, count 9, tied, picked next"
+    assert model.data(model.index(0, 4), Qt.ItemDataRole.AccessibleTextRole) == "Count 9"
+    assert model.data(model.index(0, 0), Qt.ItemDataRole.DisplayRole) == "=1"  # not only shaded
+    assert model.data(model.index(3, 0), Qt.ItemDataRole.DisplayRole) == "4"
+    # And through the accessibility interface, as a screen reader asks the table for a cell.
+    table = QAccessible.queryAccessibleInterface(window.pairs_pane.view)
+    names = [table.child(i).text(QAccessible.Text.Name) for i in range(min(table.childCount(), 60))]
+    assert spoken in names
