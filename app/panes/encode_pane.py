@@ -223,7 +223,7 @@ class EncodePane(QWidget):
         characters = len(self._encoded_text)
         unknown = sum(encoding.unknown)
         ratio = f" ({characters / count:.2f} per token)" if count else ""
-        flagged = f" · {unknown:,} unknown (red)" if unknown else ""
+        flagged = f" · {unknown:,} unknown (red, wavy underline)" if unknown else ""
         self.stats.setText(f"{count:,} tokens for {characters:,} characters{ratio}{flagged}")
         self.sig_encoded.emit()
 
@@ -251,6 +251,8 @@ class EncodePane(QWidget):
             selection.cursor = cursor
             fmt = QTextCharFormat()
             fmt.setBackground(unknown_color if unknown else colors[i % 2])
+            if unknown:  # a shape as well as a colour: a wavy underline, as a misspelling has
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
             if token_id == self._highlight_token and token_id >= 0:
                 fmt.setFontUnderline(True)
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)

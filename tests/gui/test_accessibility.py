@@ -160,3 +160,16 @@ def test_a_pairs_cell_reads_naturally_and_a_tie_is_marked_by_more_than_colour(qt
     table = QAccessible.queryAccessibleInterface(window.pairs_pane.view)
     names = [table.child(i).text(QAccessible.Text.Name) for i in range(min(table.childCount(), 60))]
     assert spoken in names
+
+
+def test_an_unknown_character_is_marked_by_a_wavy_underline_as_well_as_red(qtbot, make_window):
+    from PySide6.QtGui import QTextCharFormat
+
+    window = make_window("low · lower")
+    pane = window.encode_pane
+    pane.input.setPlainText("low ☃")
+    qt_wait_until(pane.is_current)
+    styles = {(s.cursor.selectionStart(), s.format.underlineStyle()) for s in pane.input.extraSelections()}
+    assert (4, QTextCharFormat.UnderlineStyle.WaveUnderline) in styles
+    assert (0, QTextCharFormat.UnderlineStyle.WaveUnderline) not in styles
+    assert "unknown (red, wavy underline)" in pane.stats.text()
