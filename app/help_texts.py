@@ -26,7 +26,9 @@ PANE_KEYS = (
     ("↑ ↓ in History (Ctrl+H)", "to the branch above or below"),
     ("Home / End in History", "the first or last step of the branch"),
     ("F2 or double-click in History", "rename the branch"),
-    ("Right-click in History", "delete a branch"),
+    ("Right-click, Menu key or Shift+F10 in History", "go to, rename or delete a branch"),
+    ("← → in History or the plots", "undo and step, as anywhere"),
+    ("Menu key or Shift+F10 in the plots", "export a plot"),
 )
 
 # The libraries shipped with the window, and their licences.
