@@ -58,6 +58,7 @@ def dialogs(monkeypatch) -> Dialogs:
     monkeypatch.setattr(
         QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (recorded.save_path, ""))
     )
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: recorded.open_path))
     monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: (recorded.text, True)))
     return recorded
 

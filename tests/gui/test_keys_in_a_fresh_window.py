@@ -151,6 +151,11 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
     corpus.write_text("low lower lowest newer newest wider widest\n", encoding="utf-8")
     dialogs.open_path = str(corpus)
     expect("Ctrl+O", lambda: bridge.source.name == "corpus.txt")
+    folder = tmp_path / "folder"
+    (folder / "part").mkdir(parents=True)
+    (folder / "part" / "a.txt").write_text("folder words in a folder", encoding="utf-8")
+    dialogs.open_path = str(folder)
+    expect("Ctrl+Alt+O", lambda: bridge.source.name == "folder" and "folder" in trainer().corpus.words)
     dialogs.text = "pasted words and pasted words"
     expect("Ctrl+Shift+V", lambda: bridge.source.name == "pasted text" and "pasted" in trainer().corpus.words)
     session = tmp_path / "session.json"
