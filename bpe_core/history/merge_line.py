@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from array import array
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
@@ -238,16 +239,26 @@ class MergeLine:
         thread) ends before it."""
         if record.step != len(self) + 1:
             raise ValueError(f"Step {record.step} cannot follow step {len(self)}.")
-        values = _values(record)
-        c = self._cols
-        for name, value in zip(_COLUMNS, values, strict=True):
-            column = c[name]
-            try:  # inline: a training run appends a row a merge, and calls cost more than appends
-                column.append(value)
-            except OverflowError:
+        values, ids = _values(record)
+        c = self._cols  # its values are the columns in the order of _COLUMNS
+        try:  # one C-level loop: a training run appends a row a merge
+            deque(map(array.append, c.values(), values), maxlen=0)
+        except OverflowError:  # rare (once a column, at most twice): undo the part written, widen
+            rows = len(self._flags)
+            for name, value in zip(_COLUMNS, values, strict=True):
+                column = c[name]
+                if len(column) > rows:
+                    column.pop()
                 c[name] = _appended(column, value)
-        for left, right in record.candidates:
-            self._cand = _appended(_appended(self._cand, left), right)
+        if ids:
+            cand = self._cand
+            written = len(cand)
+            try:
+                cand.extend(ids)
+            except OverflowError:
+                del cand[written:]
+                self._cand = cand = _fitting(cand, *ids)
+                cand.extend(ids)
         self._cand_ends = _appended(self._cand_ends, len(self._cand) // 2)
         self._flags.append((_NEW_TOKEN if record.new_token else 0) | (0 if verified else _UNVERIFIED))
 
@@ -256,14 +267,13 @@ class MergeLine:
         line, j = self._owner(i)
         if record.step != line._fork + j + 1:
             raise ValueError(f"A record of step {record.step} cannot replace step {line._fork + j + 1}.")
-        values = _values(record)
+        values, listed = _values(record)
         c = line._cols
         for name, value in zip(_COLUMNS, values, strict=True):
             c[name] = _fitting(c[name], value)
             c[name][j] = value
         line._flags[j] = (line._flags[j] & _UNVERIFIED) | (_NEW_TOKEN if record.new_token else 0)  # checked
         low, high = (line._cand_ends[j - 1] if j else 0), line._cand_ends[j]
-        listed = [x for pair in record.candidates for x in pair]
         line._cand = _fitting(line._cand, *listed)
         line._cand[2 * low : 2 * high] = array(line._cand.typecode, listed)
         shift = len(record.candidates) - (high - low)
@@ -335,9 +345,9 @@ class MergeLine:
         self._flags = bytearray((flags | np.where(unchecked, _UNCHECKED, 0).astype(np.uint8)).tobytes())
 
 
-def _values(record: MergeRecord) -> tuple[int, ...]:
-    """A record's values in the order of ``_COLUMNS``, checked before any is stored (a row is
-    never left half written)."""
+def _values(record: MergeRecord) -> tuple[tuple[int, ...], list[int]]:
+    """A record's values in the order of ``_COLUMNS`` and its candidates' ids, left and right
+    side by side, checked before any is stored (a row is never left half written)."""
     values = (
         *record.pair,
         record.token,
@@ -353,7 +363,7 @@ def _values(record: MergeRecord) -> tuple[int, ...]:
     ids = [x for pair in record.candidates for x in pair]
     if min(*values, *ids) < 0 or max(*values, *ids) >= 1 << 64:
         raise ValueError(f"Merge {record.step} holds a number outside 0 to 2^64.")
-    return values
+    return values, ids
 
 
 def _shares(line: MergeLine) -> dict[int, tuple[MergeLine, int]]:

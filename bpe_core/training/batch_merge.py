@@ -87,12 +87,14 @@ def merge_many(
     sep: str,
     delta: defaultdict[str, int],
     where: defaultdict[str, array[int]],
+    gained: dict[str, int],
 ) -> tuple[list[int], int]:
     """Merge ``pair`` into the fresh symbol ``new`` in the candidate words (``sep``: see
     :func:`separator`).
 
-    Updates ``segs``, adds neighbour changes to ``delta`` and new pairs' words to ``where``;
-    returns the words that changed and the number of (weighted) replacements.
+    Updates ``segs``, adds the counts lost by neighbour pairs to ``delta``, the counts of the
+    new pairs (those holding ``new``, each made once here) to ``gained`` and their words to
+    ``where``; returns the words that changed and the number of (weighted) replacements.
     """
     a, b = pair[0], pair[1]  # a pair is a two-symbol string
     sep_id, new_id = ord(sep), ord(new)
@@ -117,13 +119,13 @@ def merge_many(
         else:
             delta[chr(p) + a] -= total
             key = chr(p) + new
-        delta[key] += total
+        gained[key] = total
         where[key].frombytes(listed)
     has_right = (after != sep_id) & (after != new_id)
     for x, total, listed in _groups(after[has_right], weight[has_right], occurrence_words[has_right]):
         delta[b + chr(x)] -= total
         key = new + chr(x)
-        delta[key] += total
+        gained[key] = total
         where[key].frombytes(listed)
     return changed, int(weight.sum())
 

@@ -379,6 +379,7 @@ class PairIndex:
         candidates: Sequence[int] = where.pop(pair, ())
         self._first.pop(pair, None)
         delta: Delta = defaultdict(int)
+        gained: dict[str, int] = {}  # counts of pairs made by this merge (a fresh ``new`` only)
         old_segs: list[str] | None = None
         long_nodes: dict[int, tuple[list[int], list[int]]] = {}
         long_replaced = 0
@@ -388,14 +389,17 @@ class PairIndex:
             candidates = [w for w in candidates if w not in long and pair in segs[w]]
         if fresh and len(candidates) >= BATCH_WORDS:
             sep = separator(len(self.token_freq))
-            changed, replaced = merge_many(segs, self._weights, candidates, pair, new, sep, delta, where)
+            changed, replaced = merge_many(
+                segs, self._weights, candidates, pair, new, sep, delta, where, gained
+            )
         else:
             changed, replaced, old_segs = merge_words(
-                segs, self.counts, where, candidates, pair, new, fresh, delta
+                segs, self.counts, where, candidates, pair, new, fresh, delta, gained
             )
         replaced += long_replaced
         delta[pair] -= replaced
         effect = MergeEffect(array("i", changed), replaced, [], old_segs, long_nodes)
+        self._gain(gained, effect.increased)  # first: a long word may have made the same pairs
         self._apply(delta, effect.increased)
         freq = self.token_freq
         freq[ord(pair[0])] -= replaced
@@ -441,6 +445,19 @@ class PairIndex:
             if len(where[k]) > 2 * pair_count[k] + 32:
                 where[k] = array("i", self._listed_with(k))
         return increased
+
+    def _gain(self, gained: dict[str, int], increased: list[str]) -> None:
+        """Store the counts of pairs a merge made with its fresh token: none of them was live,
+        so no old count is read and nothing is taken from a cold part."""
+        if self.cold is not None:  # a token id an undo freed may still name pairs there
+            self._apply(gained, increased)
+            return
+        hist = self.count_hist
+        hist_of = hist.get
+        for now in gained.values():
+            hist[now] = hist_of(now, 0) + 1
+        self.pair_count.update(gained)
+        increased.extend(gained)
 
     def _apply(self, delta: dict[str, int], increased: list[str]) -> None:
         """Add ``delta`` to the pair counts, keeping the count histogram and word lists in step."""

@@ -34,10 +34,14 @@ def merge_words(
     new: str,
     fresh: bool,
     delta: Delta,
+    gained: dict[str, int],
 ) -> tuple[list[int], int, list[str] | None]:
     """Merge ``pair`` into ``new`` in the candidate words; returns the words that changed, the
     weighted replacements and (unless ``new`` is ``fresh``, i.e. occurs nowhere yet) their old
-    segmentations, which undo needs."""
+    segmentations, which undo needs.
+
+    With ``new`` fresh, the pairs holding it are new pairs: their counts go to ``gained`` (the
+    pair index stores them without reading an old count), the other changes to ``delta``."""
     if not fresh:
         return _merge_into_existing(segs, counts, where, candidates, pair, new, delta)
     a, b = pair[0], pair[1]
@@ -65,19 +69,20 @@ def merge_words(
         else:
             c = counts[w]
             extra += (n - 1) * c
-            _merge_repeats(where, w, merged, j, a, b, new, c, delta)
+            _merge_repeats(where, w, merged, j, a, b, new, c, delta, gained)
     weight = counts.__getitem__
+    gain = gained.get
     for p, words in left.items():
         total = sum(map(weight, words))
         delta[p + a] -= total
         k = p + new
-        delta[k] += total
+        gained[k] = gain(k, 0) + total
         where[k].extend(words)
     for x, words in right.items():
         total = sum(map(weight, words))
         delta[b + x] -= total
         k = new + x
-        delta[k] += total
+        gained[k] = gain(k, 0) + total
         where[k].extend(words)
     return changed, sum(map(weight, changed)) + extra, None
 
@@ -112,15 +117,24 @@ def _merge_into_existing(
             diff_word(where, w, seg, merged, c, delta)
             delta[pair] += n * c  # the diff already removed this word's own pairs
         else:
-            _merge_repeats(where, w, merged, merged.find(new), a, b, new, c, delta)
+            _merge_repeats(where, w, merged, merged.find(new), a, b, new, c, delta, delta)
     return changed, replaced, old_segs
 
 
 def _merge_repeats(
-    where: Where, w: int, merged: str, j: int, a: str, b: str, new: str, c: int, delta: Delta
+    where: Where,
+    w: int,
+    merged: str,
+    j: int,
+    a: str,
+    b: str,
+    new: str,
+    c: int,
+    delta: Delta,
+    gained: dict[str, int],
 ) -> None:
     """Neighbour updates for a word with several occurrences of the merged pair (the first at
-    ``j`` of ``merged``)."""
+    ``j`` of ``merged``): pairs holding ``new`` gain in ``gained``, the others lose in ``delta``."""
     new_pairs = set()
     while True:
         if j:
@@ -131,7 +145,7 @@ def _merge_repeats(
             else:  # between two adjacent occurrences (b, a) becomes (new, new)
                 delta[b + a] -= c
                 k = new + new
-            delta[k] += c
+            gained[k] = gained.get(k, 0) + c
             new_pairs.add(k)
         x = merged[j + 1 : j + 2]
         if not x:
@@ -139,7 +153,7 @@ def _merge_repeats(
         if x != new:
             delta[b + x] -= c
             k = new + x
-            delta[k] += c
+            gained[k] = gained.get(k, 0) + c
             new_pairs.add(k)
         j = merged.find(new, j + 1)
         if j < 0:
