@@ -25,6 +25,7 @@ import io
 import json
 import lzma
 import os
+import re
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -267,6 +268,10 @@ def jsonl_line_batches(
         yield first_number, batch
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
     """The text of each JSONL line (blank lines skipped), or one sentence naming the line that
     is not a JSON object with a string in ``field``."""
@@ -283,6 +288,14 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         text = record[field]
         if not isinstance(text, str):
             raise InputError(f"Line {number:,} of {name!r} has a {quoted(field)} that is not a string.")
+        # A JSON escape may name half of a surrogate pair alone ("\ud800"), which no text holds and
+        # no UTF-8 file can store: refused here, where the line is known. Only lines spelling such
+        # an escape are searched.
+        if "\\u" in line and _SURROGATE_ESCAPE.search(line) and _SURROGATE.search(text):
+            raise InputError(
+                f"Line {number:,} of {name!r} has a {quoted(field)} holding a lone surrogate "
+                "(an escape from \\ud800 to \\udfff without its pair), which is not text."
+            )
         texts.append(text)
     return texts
 

@@ -54,6 +54,10 @@ def test_count_writes_sorted_counts_that_train_as_the_folder_does(folder, tmp_pa
         (lambda d: (d / "x.jsonl").write_text('{"text": "ok"}\n{"text": \n', encoding="utf-8"), "Line 2"),
         (lambda d: pq.write_table(pa.table({"body": ["a"]}), d / "x.parquet"), "no column 'text'"),
         (lambda d: (d / "x.txt").write_bytes(b"\x89PNG\x00\x00"), "not valid UTF-8 (line 1)"),
+        (
+            lambda d: (d / "x.jsonl").write_text('{"text": "a \\ud800 b"}\n', encoding="utf-8"),
+            "lone surrogate",
+        ),
     ],
 )
 def test_a_bad_input_among_many_ends_in_one_sentence_and_no_output(folder, tmp_path, make, says):

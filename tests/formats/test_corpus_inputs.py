@@ -213,6 +213,12 @@ def test_a_folder_is_read_recursively_without_hidden_or_bookkeeping_files(tmp_pa
         (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n\n{"text": 3}\n', encoding="utf-8"), "Line 3"),
         (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n{oops\n', encoding="utf-8"), "Line 2 of"),
         (lambda d: (d / "t.jsonl").write_text('{"body": "a"}\n', encoding="utf-8"), "no field 'text'"),
+        (
+            lambda d: (d / "t.jsonl").write_text(
+                '{"text": "\\ud83d\\ude00"}\n{"text": "a \\uDC00"}\n', encoding="utf-8"
+            ),
+            "Line 2 of",
+        ),
         (lambda d: pq.write_table(pa.table({"body": ["a"]}), d / "t.parquet"), "no column 'text'"),
         (lambda d: pq.write_table(pa.table({"text": ["a", None]}), d / "t.parquet"), "Row 2"),
         (lambda d: pq.write_table(pa.table({"text": [1, 2]}), d / "t.parquet"), "not strings"),
