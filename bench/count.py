@@ -7,6 +7,12 @@ process, measured alike (``common.measure``: wall time, peak RSS of its largest 
 ours and HF's alternate, and the ratios are medians of per-round ratios. Also checks that the
 Spark engine's file is byte for byte the local engine's.
 
+The proof on a folder as datasets ship: the corpus cut into a plain ``.txt``, a ``.txt.gz``, a
+``.txt.bz2``, a JSONL file (a record a line) and a Parquet file (a row a line). ``count`` on the
+folder must equal the sum of each text's counts, counted one by one in this process
+(``Corpus.from_text``), and ``train`` on the folder must make the merges ``train`` makes on the
+counts file (``--tie-break hf``, 2,000 merges; both the CLI as users run it).
+
     python bench/count.py [--runs 3] [--no-1gb] [--no-spark] [--corpus english_10mb.txt]
 """
 
@@ -17,6 +23,7 @@ import filecmp
 import shutil
 import statistics
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from common import PEERS, PYTHON, compile_sources, find_corpus, measure, table
@@ -84,6 +91,8 @@ def main() -> None:
         print(table(header, rows))
         print()
         print(_memory(corpus, work))
+        print()
+        print(_mixed_folder(corpus, work))
     print(
         "\nSpark local[2]: "
         + ("byte-identical to the local engine" if spark else "left out (no Java or pyspark)")
@@ -133,6 +142,71 @@ def _memory(corpus: Path, work: Path) -> str:
     return "Peak memory of counting (words, whitespace): it follows the word types, not the input\n" + table(
         header, rows
     )
+
+
+def _mixed_folder(corpus: Path, work: Path) -> str:
+    """Count and train on a folder of every shape, checked against the texts counted one by one."""
+    import bz2
+    import gzip
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from bpe_core import PipelineConfig
+    from bpe_core.io.counts_file import counts_corpus
+    from bpe_core.pipeline.corpus import count_text_into
+
+    lines = corpus.read_text(encoding="utf-8").splitlines(keepends=True)
+    fifth = len(lines) // 5
+    parts = ["".join(lines[k * fifth : (k + 1) * fifth]) for k in range(4)]
+    records = [line for line in lines[4 * fifth :] if line.strip()]
+    folder = work / "mixed"
+    folder.mkdir()
+    (folder / "a.txt").write_text(parts[0], encoding="utf-8")
+    (folder / "b.txt.gz").write_bytes(gzip.compress(parts[1].encode()))
+    (folder / "c.txt.bz2").write_bytes(bz2.compress(parts[2].encode()))
+    jsonl = "".join(json.dumps({"text": line}) + "\n" for line in parts[3].splitlines(keepends=True))
+    (folder / "d.jsonl").write_text(jsonl, encoding="utf-8")
+    pq.write_table(pa.table({"text": records}), folder / "e.parquet")
+    texts = [*parts[:3], *parts[3].splitlines(keepends=True), *records]
+
+    config = PipelineConfig()
+    expected: Counter[str] = Counter()
+    for text in texts:  # each counted whole, as a text on its own (a blank one adds no word)
+        counted: Counter[str] = Counter()
+        count_text_into(text, config, counted, [])
+        expected.update(counted)
+    counts_file = work / "mixed.tsv"
+    counted_time = measure(ours([folder], [], counts_file))
+    found = counts_corpus(counts_file, config)
+    assert found is not None
+    same_counts = dict(zip(found.words, found.counts, strict=True)) == dict(expected)
+
+    options = ["--merges", "2000", "--tie-break", "hf", "--json"]
+    from_folder, from_counts = work / "folder.json", work / "counts.json"
+    trained = measure([PYTHON, "-m", "app", "train", str(folder), *options], from_folder)
+    measure([PYTHON, "-m", "app", "train", str(counts_file), "--input", "counts", *options], from_counts)
+    merges = [json.loads(path.read_text())["merges"] for path in (from_folder, from_counts)]
+    size = sum(path.stat().st_size for path in folder.iterdir()) / 2**20
+    rows = [
+        [
+            "count FOLDER = each text's counts summed",
+            "yes" if same_counts else "NO",
+            f"{counted_time.seconds:.1f} s",
+        ],
+        [
+            "train FOLDER = train COUNTS (2,000 merges)",
+            "yes" if merges[0] == merges[1] else "NO",
+            f"{trained.seconds:.1f} s",
+        ],
+    ]
+    header = [
+        f"mixed folder ({size:.1f} MB: .txt, .gz, .bz2, JSONL, Parquet; {len(texts):,} texts)",
+        "holds",
+        "time",
+    ]
+    return table(header, rows)
 
 
 def _has_pyspark() -> bool:
