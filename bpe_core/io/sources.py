@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from bpe_core.errors import InputError, quoted
+from bpe_core.errors import InputError, has_lone_surrogate, quoted
 
 STDIN = "-"
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
@@ -269,7 +269,6 @@ def jsonl_line_batches(
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
@@ -291,7 +290,7 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         # A JSON escape may name half of a surrogate pair alone ("\ud800"), which no text holds and
         # no UTF-8 file can store: refused here, where the line is known. Only lines spelling such
         # an escape are searched.
-        if "\\u" in line and _SURROGATE_ESCAPE.search(line) and _SURROGATE.search(text):
+        if "\\u" in line and _SURROGATE_ESCAPE.search(line) and has_lone_surrogate(text):
             raise InputError(
                 f"Line {number:,} of {name!r} has a {quoted(field)} holding a lone surrogate "
                 "(an escape from \\ud800 to \\udfff without its pair), which is not text."
