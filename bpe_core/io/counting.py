@@ -4,9 +4,9 @@ BPE's data-sized work is counting word types (pieces after normalization and
 pre-tokenization); the merge loop then works on the types. Here the inputs
 (``bpe_core.io.sources``) are read in the main process and handed out as tasks: a text file in
 chunks of about :data:`CHUNK` characters, JSONL lines and Parquet rows in batches. Worker
-processes count each task; the main process adds their counts up in task order, so word types
-keep the order of their first appearance (the ``first-seen`` tie-break depends on it) and peak
-memory follows the number of word types, not the size of the input.
+processes count the tasks into running totals (``bpe_core.io.count_workers``), added up at the
+end so that word types keep the order of their first appearance (the ``first-seen`` tie-break
+depends on it); peak memory follows the number of word types, not the size of the input.
 
 A text is cut only where nothing it holds crosses the cut: before a space between two letters
 (``bpe_core.pipeline.pretokenize.safe_chunks``) that no special token spans. Normalization keeps
@@ -18,15 +18,13 @@ give no such guarantee (custom chains, ``none``: one piece per text) count each 
 from __future__ import annotations
 
 import multiprocessing
-import signal
 import threading
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 from bpe_core.errors import Cancelled, InputError
+from bpe_core.io.count_workers import count_on_workers
 from bpe_core.io.sources import (
     DEFAULT_FIELD,
     Source,
@@ -40,7 +38,7 @@ from bpe_core.pipeline.corpus import Corpus, count_text_into
 from bpe_core.runtime.fileio import input_limit
 
 CHUNK = 1 << 21  # characters of text a task holds, at least (cut at the next safe place)
-IN_FLIGHT = 2  # tasks queued per worker: enough to keep each busy, few enough to bound memory
+ONE_WORKER_BELOW = 1 << 24  # bytes of input under which one process counts (measured: 20 MB even)
 
 Progress = Callable[[int, int], None]  # (bytes read, bytes in all, or 0 when unknown)
 
@@ -64,11 +62,6 @@ class WordCounts:
     counter: Counter[str]
     specials: list[int]
 
-    def add(self, counts: dict[str, int], specials: Sequence[int]) -> None:
-        self.counter.update(counts)  # new pieces join in their order of first appearance
-        for i, n in enumerate(specials):
-            self.specials[i] += n
-
     def corpus(self, config: PipelineConfig) -> Corpus:
         return Corpus.from_counter(self.counter, config, tuple(self.specials))
 
@@ -90,37 +83,20 @@ def count_sources(
     """
     total = 0 if any(s.size is None for s in sources) else sum(s.size or 0 for s in sources)
     read = _Reading(progress, total)
-    if total and total < 2 * CHUNK:
-        workers = 1  # starting processes would take longer than counting
-    result = WordCounts(Counter(), [0] * len(config.special_tokens))
+    if total and total < ONE_WORKER_BELOW:
+        workers = 1  # starting processes and adding their totals up would take longer
     work = tasks(sources, config, field, read)
     if workers <= 1:
+        result = WordCounts(Counter(), [0] * len(config.special_tokens))
         for task in work:
             if cancelled():
                 raise Cancelled
-            result.add(*count_task(task, config, field))
+            count_task(task, config, field, result.counter, result.specials)
         return result
     # Forking is quick, but unsafe in a process with threads (the window's): those spawn.
     alone = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if alone else "spawn")
-    pool = ProcessPoolExecutor(
-        workers, context, initializer=_start_worker, initargs=(config.to_dict(), field)
-    )
-    pending: deque[Future] = deque()
-    try:
-        for task in work:
-            if cancelled():
-                raise Cancelled
-            pending.append(pool.submit(_count_in_worker, task))
-            while len(pending) >= IN_FLIGHT * workers:
-                result.add(*pending.popleft().result())
-        while pending:
-            if cancelled():
-                raise Cancelled
-            result.add(*pending.popleft().result())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return result
+    return WordCounts(*count_on_workers(work, config, field, workers, context, cancelled))
 
 
 class _Reading:
@@ -200,10 +176,17 @@ def _spanned(text: str, cut: int, specials: Sequence[str]) -> bool:
     return False
 
 
-def count_task(task: Task, config: PipelineConfig, field: str) -> tuple[dict[str, int], list[int]]:
-    """The counts of one task's text or records (each record a text of its own)."""
-    counter: Counter[str] = Counter()
-    specials = [0] * len(config.special_tokens)
+def count_task(
+    task: Task,
+    config: PipelineConfig,
+    field: str,
+    counter: Counter[str] | None = None,
+    specials: list[int] | None = None,
+) -> tuple[Counter[str], list[int]]:
+    """The counts of one task's text or records (each record a text of its own), added to
+    ``counter`` and ``specials`` when given (running totals), else counted afresh."""
+    counter = Counter() if counter is None else counter
+    specials = [0] * len(config.special_tokens) if specials is None else specials
     if task.kind == "text":
         assert isinstance(task.items, str)
         count_text_into(task.items, config, counter, specials, continues=task.continues)
@@ -213,19 +196,3 @@ def count_task(task: Task, config: PipelineConfig, field: str) -> tuple[dict[str
     for text in texts:
         count_text_into(text, config, counter, specials)
     return counter, specials
-
-
-# -- in a worker process ----------------------------------------------------------------------
-
-_WORKER: dict[str, Any] = {}
-
-
-def _start_worker(config: dict[str, Any], field: str) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the main process's to handle
-    _WORKER["config"] = PipelineConfig.from_dict(config)
-    _WORKER["field"] = field
-
-
-def _count_in_worker(task: Task) -> tuple[dict[str, int], list[int]]:
-    counts, specials = count_task(task, _WORKER["config"], _WORKER["field"])
-    return dict(counts), specials

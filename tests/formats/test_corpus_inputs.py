@@ -118,6 +118,7 @@ def counted_words(text: str, config: PipelineConfig) -> bool:
 @pytest.mark.parametrize("name", sorted(PIPELINES))
 def test_a_large_real_text_cut_in_parts_on_two_processes_counts_as_it_whole(name, monkeypatch, tmp_path):
     monkeypatch.setattr(counting, "CHUNK", 20_000)
+    monkeypatch.setattr(counting, "ONE_WORKER_BELOW", 0)
     config = PIPELINES[name]
     text = data_text("shakespeare_200k.txt") + "<|end of text|>" + data_text("kjv_genesis_100k.txt")
     (tmp_path / "big.txt.gz").write_bytes(gzip.compress(text.encode()))
