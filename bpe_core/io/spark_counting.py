@@ -15,6 +15,7 @@ a zip. Needs ``pyspark`` (``pip install "bpe-studio[spark]"``) and Java 17 or ne
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
 import re
@@ -70,8 +71,15 @@ def spark_counts(
         except Exception as error:
             raise _our_error(error) from None
         finally:
-            spark.stop()  # the next count may name another master
+            _stop(spark)
     return Counter(dict(counts)), len(files) + len(parquet)
+
+
+def _stop(spark: Any) -> None:
+    """Stop the session, so that the next count may name another master; a JVM that has died
+    (the error being reported says why) cannot be stopped and is left as it is."""
+    with contextlib.suppress(Exception):  # Py4J raises plain socket errors once the JVM is gone
+        spark.stop()
 
 
 def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field: str) -> list:
@@ -106,7 +114,7 @@ def _file_counts(row: Any, config: dict, field: str) -> Iterator[tuple[str, int]
     pipeline = PipelineConfig.from_dict(config)
     counter: Counter[str] = Counter()
     for task in tasks([source], pipeline, field, lambda n: None):
-        counter.update(count_task(task, pipeline, field)[0])
+        count_task(task, pipeline, field, counter)
     return iter(counter.items())
 
 
