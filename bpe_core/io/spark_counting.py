@@ -58,6 +58,9 @@ def spark_counts(
     builder = SparkSession.builder.appName("bpe-studio count")
     if master is not None:
         builder = builder.master(master)
+    memory = _local_driver_memory(master)
+    if memory is not None:
+        builder = builder.config("spark.driver.memory", memory)
     try:
         with _quiet_stderr():  # the JVM's start-up notes are not ours to print
             spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
@@ -73,6 +76,22 @@ def spark_counts(
         finally:
             _stop(spark)
     return Counter(dict(counts)), len(files) + len(parquet)
+
+
+def _local_driver_memory(master: str | None) -> str | None:
+    """The heap for a Spark that runs in this process' own JVM (a ``local`` master, or none
+    named): a quarter of this machine's memory, at least 2 GB. Spark's default of 1 GB cannot
+    hold a file of 50 MB read whole with room to hand it to Python. ``None`` (Spark's choice)
+    for a cluster's master, or when the user has chosen with ``SPARK_DRIVER_MEMORY``."""
+    if master is not None and not master.startswith("local"):
+        return None
+    if "SPARK_DRIVER_MEMORY" in os.environ or "driver-memory" in os.environ.get("PYSPARK_SUBMIT_ARGS", ""):
+        return None
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): Spark's usual laptop figure
+        return "4g"
+    return f"{max(2, physical // 4 // 2**30)}g"
 
 
 def _stop(spark: Any) -> None:

@@ -115,6 +115,19 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     assert not (tmp_path / "x.tsv").exists()
 
 
+def test_a_local_spark_is_given_a_heap_that_holds_large_files_unless_the_user_chose_one(monkeypatch):
+    from bpe_core.io.spark_counting import _local_driver_memory
+
+    monkeypatch.delenv("SPARK_DRIVER_MEMORY", raising=False)
+    monkeypatch.delenv("PYSPARK_SUBMIT_ARGS", raising=False)
+    for master in ("local[2]", "local[*]", None):
+        given = _local_driver_memory(master)
+        assert given is not None and given.endswith("g") and int(given[:-1]) >= 2
+    assert _local_driver_memory("spark://head:7077") is None  # a cluster's executors are its own
+    monkeypatch.setenv("SPARK_DRIVER_MEMORY", "3g")
+    assert _local_driver_memory("local[2]") is None
+
+
 def _free_port() -> int:
     import socket
 
