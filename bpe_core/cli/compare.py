@@ -35,7 +35,9 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         return 2
     training = TrainingConfig(min_frequency=args.min_frequency, merges_per_pass=args.merges_per_pass)
     progress = CountProgress(stderr)
-    corpus = load_corpus(args.file, pipeline_of(args), args.input, progress.update, args.workers, args.field)
+    corpus = load_corpus(
+        args.file, pipeline_of(args), args.input, progress.update, args.workers, args.field, fork=True
+    )
     progress.close()
     bar = ProgressBar(stderr, (args.merges or 0) * len(args.tie_break))
     runs = sweep(corpus, training, args.tie_break, args.merges, args.vocab_size, progress=bar.update)

@@ -55,7 +55,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
         sources = expand(args.file)
         progress = CountProgress(stderr)
-        counted = count_sources(sources, config, args.field, args.workers, progress.update)
+        counted = count_sources(sources, config, args.field, args.workers, progress.update, fork=True)
         progress.close()
         counts, read = counted.counter, len(sources)
     if not counts:

@@ -113,7 +113,9 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     encoder = imported.encoder
     corpus = None
     if args.corpus is not None:
-        corpus = load_corpus(args.corpus, encoder.config, args.input, workers=min(2, os.cpu_count() or 1))
+        corpus = load_corpus(
+            args.corpus, encoder.config, args.input, workers=min(2, os.cpu_count() or 1), fork=True
+        )
     trainer = trainer_from_encoder(encoder, corpus)
     save_session(trainer, args.output)
     attached = ""

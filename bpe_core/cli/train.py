@@ -52,7 +52,7 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             check_writable(path)  # now, not after minutes of training
     # A command-line process has no threads, so counting may fork its workers.
     progress = CountProgress(stderr)
-    corpus = load_corpus(args.file, config, args.input, progress.update, args.workers, args.field)
+    corpus = load_corpus(args.file, config, args.input, progress.update, args.workers, args.field, fork=True)
     progress.close()
     trainer = Trainer(corpus, training)
     bar = ProgressBar(

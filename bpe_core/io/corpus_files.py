@@ -30,10 +30,12 @@ def load_corpus(
     progress: Progress | None = None,
     workers: int = 1,
     field: str = DEFAULT_FIELD,
+    fork: bool = False,
 ) -> Corpus:
     """The corpus of ``inputs``: files, folders, globs or ``-`` (``bpe_core.io.sources``), each
-    text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes; or, with
-    ``input_kind="counts"``, counts files (``bpe_core.io.counts_file``) added up."""
+    text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes (forked only
+    with ``fork``, see ``counting.count_sources``); or, with ``input_kind="counts"``, counts
+    files (``bpe_core.io.counts_file``) added up."""
     if input_kind not in INPUT_KINDS:
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
@@ -43,7 +45,7 @@ def load_corpus(
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
         return Corpus.from_word_counts(items, config)
-    return count_sources(expand(specs), config, field, workers, progress).corpus(config)
+    return count_sources(expand(specs), config, field, workers, progress, fork=fork).corpus(config)
 
 
 def _counts(path: str, config: PipelineConfig) -> Corpus:

@@ -78,13 +78,15 @@ def count_sources(
     workers: int = 1,
     progress: Progress | None = None,
     cancelled: Callable[[], bool] = lambda: False,
+    fork: bool = False,
 ) -> WordCounts:
     """The word counts of every source, as :meth:`Corpus.from_text` counts each text, summed.
 
     ``workers`` processes count (1: this one); ``progress(read, total)`` hears of the bytes
     read from the files; ``cancelled()`` is asked between tasks and stops the count
-    (:class:`Cancelled`). Raises ``InputError`` naming the file (and line or row) that cannot
-    be read, before anything is returned.
+    (:class:`Cancelled`); ``fork``: this process starts no threads (see below), so workers may
+    be forked. Raises ``InputError`` naming the file (and line or row) that cannot be read,
+    before anything is returned.
     """
     total = 0 if any(s.size is None for s in sources) else sum(s.size or 0 for s in sources)
     read = _Reading(progress, total)
@@ -99,9 +101,11 @@ def count_sources(
                 raise Cancelled
             count_task(task, config, field, result.counter, result.specials)
         return result
-    # Forking is quick, but unsafe in a process with threads (the window's): those spawn.
-    alone = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if alone else "spawn")
+    # Forking is quick, but unsafe in a process with threads. Python cannot see every thread
+    # (a GUI toolkit's own, a job on a QThread), so only a caller that knows it starts none
+    # (the command line) lets the workers fork; the others spawn them.
+    forks = fork and threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if forks else "spawn")
     return WordCounts(*count_on_workers(work, config, field, workers, context, cancelled))
 
 

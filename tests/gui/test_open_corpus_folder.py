@@ -3,6 +3,7 @@ counted in the background on several processes with progress, and cancelled with
 
 import gzip
 import json
+import multiprocessing
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -66,6 +67,7 @@ def test_cancelling_a_folder_being_counted_keeps_the_session_and_the_next_key_wo
     window.bridge.step()
     before = (window.bridge.source.name, window.bridge.trainer.position)
     counting.CHUNK = 4_000  # many small tasks: the count is still going when cancelled
+    counting.ONE_WORKER_BELOW = 0  # on worker processes, as a large folder is
     try:
         folder = make_folder(tmp_path, copies=12)
         window.open_path(folder)
@@ -73,7 +75,8 @@ def test_cancelling_a_folder_being_counted_keeps_the_session_and_the_next_key_wo
         window.bridge.cancel()
         qt_wait_until(lambda: not window.bridge.busy, timeout_ms=60_000)
     finally:
-        counting.CHUNK = 1 << 21
+        counting.CHUNK, counting.ONE_WORKER_BELOW = 1 << 21, 1 << 22
     assert (window.bridge.source.name, window.bridge.trainer.position) == before
+    assert not multiprocessing.active_children()  # every worker stopped with the count
     window.bridge.step()
     assert window.bridge.trainer.position == before[1] + 1
