@@ -99,7 +99,7 @@ def _stop(tasks: Any, results: Any, processes: list) -> None:
     its sending thread joined when the workers emptied it (else it is left to end with us)."""
     deadline = time.monotonic() + STOP_SECONDS
     stops = 0
-    while stops < len(processes) and time.monotonic() < deadline:
+    while stops < len(processes) and time.monotonic() < deadline and any(p.is_alive() for p in processes):
         try:
             tasks.put((None, None), timeout=POLL)
             stops += 1
