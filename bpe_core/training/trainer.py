@@ -558,10 +558,15 @@ class Trainer(TrainerQueries, Branching, Restoring):
         it the way the current one does (they share the node)."""
         new = replace(record, decided_by=decided_by)
         step, line = record.step, self._records
-        sharing = [  # found before any is changed: a line's own copy of the row is compared as it was
+        # Found before any is changed: a line's own copy of the row is compared as it was. A line
+        # with the same merges whose pass goes on past this one (its next merge in the same
+        # pass) is another node of the tree, however alike its rows.
+        sharing = [
             branch.records
             for branch in self._tree.branches.values()
-            if len(branch.records) >= step and common_length(branch.records, line, step) == step
+            if len(branch.records) >= step
+            and common_length(branch.records, line, step) == step
+            and branch.records.pass_end(step) == step
         ]
         for records in sharing:
             records[step - 1] = new  # a row read by several lines changes for them all

@@ -342,6 +342,21 @@ def test_a_token_id_reused_after_undo_does_not_keep_the_old_tie_key(rule):
     run_commands(trainer, commands)
 
 
+def test_a_pick_that_follows_a_one_merge_pass_leaves_a_longer_pass_of_that_merge_as_it_was():
+    # Found by hypothesis, every pair merged in a pass: one line's second pass is one merge (a
+    # run cut short), another's is the same merge and one more. Picking that merge follows the
+    # first line; the second is another node of the tree, and its merge stays the rule's.
+    corpus = Corpus.from_word_counts([("aba", 1), ("bb", 1)], PipelineConfig(end_of_word=None))
+    trainer = Trainer(corpus, TrainingConfig(min_frequency=1, tie_break="hf", merges_per_pass=0))
+    run_commands(trainer, [("step",), ("run", 1), ("undo",), ("step",), ("undo",), ("pick", 0)])
+    deciders = [[r.decided_by for r in trainer.branch_history(b.id)] for b in trainer.branches()]
+    assert sorted(deciders) == [["hf", "hf", "hf"], ["hf", "user"]]
+    loaded = reopened(trainer, streamed=True)
+    for command in [("undo",), ("step",)]:
+        assert do(loaded, command) == do(trainer, command)
+        assert loaded.history == trainer.history and loaded.branches() == trainer.branches()
+
+
 @PATHS
 @PASSES
 @settings(max_examples=200, deadline=None)
