@@ -5,6 +5,7 @@ worker that dies ends the count with one sentence and no process left behind."""
 import json
 import multiprocessing
 import os
+import threading
 from collections import Counter
 
 import pytest
@@ -60,6 +61,7 @@ def test_only_a_caller_that_starts_no_threads_forks_its_workers(folder, monkeypa
         return count_on_workers(work, config, field, workers, context, cancelled)
 
     monkeypatch.setattr(counting, "count_on_workers", counted)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # as a command line's process
     count_sources(expand([str(folder)]), CONFIG, workers=2)
     count_sources(expand([str(folder)]), CONFIG, workers=2, fork=True)
     assert started == ["spawn", "fork"]
@@ -93,6 +95,7 @@ def test_a_worker_that_dies_ends_the_count_in_one_sentence(folder, monkeypatch):
         return counted(task, *args)
 
     monkeypatch.setattr(counting, "count_task", dies_on_okapi)  # forked workers inherit it
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # (tests before may leave a thread)
     with pytest.raises(InputError, match=r"ended unexpectedly \(exit status 9\)") as raised:
         count_sources(expand([str(folder)]), CONFIG, workers=2, fork=True)
     assert "\n" not in str(raised.value)
