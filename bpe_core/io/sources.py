@@ -26,6 +26,7 @@ import json
 import lzma
 import os
 import re
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -82,7 +83,8 @@ def expand(specs: Sequence[str]) -> list[Source]:
             names.append(spec)
         elif glob.has_magic(spec):
             matches = sorted(p for p in glob.glob(spec, recursive=True) if not _hidden(p))
-            files = [f for p in matches for f in (_folder_files(p) if os.path.isdir(p) else [p])]
+            listed = (_folder_files(p) if os.path.isdir(p) else [p] for p in matches)
+            files = [f for found in listed for f in found if _listed(f)]
             if not files:
                 raise InputError(f"No file matches {spec!r}.")
             names.extend(files)
@@ -107,7 +109,17 @@ def _folder_files(folder: str) -> list[str]:
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not _hidden_name(d))
         out.extend(os.path.join(root, f) for f in files if not _hidden_name(f))
-    return sorted(out)
+    return sorted(filter(_listed, out))
+
+
+def _listed(path: str) -> bool:
+    """Whether a file a folder or a pattern lists is read: a regular file, or a link that leads
+    nowhere (reading it says so). A named pipe, socket or device is not data at rest: reading
+    one would wait for a writer forever. (Named on its own, a pipe is read: ``<(zcat x.gz)``.)"""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def _hidden_name(name: str) -> bool:

@@ -6,6 +6,7 @@ import bz2
 import gzip
 import json
 import lzma
+import os
 import random
 from collections import Counter
 
@@ -199,6 +200,15 @@ def test_a_folder_is_read_recursively_without_hidden_or_bookkeeping_files(tmp_pa
     names = [source.name for source in expand([str(tmp_path)])]
     assert names == [str(tmp_path / "a.txt"), str(tmp_path / "sub" / "b.txt")]
     assert [s.name for s in expand([str(tmp_path / "**" / "*.txt")])] == names
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_in_a_folder_is_not_waited_on_but_one_named_alone_is_read(tmp_path):
+    (tmp_path / "a.txt").write_text("one two", encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe.txt")  # reading it would wait for a writer forever
+    assert [s.name for s in expand([str(tmp_path)])] == [str(tmp_path / "a.txt")]
+    assert [s.name for s in expand([str(tmp_path / "*.txt")])] == [str(tmp_path / "a.txt")]
+    assert [s.name for s in expand([str(tmp_path / "pipe.txt")])] == [str(tmp_path / "pipe.txt")]
 
 
 @pytest.mark.parametrize(
