@@ -84,8 +84,8 @@ def count_sources(
 
     ``workers`` processes count (1: this one); ``progress(read, total)`` hears of the bytes
     read from the files; ``cancelled()`` is asked between tasks and stops the count
-    (:class:`Cancelled`); ``fork``: this process starts no threads (see below), so workers may
-    be forked. Raises ``InputError`` naming the file (and line or row) that cannot be read,
+    (:class:`Cancelled`); ``fork``: the caller starts no threads, so the workers may be forked
+    (else they are spawned). Raises ``InputError`` naming the file (and line or row) that cannot be read,
     before anything is returned.
     """
     total = 0 if any(s.size is None for s in sources) else sum(s.size or 0 for s in sources)
