@@ -29,7 +29,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.changes import KINDS, Change, ChangeKind
-from app.collector import collect_on_gui_thread
+from app.collector import collect_on_gui_thread, note_activity
 from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoding.encoder import Encoder
@@ -192,6 +192,7 @@ class Bridge(QObject):
         """Tell the views what changed since the last Change."""
         (before, branch, revision), self._seen = self._seen, self._landmarks()
         after, branch_now, revision_now = self._seen
+        note_activity()
         switched = branch_switched or branch != branch_now
         self.sig_change.emit(Change(kind, before, after, switched, revision != revision_now))
 

@@ -7,15 +7,23 @@ test: the job's thread held the object's lock while waiting for the GIL; the GUI
 the GIL while waiting for that lock). So while the window lives, automatic collection is off,
 and a timer on the GUI thread collects instead, as pyqtgraph's ``GarbageCollector`` does.
 Nothing is lost: reference counting still frees everything not in a cycle at once.
+
+A collection of the oldest generation walks every container the engine keeps: with millions of
+word types that takes 50 ms or more, a visible hitch in the middle of stepping. So it waits for
+a pause: until no change was announced (:func:`note_activity`) for ``QUIET_SECONDS``, or for at
+most ``LONGEST_WAIT_SECONDS`` while changes keep coming, so that cycles are still freed.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 INTERVAL_MS = 500
+QUIET_SECONDS = 1.0  # no change announced for this long: the user has paused
+LONGEST_WAIT_SECONDS = 60.0  # a full collection is never put off longer than this
 
 _collector: _GuiThreadCollector | None = None
 
@@ -24,6 +32,8 @@ class _GuiThreadCollector(QObject):
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
         self._was_enabled = gc.isenabled()
+        self.last_activity = float("-inf")
+        self._last_full = time.monotonic()
         gc.disable()
         self._timer = QTimer(self, interval=INTERVAL_MS)
         self._timer.timeout.connect(self.collect)
@@ -36,6 +46,12 @@ class _GuiThreadCollector(QObject):
         if counts[0] <= thresholds[0]:
             return
         generation = 2 if counts[2] > thresholds[2] else 1 if counts[1] > thresholds[1] else 0
+        if generation == 2:
+            now = time.monotonic()
+            if now - self.last_activity < QUIET_SECONDS and now - self._last_full < LONGEST_WAIT_SECONDS:
+                generation = 1  # the full one on a later tick, once stepping pauses
+            else:
+                self._last_full = now
         gc.collect(generation)
 
     def restore(self) -> None:
@@ -50,6 +66,12 @@ def collect_on_gui_thread() -> None:
     app = QCoreApplication.instance()
     if _collector is None and app is not None:
         _collector = _GuiThreadCollector(app)
+
+
+def note_activity() -> None:
+    """The window changed (a step, an undo): a full collection waits for a pause."""
+    if _collector is not None:
+        _collector.last_activity = time.monotonic()
 
 
 def restore_automatic_collection() -> None:
