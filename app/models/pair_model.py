@@ -3,9 +3,11 @@
 Lazy: rows arrive a page at a time (``fetchMore``) from the engine's ranked queue, so a table of
 100k+ pairs costs a step only its first page. Replacements equal the count unless both sides are
 the same symbol (only then can occurrences overlap); the number of words containing a pair is
-computed for visible rows only and kept while the pair's count stays the same. Counting the
-words of a pair found hundreds of thousands of times takes the engine a tenth of a second or
-more, so those wait until stepping pauses and are then counted one per turn of the event loop.
+computed for visible rows only and kept while the pair's count stays the same. Counting a
+pair's words goes through every word listed as once holding it (hundreds of thousands for a
+frequent pair, or for a rare one that was frequent) and can take the engine a tenth of a second
+or more, so a long count waits until stepping pauses and is then done one per turn of the
+event loop.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ from bpe_core.history.merge_line import LineView, MergeLine
 RANK, LEFT, RIGHT, MERGED, COUNT, REPLACEMENTS, WORDS = range(7)
 HEADERS = ("#", "Left", "Right", "Merged", "Count", "Replaces", "Words")
 PAGE = 50  # rows ranked per fetch: a step re-ranks only the first page
-# Pairs found at most this often have their words counted at once (within about a millisecond
-# or two); the others once stepping pauses for WORDS_PAUSE_MS.
-COUNTED_AT_ONCE = 5_000
+# Pairs whose count goes through at most this many word entries (``Trainer.pair_words_work``)
+# have their words counted at once (within about a millisecond); the others once
+# stepping pauses for WORDS_PAUSE_MS.
+COUNTED_AT_ONCE = 2_000
 WORDS_PAUSE_MS = 200
 PAIR_ROLE = USER + 1
 SORT_ROLE = USER
@@ -292,7 +295,7 @@ class PairModel(TableModel):
         if cached is None or cached[0] != row.count:
             if self._bridge.busy:
                 return None
-            if row.count > COUNTED_AT_ONCE:
+            if self._bridge.trainer.pair_words_work(row.pair) > COUNTED_AT_ONCE:
                 self._words_wanted[row.pair] = row.count
                 if not self._words_timer.isActive() and not self._next_words.isActive():
                     self._words_timer.start()

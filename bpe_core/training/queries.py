@@ -95,6 +95,16 @@ class TrainerQueries:
         """How many word types contain ``pair`` (cheaper than the list)."""
         return self._index.word_count(pair_key(pair))
 
+    def pair_words_work(self, pair: Pair) -> int:
+        """How many word entries counting ``pair``'s words (or replacements) goes through: its
+        listed words, stale entries included, and the words not yet warm that hold it. What
+        such a count costs, which the pair's own count does not bound (a pair found a few times
+        may have a list of a hundred thousand words that held it once)."""
+        key = pair_key(pair)
+        index = self._index
+        cold = 0 if index.cold is None else index.cold.holder_count(key)
+        return len(index.where.get(key, ())) + cold
+
     def first_occurrence(self, pair: Pair) -> tuple[int, int]:
         """(word index, position) of the pair's first occurrence (the first-seen key). The
         position orders occurrences within the word; in a long word it counts initial units."""
