@@ -169,6 +169,16 @@ class RowTable(QTableView):
             self._dragged.add(column)  # the user's width, not ours
         self._share_room()
 
+    def shown_rows(self) -> tuple[int, int]:
+        """The first and last row on screen now (last < first: none, or the view is hidden)."""
+        if not self.isVisible():
+            return 0, -1
+        first = self.rowAt(0)
+        if first < 0:
+            return 0, -1
+        last = self.rowAt(self.viewport().height() - 1)
+        return first, last if last >= 0 else self.model().rowCount() - 1
+
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
             self._share_room()

@@ -3,13 +3,16 @@
 Sorting and filtering happen here, on an array of word indices (sorting 100k rows through a
 proxy's Python ``lessThan`` would take seconds; a list of a million Python ints would take 50
 MB), with whole-array searches and orders worked out once per corpus (``app.models.word_lookup``).
-After a step only the changed words' rows are recomputed; the token-count order, which a step
-can change, is re-sorted after a short pause.
+After a step only the changed words' rows are recomputed, and of those only the ones on screen
+repainted (a step early in a large corpus changes hundreds of thousands of words, of which a
+screenful at most is shown); the token-count order, which a step can change, is re-sorted
+after a short pause.
 """
 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,7 +34,8 @@ HEADERS = ("Word", "Count", "Tokens", "Segmentation")
 TOKENS_ROLE = USER + 1  # [(text, marker), ...] for the chip delegate
 SORT_ROLE = USER  # raw sort key
 SHOWN_TOKENS = 400  # a single-sequence corpus has one enormous "word": show its start
-TARGETED_UPDATES = 300  # a step changing more words than this repaints the visible rows at once
+TARGETED_UPDATES = 300  # more changed rows than this on screen (no view says which): all repainted
+NO_WORDS = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,7 @@ class CorpusModel(TableModel):
         # The last step's words: as the engine gives them, and as a mask for painting (a step
         # early in a large corpus changes hundreds of thousands; a set of them costs tens of ms).
         self._changed: tuple[int, ...] = ()
+        self._changed_array = NO_WORDS  # the same, as an array
         self._changed_mask = np.zeros(0, dtype=bool)
         self._lookup: WordLookup | None = None
         self._lengths: np.ndarray | None = None  # token counts as of the last change (sorting)
@@ -67,6 +72,8 @@ class CorpusModel(TableModel):
         self._resort = QTimer(self, singleShot=True, interval=250)
         self._positions: np.ndarray | None = None  # word -> row, -1 for words not shown
         self.largest = (0, 0)  # the corpus' largest count and longest word in bytes (column widths)
+        # The rows a view shows now, (first, last), set by the view: a step repaints only those.
+        self.shown_rows: Callable[[], tuple[int, int]] | None = None
         # Signals
         self._resort.timeout.connect(self._reorder)
         bridge.sig_change.connect(self._on_change)
@@ -249,21 +256,26 @@ class CorpusModel(TableModel):
     def _on_single_change(self) -> None:
         change = self._bridge.trainer.last_change
         words = change.words if change is not None else ()
-        old = self._changed
+        old = self._changed_array
         self._set_changed(words)
-        if len(words) + len(old) > TARGETED_UPDATES:
-            self._cache.clear()  # rows are cached for what is on screen: far fewer
-            self._refresh_all()
-            return
-        self._cache.drop(words)
-        # Only the rows that changed (now or in the last step's highlight) need repainting,
-        # and usually none of them is on screen.
-        position = self._position()
-        last = len(HEADERS) - 1
-        for w in {*words, *old}:
-            row = int(position[w])
-            if row >= 0:
-                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        new = self._changed_array
+        # Rows are cached for what was on screen: far fewer than the words a step may change.
+        if len(new) < self._cache.size:
+            self._cache.drop(words)
+        else:
+            self._cache.drop_if(self._changed_mask.__getitem__)
+        # Only the rows that changed (now or in the last step's highlight) need repainting, and
+        # of those only the ones on screen: usually none.
+        rows = self._position()[np.concatenate((old, new))]
+        rows = rows[rows >= 0]
+        if self.shown_rows is not None:
+            first, last = self.shown_rows()
+            rows = rows[(rows >= first) & (rows <= last)]
+        if len(rows) > TARGETED_UPDATES:
+            self.repaint_all()
+        else:
+            for row in np.unique(rows).tolist():
+                self.repaint_rows(row, row)
         if self._sort_column == TOKENS:
             self._resort.start()
 
@@ -272,8 +284,9 @@ class CorpusModel(TableModel):
         if len(mask) != self._bridge.trainer.word_count:  # another corpus
             mask = self._changed_mask = np.zeros(self._bridge.trainer.word_count, dtype=bool)
         else:
-            mask[np.fromiter(self._changed, dtype=np.int64, count=len(self._changed))] = False
-        mask[np.fromiter(words, dtype=np.int64, count=len(words))] = True
+            mask[self._changed_array] = False
+        self._changed_array = np.fromiter(words, dtype=np.int64, count=len(words))
+        mask[self._changed_array] = True
         self._changed = words
 
     def _position(self) -> np.ndarray:

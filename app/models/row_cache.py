@@ -28,10 +28,20 @@ class RowCache(Generic[K, V]):
             row = self._rows[key] = self._compute(key)
         return row
 
+    @property
+    def size(self) -> int:
+        """How many rows are cached."""
+        return len(self._rows)
+
     def drop(self, keys) -> None:
         pop = self._rows.pop
         for key in keys:
             pop(key, None)
+
+    def drop_if(self, stale: Callable[[K], object]) -> None:
+        """Drop the rows whose key ``stale`` holds true of (cheaper than :meth:`drop` when the
+        keys to drop outnumber the rows cached)."""
+        self._rows = {key: row for key, row in self._rows.items() if not stale(key)}
 
     def clear(self) -> None:
         self._rows.clear()

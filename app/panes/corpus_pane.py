@@ -46,6 +46,7 @@ class CorpusPane(QWidget):
         self._filter_timer = QTimer(self, singleShot=True, interval=150)
         # Setup
         self.view.setItemDelegateForColumn(SEGMENTATION, ChipDelegate(TOKENS_ROLE, self.view))
+        self.model.shown_rows = self.view.shown_rows  # a step repaints only the rows on screen
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(COUNT, Qt.SortOrder.DescendingOrder)
         self.only_check.setToolTip("Select a pair or a token in another pane to choose the words")

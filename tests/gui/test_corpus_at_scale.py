@@ -115,7 +115,7 @@ def test_the_last_steps_words_are_shaded_and_counted(qtbot, bridge):
 
 
 def test_a_frequent_pairs_words_are_counted_once_stepping_pauses(qtbot, bridge, monkeypatch):
-    monkeypatch.setattr(pair_model, "COUNTED_AT_ONCE", 0)  # every pair is frequent here
+    monkeypatch.setattr(pair_model, "COUNTED_AT_ONCE", 0)  # every pair's count is long here
     model = PairModel(bridge)
     assert model.index(0, WORDS).data() == PLACEHOLDER  # asked while stepping: not yet
     bridge.step()
@@ -129,3 +129,55 @@ def test_a_frequent_pairs_words_are_counted_once_stepping_pauses(qtbot, bridge, 
     for row in range(5):
         pair = model.pair_at(row)
         assert model.index(row, WORDS).data() == f"{trainer.word_count_with_pair(pair):,}"
+
+
+def test_what_a_count_costs_not_the_pairs_count_decides_when_it_is_counted(qtbot, bridge, monkeypatch):
+    # A rare pair may have a long list of words that held it once: its count waits too.
+    model = PairModel(bridge)
+    trainer = bridge.trainer
+    monkeypatch.setattr(trainer, "pair_words_work", lambda pair: 10**9)
+    bridge.step()
+    assert model.index(0, WORDS).data() == PLACEHOLDER
+    qtbot.waitUntil(lambda: model.index(0, WORDS).data() != PLACEHOLDER)
+    monkeypatch.setattr(trainer, "pair_words_work", lambda pair: 0)
+    bridge.step()
+    assert model.index(0, WORDS).data() == f"{trainer.word_count_with_pair(model.pair_at(0)):,}"
+
+
+def test_a_step_repaints_only_the_changed_rows_on_screen_and_recomputes_only_theirs(qtbot, bridge):
+    model = CorpusModel(bridge)
+    model.shown_rows = lambda: (0, 9)  # what a view shows
+    for row in range(model.rowCount()):  # every row painted once: all cached
+        model.index(row, 0).data()
+    repainted: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda first, last, _roles: repainted.append((first.row(), last.row())))
+    computed: list[int] = []
+    compute = model._cache._compute
+    model._cache._compute = lambda w: computed.append(w) or compute(w)
+    bridge.step()
+    changed = set(bridge.trainer.last_change.words)
+    on_screen = {row for row in range(10) if model.word_index(row) in changed}
+    assert {first for first, _last in repainted} == on_screen
+    assert all(first == last for first, last in repainted)
+    for row in range(model.rowCount()):
+        model.index(row, 0).data()
+    assert set(computed) == changed  # the other rows' cached texts still hold
+    trainer = bridge.trainer
+    for row in range(model.rowCount()):
+        w = model.word_index(row)
+        assert model.index(row, 2).data() == f"{len(trainer.segmentation(w)):,}"
+
+
+def test_the_corpus_view_tells_its_model_the_rows_on_screen(qtbot, bridge):
+    from app.panes.corpus_pane import CorpusPane
+
+    pane = CorpusPane(bridge)
+    qtbot.addWidget(pane)
+    assert pane.model.shown_rows() == (0, -1)  # hidden: none
+    pane.resize(600, 300)
+    pane.show()
+    qtbot.waitExposed(pane)
+    first, last = pane.model.shown_rows()
+    assert first == pane.view.rowAt(0) == 0 and 0 < last < pane.model.rowCount()
+    pane.view.scrollToBottom()
+    assert pane.model.shown_rows()[1] == pane.model.rowCount() - 1
