@@ -15,8 +15,9 @@ within 100 ms; a sort within 300 ms; memory within 3x the session file.
                                     [--repeats 5] [--counts FILE (kept and reused)] [--start MERGES]
     python bench/window_millions.py --open SESSION.json   (memory of a merge-heavy session)
 
-A step's time is also split: the engine's own ``step()`` (undo, redo), and the rest, the
-window's (its models' updates and every pane's repaint). The Pairs table counts the words of
+A step's time is also split: the engine's own ``step()`` (undo, redo), less the window's
+handlers of the change it announces from within, and the rest, the window's (its models'
+updates and every pane's repaint). The Pairs table counts the words of
 frequent pairs once stepping pauses; the filters and sorts are timed after that work is done.
 """
 
@@ -116,8 +117,20 @@ def settle(app, quiet_seconds: float = 1.0, most_seconds: float = 60.0) -> None:
         time.sleep(0.005)
 
 
-def timed_engine(trainer, spent: list[float]) -> None:
-    """Record the time of the trainer's own step, undo and redo in ``spent``."""
+def timed_engine(trainer, spent: list[float], bridge=None) -> None:
+    """Record the time of the trainer's own step, undo and redo in ``spent``: without, when
+    ``bridge`` is given, the time its handlers of the change take (the window's share)."""
+    if bridge is not None:
+        announce = bridge._announce
+
+        def handled(*args, **kwargs):
+            begin = time.perf_counter()
+            try:
+                return announce(*args, **kwargs)
+            finally:
+                spent.append(begin - time.perf_counter())  # taken off the engine's share
+
+        bridge._announce = handled
     for name in ("step", "undo", "redo"):
         method = getattr(trainer, name)
 
@@ -195,7 +208,7 @@ def run(counts: Path, args: argparse.Namespace, folder: Path) -> None:
     timings: dict[str, list[float]] = {"step": [], "undo": [], "redo": []}
     engine: dict[str, list[float]] = {name: [] for name in timings}
     spent: list[float] = []
-    timed_engine(bridge.trainer, spent)
+    timed_engine(bridge.trainer, spent, bridge)
     for name, action in (("step", bridge.step), ("undo", bridge.undo), ("redo", bridge.redo)):
         for _ in range(args.steps):
             spent.clear()
