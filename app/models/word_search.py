@@ -8,6 +8,9 @@ of milliseconds. Nothing here imports Qt.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -53,7 +56,10 @@ def words_containing(folded: Words, needle: str, frequencies: np.ndarray | None 
     ``[0, 1]``.
 
     UTF-8 never matches a character's bytes in the middle of another's, so a byte search is a
-    character search; a match across two words' boundary is left out.
+    character search; a match across two words' boundary is left out. The buffer is searched a
+    slice of ``SLICE_BYTES`` at a time, so that each comparison's result is still in the
+    processor's cache when the next one reads it, and the slices are shared among threads
+    (numpy lets go of the interpreter for these whole-array operations).
     """
     pattern = np.frombuffer(needle.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     data = np.frombuffer(folded.blob, dtype=np.uint8)
@@ -61,33 +67,68 @@ def words_containing(folded: Words, needle: str, frequencies: np.ndarray | None 
     if size == 0 or starts <= 0:
         return np.arange(len(folded)) if size == 0 else np.zeros(0, dtype=np.int64)
     counts = byte_frequencies(folded) if frequencies is None else frequencies
-    rarest_first = np.argsort(counts[pattern], kind="stable").tolist()
-    # Whole-buffer comparisons while matches are many; once they are few, only their places
-    # are looked at for the pattern's remaining bytes.
-    matched = data[rarest_first[0] : rarest_first[0] + starts] == pattern[rarest_first[0]]
-    at = None
-    for j in rarest_first[1:]:
-        if at is None and np.count_nonzero(matched) * 32 < starts:
+    search = _SliceSearch(data, pattern, np.argsort(counts[pattern], kind="stable").tolist(), folded)
+    slices = [(low, min(low + SLICE_BYTES, starts)) for low in range(0, starts, SLICE_BYTES)]
+    found = list(_pool().map(search.words_in, slices)) if len(slices) > 1 else [search.words_in(slices[0])]
+    return _first_of_runs(np.concatenate(found))
+
+
+SLICE_BYTES = 1 << 20  # searched at a time: a slice's comparisons stay in the processor's cache
+_threads: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _threads
+    if _threads is None:
+        _threads = ThreadPoolExecutor(min(4, os.cpu_count() or 1), thread_name_prefix="word search")
+    return _threads
+
+
+def _first_of_runs(words: np.ndarray) -> np.ndarray:
+    """``words`` (ascending) with repeats left out."""
+    return words[np.concatenate(([True], words[1:] != words[:-1]))] if len(words) > 1 else words
+
+
+class _SliceSearch:
+    """The words holding ``pattern`` whose match starts in one slice of the buffer, for each
+    slice (see :func:`words_containing`)."""
+
+    def __init__(self, data: np.ndarray, pattern: np.ndarray, rarest_first: list[int], folded: Words) -> None:
+        self.data, self.pattern, self.rarest_first = data, pattern, rarest_first
+        self.ends = folded.byte_ends().astype(np.int64)  # one type: searchsorted copies no array
+        self.word_starts = np.concatenate(([0], self.ends[:-1]))
+
+    def words_in(self, span: tuple[int, int]) -> np.ndarray:
+        low, high = span
+        data, pattern, ends = self.data, self.pattern, self.ends
+        first, *rest = self.rarest_first
+        # Whole-slice comparisons while matches are many; once they are few, only their
+        # places are looked at for the pattern's remaining bytes.
+        matched = data[low + first : high + first] == pattern[first]
+        at = None
+        for j in rest:
+            if at is None and np.count_nonzero(matched) * 32 < high - low:
+                at = np.flatnonzero(matched)
+            if at is None:
+                matched &= data[low + j : high + j] == pattern[j]
+            else:
+                at = at[data[low + j + at] == pattern[j]]
+        first_word = int(np.searchsorted(ends, low, "right"))
+        after_last = int(np.searchsorted(ends, high - 1, "right")) + 1  # words meeting the slice
+        if at is None and np.count_nonzero(matched) < after_last - first_word:
             at = np.flatnonzero(matched)
-        if at is None:
-            matched &= data[j : j + starts] == pattern[j]
-        else:
-            at = at[data[at + j] == pattern[j]]
-    ends = folded.byte_ends()
-    if at is None and np.count_nonzero(matched) * 32 < starts:
-        at = np.flatnonzero(matched)
-    if at is not None:  # few: each placed in its word
-        words = np.searchsorted(ends, at, side="right")
-        words = words[at + size <= ends[words]]
-        return words[np.concatenate(([True], words[1:] != words[:-1]))] if len(words) > 1 else words
-    # Many: a match starting in a word's last size - 1 bytes runs into the next word; the rest
-    # are gathered per word.
-    hits = np.zeros(len(data), dtype=np.uint8)
-    hits[:starts] = matched
-    for back in range(1, size):
-        hits[ends[ends >= back] - back] = 0
-    word_starts = np.concatenate(([0], ends[:-1]))
-    return np.flatnonzero(np.maximum.reduceat(hits, word_starts))
+        if at is not None:  # fewer matches than words: each placed in its word
+            at += low
+            words = np.searchsorted(ends[first_word:after_last], at, "right") + first_word
+            return _first_of_runs(words[at + len(pattern) <= ends[words]])
+        # Many: a match starting in a word's last size - 1 bytes runs into the next word; the
+        # rest are gathered per word.
+        ends_here = ends[first_word:after_last] - low
+        for back in range(1, len(pattern)):
+            spill = ends_here - back
+            matched[spill[(spill >= 0) & (spill < high - low)]] = False
+        starts_here = np.maximum(self.word_starts[first_word:after_last] - low, 0)
+        return first_word + np.flatnonzero(np.maximum.reduceat(matched.view(np.uint8), starts_here))
 
 
 def byte_order(words: Words) -> np.ndarray:

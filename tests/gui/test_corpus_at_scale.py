@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from app.bridge import Bridge
 from app.gui import sample_trainer
-from app.models import pair_model, word_lookup
+from app.models import pair_model, word_lookup, word_search
 from app.models.corpus_model import COUNT, TOKENS, WORD, CorpusModel
 from app.models.pair_model import WORDS, PairModel
 from app.models.row_cache import PLACEHOLDER
@@ -42,6 +42,18 @@ def test_the_filter_and_the_word_order_agree_with_python_on_random_words():
         assert byte_order(compact).tolist() == sorted(range(len(words)), key=words.__getitem__)
         folded = casefolded(compact)
         for needle in ("a", "ab", "ss", "é", "aaaaaaaa", "_b", "b😀"):
+            assert words_containing(folded, needle).tolist() == python_filter(words, needle)
+
+
+@pytest.mark.parametrize("slice_bytes", [1, 2, 3, 5, 8, 64])
+def test_the_filter_finds_the_same_words_however_the_buffer_is_sliced(monkeypatch, slice_bytes):
+    monkeypatch.setattr(word_search, "SLICE_BYTES", slice_bytes)  # matches across every boundary
+    rng = random.Random(slice_bytes)
+    letters = ["a", "b", "é", "_", "😀", "aaaa"]
+    for _ in range(60):
+        words = list({"".join(rng.choices(letters, k=rng.randint(1, 6))) for _ in range(rng.randint(1, 80))})
+        folded = casefolded(Words.of(words))
+        for needle in ("a", "b", "ab", "aa", "_a", "é_", "aaaaa", "😀a", "ba_"):
             assert words_containing(folded, needle).tolist() == python_filter(words, needle)
 
 
