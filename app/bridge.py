@@ -26,11 +26,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.changes import KINDS, Change, ChangeKind
 from app.collector import collect_on_gui_thread, note_activity
 from app.jobs import Job, Outcome, Work
+from app.memory import release_free_memory
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import Cancelled
@@ -830,6 +831,9 @@ class Bridge(QObject):
             if held or self._state() != self._state_before_job:
                 self._touch()  # (without an event too: a run that cut the redo line)
             self._report(request, outcome, result, message, seconds, job, announce_cancel=queued is None)
+            # Once the window has repainted: what the job's thread freed is still held (see
+            # app.memory).
+            QTimer.singleShot(0, release_free_memory)
         finally:  # whatever a callback did, a queued request still runs
             if queued is not None:
                 self._start(queued)
