@@ -19,11 +19,16 @@ def show_whitespace(text: str) -> str:
     return text.translate(_TABLE)
 
 
-@lru_cache(maxsize=65536)
-def token_parts(token: str, config: PipelineConfig) -> tuple[str, str]:
+# Tokens whose parts are kept: the Corpus pane shows the same few thousand again on every
+# repaint. Not every token of a long history: a label kept elsewhere (the Vocabulary pane's)
+# would then be held twice, with its key and its parts (about 300 bytes a token).
+SHOWN_TOKENS_KEPT = 4096
+
+
+def _parts(token: str, config: PipelineConfig) -> tuple[str, str]:
     """A token as (visible text, visible marker). The marker part is empty if there is none.
 
-    Example: ``token_parts("est</w>", PipelineConfig())`` -> ``("est", "</w>")``.
+    Example: ``_parts("est</w>", PipelineConfig())`` -> ``("est", "</w>")``.
     """
     marker = config.end_of_word or ""
     body, end = token, ""
@@ -40,7 +45,11 @@ def token_parts(token: str, config: PipelineConfig) -> tuple[str, str]:
     return show_whitespace(body), end
 
 
+token_parts = lru_cache(maxsize=SHOWN_TOKENS_KEPT)(_parts)  # the same, the most recent kept
+
+
 def visible(token: str, config: PipelineConfig) -> str:
-    """A token as one visible string (text then marker)."""
-    body, end = token_parts(token, config)
+    """A token as one visible string (text then marker), made afresh: callers that show it
+    again keep it themselves."""
+    body, end = _parts(token, config)
     return body + end

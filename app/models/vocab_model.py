@@ -4,12 +4,15 @@ Default order is by id, where a step only inserts or removes the newest token's 
 or where an imported tokenizer's own id puts it: GPT-2's ``<|endoftext|>`` stays last); other
 orders and searches are recomputed (a vocabulary is at most tens of thousands of rows). The id
 shown is the one exported: an imported tokenizer's (``Trainer.token_numbers``). What does not
-change while a token exists (its text, length and step) is cached per id; the frequency
-changes with every step and shows a placeholder while a background job runs.
+change while a token exists (its text, length and step) is kept per id, in columns: a label
+string each, the numbers as machine integers (a tuple and its numbers per token would cost
+about 150 bytes more, megabytes over a long history); the frequency changes with every step
+and shows a placeholder while a background job runs.
 """
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer
@@ -47,11 +50,15 @@ class VocabModel(TableModel):
         super().__init__(parent)
         # Attributes
         self._bridge = bridge
-        self._ids: list[int] = []
+        self._ids = array("i")  # the token id of each row
         self._size = 0
         self._filter = ""
         self._sort_column, self._sort_order = ID, Qt.SortOrder.AscendingOrder
-        self._fixed: dict[int, tuple[str, int, int]] = {}  # id -> (visible token, length, step)
+        # Per token id, what does not change while it exists: its label (None until made),
+        # length and step created.
+        self._labels: list[str | None] = []
+        self._lengths = array("i")
+        self._steps = array("i")
         self._numbers: list[int] = []  # the exported id of each token, when not its own
         self._folded: list[str] = []  # casefolded labels of the first tokens, for searches
         self._n_special = 0
@@ -97,8 +104,7 @@ class VocabModel(TableModel):
 
     def token_label(self, token_id: int) -> str:
         """The token as shown."""
-        fixed = self._fixed_values(token_id)
-        return PLACEHOLDER if fixed is None else fixed[0]
+        return self._label(token_id) if self._kept(token_id) else PLACEHOLDER
 
     def token_at(self, row: int) -> int | None:
         return self._ids[row] if 0 <= row < len(self._ids) else None
@@ -128,9 +134,7 @@ class VocabModel(TableModel):
         shared = min(size, self._size)
         renumbered = numbers is not self._numbers and numbers[:shared] != self._numbers[:shared]
         self._numbers = numbers
-        for token_id in range(size, self._size):  # undone: the id will name another token
-            self._fixed.pop(token_id, None)
-        del self._folded[size:]
+        self._forget_from(size)  # undone: the ids will name other tokens
         self._warmed = min(self._warmed, size)
         if self._warmed < size and not self._warm_timer.isActive():
             self._warm_timer.start()
@@ -169,20 +173,14 @@ class VocabModel(TableModel):
 
     def _on_reset(self) -> None:
         self._filter = ""  # a new session: all its tokens shown (the pane clears its field)
-        self._fixed.clear()
-        self._folded.clear()
-        self._warmed = 0
+        self._forget_from(0)
         self._warm_timer.start()
 
     def _forget_merged(self) -> None:
         if self._bridge.busy:  # the job's events are announced once it is over: come back then
             return
         vocab = self._bridge.trainer.vocab
-        first = vocab.n_special + vocab.n_base
-        for token_id in [t for t in self._fixed if t >= first]:
-            del self._fixed[token_id]
-        del self._folded[first:]
-        self._warmed = min(self._warmed, first)
+        self._forget_from(vocab.n_special + vocab.n_base)
         self._recompute()
         self._warm_timer.start()
 
@@ -192,20 +190,39 @@ class VocabModel(TableModel):
         size = self._bridge.trainer.vocab_size
         stop = min(size, self._warmed + WARM_SLICE)
         for token_id in range(self._warmed, stop):
-            self._fixed_values(token_id)
+            self._kept(token_id)
         self._warmed = stop
         if stop < size:
             self._warm_timer.start()
 
-    def _fixed_values(self, token_id: int) -> tuple[str, int, int] | None:
-        """(visible token, length, step created), cached; None if not cached while busy."""
-        fixed = self._fixed.get(token_id)
-        if fixed is None and not self._bridge.busy:
-            trainer = self._bridge.trainer
-            shown = visible(trainer.token_string(token_id), trainer.corpus.config)
-            fixed = (shown, trainer.token_length(token_id), trainer.token_created_at(token_id))
-            self._fixed[token_id] = fixed
-        return fixed
+    def _forget_from(self, first: int) -> None:
+        """Forget what is kept of the tokens from id ``first`` on."""
+        for column in (self._labels, self._lengths, self._steps, self._folded):
+            del column[first:]
+        self._warmed = min(self._warmed, first)
+
+    def _kept(self, token_id: int) -> bool:
+        """Whether the token's label, length and step are kept (made now unless a job runs)."""
+        labels = self._labels
+        if token_id < len(labels) and labels[token_id] is not None:
+            return True
+        if self._bridge.busy:
+            return False
+        trainer = self._bridge.trainer
+        if token_id >= len(labels):
+            missing = trainer.vocab_size - len(labels)
+            labels.extend([None] * missing)
+            self._lengths.frombytes(bytes(4 * missing))
+            self._steps.frombytes(bytes(4 * missing))
+        labels[token_id] = visible(trainer.token_string(token_id), trainer.corpus.config)
+        self._lengths[token_id] = trainer.token_length(token_id)
+        self._steps[token_id] = trainer.token_created_at(token_id)
+        return True
+
+    def _label(self, token_id: int) -> str:
+        label = self._labels[token_id]
+        assert label is not None, "read only once kept"
+        return label
 
     def _number(self, token_id: int) -> int:
         """The id shown: the exported one."""
@@ -217,10 +234,11 @@ class VocabModel(TableModel):
             return self._number(token_id)
         if column == FREQUENCY:
             return None if self._bridge.busy else self._bridge.trainer.token_frequency(token_id)
-        fixed = self._fixed_values(token_id)
-        if fixed is None:
+        if not self._kept(token_id):
             return None
-        return fixed[0] if column == TOKEN else fixed[1] if column == LENGTH else fixed[2]
+        if column == TOKEN:
+            return self._label(token_id)
+        return self._lengths[token_id] if column == LENGTH else self._steps[token_id]
 
     def _recompute(self) -> None:
         if self._bridge.busy:
@@ -233,7 +251,9 @@ class VocabModel(TableModel):
         if self._filter:
             folded, wanted = self._folded, self._filter
             for i in range(len(folded), self._size):  # labels as searched, kept while tokens are
-                folded.append(self.token_label(i).casefold())
+                label = self.token_label(i)
+                casefolded = label.casefold()
+                folded.append(label if casefolded == label else casefolded)  # one string when equal
             ids = [i for i in ids if wanted in folded[i]]
         column = self._sort_column
         ordered = sorted(
@@ -242,5 +262,5 @@ class VocabModel(TableModel):
             reverse=self._sort_order == Qt.SortOrder.DescendingOrder,
         )
         self.beginResetModel()
-        self._ids = ordered
+        self._ids = array("i", ordered)
         self.endResetModel()
