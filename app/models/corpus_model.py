@@ -12,7 +12,7 @@ after a short pause.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,8 +63,8 @@ class CorpusModel(TableModel):
         self._highlight: frozenset[int] = frozenset()
         # The last step's words: as the engine gives them, and as a mask for painting (a step
         # early in a large corpus changes hundreds of thousands; a set of them costs tens of ms).
-        self._changed: tuple[int, ...] = ()
-        self._changed_array = NO_WORDS  # the same, as an array
+        self._changed: Sequence[int] = ()
+        self._changed_array = NO_WORDS  # the same, as a numpy array
         self._changed_mask = np.zeros(0, dtype=bool)
         self._lookup: WordLookup | None = None
         self._lengths: np.ndarray | None = None  # token counts as of the last change (sorting)
@@ -279,13 +279,16 @@ class CorpusModel(TableModel):
         if self._sort_column == TOKENS:
             self._resort.start()
 
-    def _set_changed(self, words: tuple[int, ...]) -> None:
+    def _set_changed(self, words: Sequence[int]) -> None:
         mask = self._changed_mask
         if len(mask) != self._bridge.trainer.word_count:  # another corpus
             mask = self._changed_mask = np.zeros(self._bridge.trainer.word_count, dtype=bool)
         else:
             mask[self._changed_array] = False
-        self._changed_array = np.fromiter(words, dtype=np.int64, count=len(words))
+        if isinstance(words, array):  # the engine's 4-byte indices: read in place
+            self._changed_array = np.frombuffer(words, dtype=np.int32) if len(words) else NO_WORDS
+        else:
+            self._changed_array = np.fromiter(words, dtype=np.int64, count=len(words))
         mask[self._changed_array] = True
         self._changed = words
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
 from bpe_core.history.records import MergeRecord
@@ -34,11 +35,11 @@ class PairStat:
 @dataclass(frozen=True, slots=True)
 class LastChange:
     """The last single command: a merge ``applied`` (step or redo) or undone, and the words it
-    changed."""
+    changed (4-byte word indices, in no particular order)."""
 
     applied: bool
     record: MergeRecord
-    words: tuple[int, ...]
+    words: array[int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,7 +238,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
                 raise MergeError(f"The pair {self.pair_string(pair)} does not occur in the corpus.")
             decided_by = decided_by or USER
         record, redone = self._advance(key, decided_by, chosen=chosen and pair is not None)
-        self._last_change = LastChange(True, record, tuple(self._last_effect().changed))
+        self._last_change = LastChange(True, record, self._last_effect().changed_ids)
         self.events.emit(MergeApplied(record, redo=redone))
         return record
 
@@ -249,7 +249,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
         if not self.can_undo:
             raise MergeError("There is no merge to undo.")
         start = self.position
-        words = tuple(self._last_effect().changed)
+        words = self._last_effect().changed_ids
         record = self._unmerge()
         while self.position and self._records.pass_number(self.position - 1) == record.pass_number:
             record = self._unmerge()  # the rest of its pass: a pass is one node of the history
@@ -272,7 +272,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
         while self.can_redo and self._records.pass_number(self.position) == record.pass_number:
             record = self._remerge()
         if self.position == start + 1:
-            self._last_change = LastChange(True, record, tuple(self._last_effect().changed))
+            self._last_change = LastChange(True, record, self._last_effect().changed_ids)
             self.events.emit(MergeApplied(record, redo=True))
         else:
             self._last_change = None
@@ -405,7 +405,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
         start = self.position
         records = self._pass(0, self.training.min_frequency)
         if len(records) == 1:
-            self._last_change = LastChange(True, records[0], tuple(self._last_effect().changed))
+            self._last_change = LastChange(True, records[0], self._last_effect().changed_ids)
             self.events.emit(MergeApplied(records[0]))
         else:
             self._last_change = None

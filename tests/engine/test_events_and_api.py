@@ -85,6 +85,20 @@ def test_overlapping_counts_and_real_replacements():
     assert record.count == 3 and record.replacements == 2
 
 
+def test_the_last_change_names_its_words_as_a_4_byte_array_that_a_view_can_read_in_place():
+    trainer = trainer_for(LOW, counts=True)
+    trainer.run(merges=3)
+    trainer.step()
+    change = trainer.last_change
+    assert change is not None and change.applied
+    assert change.words.itemsize == 4 and memoryview(change.words).format == "i"
+    assert sorted(change.words) == sorted(trainer.changed_words())
+    trainer.undo()
+    undone = trainer.last_change
+    assert undone is not None and not undone.applied
+    assert sorted(undone.words) == sorted(change.words) and undone.words.itemsize == 4
+
+
 def test_queries_for_views():
     trainer = trainer_for(LOW, counts=True)
     trainer.run(merges=4)
