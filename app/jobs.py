@@ -40,7 +40,8 @@ class Job(QThread):
     """
 
     sig_progressed = Signal(int, int)
-    """Emitted with (done, total), at most every 50 ms."""
+    """Emitted with (done, total), at most every 50 ms, but always when the total changes (a
+    new phase: ``total`` 0 says its length is not known)."""
 
     def __init__(self, title: str, work: Work, discard_on_cancel: bool = False) -> None:
         super().__init__()
@@ -54,6 +55,7 @@ class Job(QThread):
         self._discard_on_cancel = discard_on_cancel
         self._cancel = threading.Event()
         self._last_report = 0.0
+        self._last_total = -1
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -68,8 +70,8 @@ class Job(QThread):
 
     def _progress(self, done: int, total: int) -> None:
         now = time.monotonic()
-        if now - self._last_report >= 0.05:
-            self._last_report = now
+        if now - self._last_report >= 0.05 or total != self._last_total:
+            self._last_report, self._last_total = now, total
             self.sig_progressed.emit(done, total)
 
     def run(self) -> None:  # Qt override, runs in the worker thread

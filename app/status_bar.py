@@ -132,6 +132,8 @@ class StatusFields(QObject):
         if total:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
+        else:  # a phase of no known length: the bar shows that work goes on
+            self.progress.setRange(0, 0)
         # Only the figure: the job's title is the message beside the bar, where a long one is
         # elided, while in the bar it wrapped and was cut off.
         self.progress.setFormat("%p%" if total else "")

@@ -3,7 +3,7 @@ read, made into a :class:`Corpus`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from bpe_core.errors import ConfigError
@@ -11,10 +11,8 @@ from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import counts_corpus
 from bpe_core.io.sources import DEFAULT_FIELD, expand
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
-from bpe_core.pipeline.corpus import Corpus
+from bpe_core.pipeline.corpus import Corpus, Progress
 from bpe_core.runtime.fileio import text_blocks
-
-Progress = Callable[[int, int], None]
 
 
 def read_text_file(path: str | Path) -> str:
@@ -40,7 +38,7 @@ def load_corpus(
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
     if input_kind == "counts":
-        corpora = [_counts(spec, config) for spec in specs]
+        corpora = [_counts(spec, config, progress) for spec in specs]
         if len(corpora) == 1:
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
@@ -48,6 +46,6 @@ def load_corpus(
     return count_sources(expand(specs), config, field, workers, progress, fork=fork).corpus(config)
 
 
-def _counts(path: str, config: PipelineConfig) -> Corpus:
-    corpus = counts_corpus(path, config)
-    return corpus if corpus is not None else Corpus.from_counts(read_text_file(path), config)
+def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Corpus:
+    corpus = counts_corpus(path, config, progress)
+    return corpus if corpus is not None else Corpus.from_counts(read_text_file(path), config, progress)

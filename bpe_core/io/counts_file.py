@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bpe_core.errors import InputError, quoted
 from bpe_core.pipeline.config import PipelineConfig
-from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus
+from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus, Progress
 from bpe_core.runtime.fileio import read_bounded, write_atomic
 
 HEADER = "#bpe-studio counts 1"
@@ -94,9 +94,12 @@ def has_header(data: bytes) -> bool:
     )
 
 
-def counts_corpus(path: str | Path, config: PipelineConfig) -> Corpus | None:
+def counts_corpus(
+    path: str | Path, config: PipelineConfig, progress: Progress | None = None
+) -> Corpus | None:
     """The corpus of a counts file written by ``count`` (its words as pieces), or ``None`` for
-    a file without the header (the caller reads it as word<TAB>count lines of text)."""
+    a file without the header (the caller reads it as word<TAB>count lines of text).
+    ``progress(lines done, lines)`` hears of the lines read."""
     name = str(path)
     if name.lower().endswith(".parquet"):
         return Corpus.from_word_counts(_parquet_counts(name), config)
@@ -107,7 +110,8 @@ def counts_corpus(path: str | Path, config: PipelineConfig) -> Corpus | None:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"The counts file {name!r} is not UTF-8 text.") from None
-    return Corpus.from_word_counts(parse_counts(text, name), config)
+    lines = text.count("\n") + 1 if progress is not None else 0
+    return Corpus.from_word_counts(parse_counts(text, name), config, progress=progress, total=lines)
 
 
 def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:

@@ -25,6 +25,7 @@ from bpe_core.pipeline.word_types import Counts, Words
 from bpe_core.runtime.gc_pause import without_gc
 
 Progress = Callable[[int, int], None]
+_Item = tuple[str, int]  # a word or a text, and its count
 MAX_TOTAL = 2**62  # symbol occurrences in a corpus: every count stays an exact int64
 
 
@@ -65,11 +66,17 @@ class Corpus:
 
     @classmethod
     def from_word_counts(
-        cls, items: Iterable[tuple[str, int]], config: PipelineConfig, special_counts=()
+        cls,
+        items: Iterable[tuple[str, int]],
+        config: PipelineConfig,
+        special_counts=(),
+        progress: Progress | None = None,
+        total: int = 0,
     ) -> Corpus:
-        """Build from already pre-tokenized pieces (e.g. a saved session); merges duplicates."""
+        """Build from already pre-tokenized pieces (e.g. a saved session); merges duplicates.
+        ``progress(done, total)`` hears of the items taken, ``total`` being their number."""
         counter: Counter[str] = Counter()
-        for word, count in items:
+        for word, count in _told(items, progress, total):
             counter[word] += count
         return cls.from_counter(counter, config, tuple(special_counts))
 
@@ -88,17 +95,26 @@ class Corpus:
         return cls.from_counter(counter, config, tuple(specials))
 
     @classmethod
-    def from_counts(cls, text: str, config: PipelineConfig) -> Corpus:
-        """Parse ``word<TAB>count`` lines; each word is normalized and pre-tokenized like text."""
-        return cls.from_texts(_parse_counts(text), config)
+    def from_counts(cls, text: str, config: PipelineConfig, progress: Progress | None = None) -> Corpus:
+        """Parse ``word<TAB>count`` lines; each word is normalized and pre-tokenized like text.
+        ``progress(lines done, lines)`` hears of the lines read."""
+        lines = text.count("\n") + 1 if progress is not None else 0
+        return cls.from_texts(_parse_counts(text), config, progress, lines)
 
     @classmethod
-    def from_texts(cls, items: Iterable[tuple[str, int]], config: PipelineConfig) -> Corpus:
+    def from_texts(
+        cls,
+        items: Iterable[tuple[str, int]],
+        config: PipelineConfig,
+        progress: Progress | None = None,
+        total: int = 0,
+    ) -> Corpus:
         """Each ``(text, count)`` is text occurring ``count`` times: normalized, split at special
-        tokens and pre-tokenized, its pieces counted ``count`` times."""
+        tokens and pre-tokenized, its pieces counted ``count`` times. ``progress(done, total)``
+        hears of the items taken, ``total`` being their number."""
         counter: Counter[str] = Counter()
         specials = [0] * len(config.special_tokens)
-        for text, count in items:
+        for text, count in _told(items, progress, total):
             found = [0] * len(specials)
             for number, segment in enumerate(_split_specials(text, config.special_tokens, found)):
                 pieces = count_pieces_of(normalize(segment, config), config, Counter(), at_start=number == 0)
@@ -193,6 +209,24 @@ def _beyond_limit(words: Words, counts: Counts, config: PipelineConfig) -> bool:
     if weighted_total(lengths, weights) < MAX_TOTAL / 2:
         return False
     return sum(int(n) * int(c) for n, c in zip(lengths.tolist(), weights.tolist(), strict=True)) > MAX_TOTAL
+
+
+# Items (lines of a counts file) between two reports of progress: a few milliseconds of work.
+TOLD_EVERY = 1 << 14
+
+
+def _told(items: Iterable[_Item], progress: Progress | None, total: int) -> Iterable[_Item]:
+    """``items``, telling ``progress`` how many were taken every ``TOLD_EVERY`` of them."""
+    if progress is None:
+        return items
+    return _telling(items, progress, total)
+
+
+def _telling(items: Iterable[_Item], progress: Progress, total: int) -> Iterator[_Item]:
+    for done, item in enumerate(items, start=1):
+        if not done % TOLD_EVERY:
+            progress(done, max(total, done))
+        yield item
 
 
 def _parse_counts(text: str) -> Iterator[tuple[str, int]]:

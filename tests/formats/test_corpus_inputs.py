@@ -190,6 +190,24 @@ def test_a_counts_file_without_the_header_reads_as_before(tmp_path):
     assert dict(zip(corpus.words, corpus.counts, strict=True)) == {"low": 3, "lower": 3, "new": 2}
 
 
+@pytest.mark.parametrize("header", [True, False], ids=["written by count", "without the header"])
+def test_reading_a_large_counts_file_reports_its_lines_as_it_goes(tmp_path, header):
+    words = {f"w{i}": i % 7 + 1 for i in range(50_000)}
+    path = tmp_path / "counts.tsv"
+    if header:
+        write_counts(Counter(words), path)
+    else:
+        path.write_text("".join(f"{w}\t{c}\n" for w, c in words.items()), encoding="utf-8")
+    reports = []
+    corpus = load_corpus(
+        path, PipelineConfig(end_of_word=None), "counts", lambda d, t: reports.append((d, t))
+    )
+    assert dict(zip(corpus.words, corpus.counts, strict=True)) == words
+    assert len(reports) >= 3 and all(0 < done <= total for done, total in reports)
+    assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+    assert reports[-1][1] >= len(words)  # of all the lines, header and last newline included
+
+
 def test_a_folder_is_read_recursively_without_hidden_or_bookkeeping_files(tmp_path):
     (tmp_path / "sub" / ".git").mkdir(parents=True)
     (tmp_path / "a.txt").write_text("one", encoding="utf-8")

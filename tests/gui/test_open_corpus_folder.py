@@ -80,3 +80,24 @@ def test_cancelling_a_folder_being_counted_keeps_the_session_and_the_next_key_wo
     assert not multiprocessing.active_children()  # every worker stopped with the count
     window.bridge.step()
     assert window.bridge.trainer.position == before[1] + 1
+
+
+def test_a_large_counts_file_opens_with_its_lines_counted_then_a_busy_bar_while_it_is_indexed(
+    qtbot, make_window, tmp_path
+):
+    window = make_window()
+    path = tmp_path / "counts.tsv"
+    path.write_text("".join(f"w{i}\t{i % 7 + 1}\n" for i in range(60_000)), encoding="utf-8")
+    reports, ranges = [], []
+    bar = window.status.progress
+    window.bridge.sig_progressed.connect(
+        lambda _title, done, total: (reports.append((done, total)), ranges.append(bar.maximum()))
+    )
+    window.open_path(path)
+    qt_wait_until(
+        lambda: window.bridge.source.name == "counts.tsv" and not window.bridge.busy, timeout_ms=60_000
+    )
+    assert window.bridge.trainer.word_count == 60_000
+    lines = [(done, total) for done, total in reports if total]
+    assert lines and all(0 < done <= total for done, total in lines)  # the bar moved over the lines
+    assert reports[-1] == (0, 0) and ranges[-1] == 0  # then a busy bar: the index has no known length
