@@ -7,7 +7,7 @@ shown), and encodes one sentence with ``bpe-studio encode --model S.json`` (whic
 model). Targets: opening ≤ 0.5× the training time and ≤ 3× the file size in memory.
 Memory is given whole and above the start-up of a process that has imported ``bpe_core`` (the
 interpreter and numpy, which no file size pays for), and for the window above the window's own
-start-up.
+start-up: its peak, and what it keeps once settled (its labels made, its encoder built).
 
 ``--word-trigrams`` adds a session with many word types: the corpus with every three consecutive
 words written as one (1.4 million types from ``english_10mb.txt``), where the word list, not
@@ -77,10 +77,12 @@ def main() -> None:
         for corpus, merges in runs:
             session = Path(folder) / f"{corpus.stem}-{merges}.json"
             train = [measure(ours_train(corpus, "--merges", str(merges), "-o", str(session)))]
-            opened, encoded, shown = [], [], []
+            opened, encoded, shown, kept = [], [], [], []
             for _ in range(args.runs):
                 opened.append(measure([PYTHON, "-c", OPEN, str(session)]))
-                shown.append(measure([PYTHON, IN_WINDOW, str(session)]))
+                printed = Path(folder) / "window.txt"
+                shown.append(measure([PYTHON, IN_WINDOW, str(session)], stdout_path=printed))
+                kept.append(float(printed.read_text().split("kept_mb=")[1]))
                 encoded.append(measure([PYTHON, "-m", "app", "encode", "--model", str(session), "a test"]))
                 train.append(measure(ours_train(corpus, "--merges", str(merges), "-o", str(session))))
             size_mb = session.stat().st_size / 2**20
@@ -102,6 +104,8 @@ def main() -> None:
                     f"{(open_mb - start_up_mb) / size_mb:.2f}",
                     f"{shown_mb - window_mb:.0f}",
                     f"{(shown_mb - window_mb) / size_mb:.2f}",
+                    f"{statistics.median(kept):.0f}",
+                    f"{statistics.median(kept) / size_mb:.2f}",
                     f"{statistics.median(m.seconds for m in encoded):.2f}",
                     f"{statistics.median(m.peak_mb for m in encoded):.0f}",
                 ]
@@ -111,6 +115,7 @@ def main() -> None:
     header = ["corpus", "merges", "file MB", "train s", "open s", "open/train", "train peak MB"]
     header += ["open peak MB", "peak/file"]
     header += ["above start-up/file", "window above start-up MB", "window above/file"]
+    header += ["window kept MB", "kept/file"]
     print(table([*header, "encode s", "encode peak MB"], rows))
 
 
