@@ -110,8 +110,47 @@ def counts_corpus(
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"The counts file {name!r} is not UTF-8 text.") from None
-    lines = text.count("\n") + 1 if progress is not None else 0
-    return Corpus.from_word_counts(parse_counts(text, name), config, progress=progress, total=lines)
+    columns = counts_columns(text)
+    if columns is None:  # read line by line, which names the line at fault
+        lines = text.count("\n") + 1 if progress is not None else 0
+        return Corpus.from_word_counts(parse_counts(text, name), config, progress=progress, total=lines)
+    words, counts = columns
+    if progress is not None:
+        progress(len(words), len(words))
+    counter = dict(zip(words, counts, strict=True))
+    if len(counter) < len(words):  # a word listed twice: its counts add up
+        return Corpus.from_word_counts(zip(words, counts, strict=True), config)
+    return Corpus.from_counter(counter, config, ())
+
+
+def counts_columns(text: str) -> tuple[list[str], list[int]] | None:
+    """The words and counts of a counts file's text, read a column at a time (in C: a few
+    times quicker than line by line for millions of words), or ``None`` unless every line is
+    a word, one TAB and a count in range, under the header: :func:`parse_counts` then says
+    what is wrong where."""
+    text = text.replace("\r\n", "\n") if "\r" in text else text
+    header, _, body = text.partition("\n")
+    body = body.removesuffix("\n")
+    if header != HEADER or "\r" in body or "\n\n" in body or not body:
+        return None
+    if body.count("\t") != body.count("\n") + 1:  # one TAB a line
+        return None
+    cells = body.replace("\n", "\t").split("\t")
+    words, counts = cells[0::2], cells[1::2]
+    digits = "".join(counts)
+    if "" in words or not (digits.isascii() and digits.isdigit()):
+        return None
+    if min(map(len, counts)) == 0 or max(map(len, counts)) > len(str(MAX_TOTAL)):
+        return None
+    values = list(map(int, counts))
+    if min(values) < 1 or max(values) > MAX_TOTAL:
+        return None
+    if "\\" in body:
+        try:
+            words = [unescaped(word, "") if "\\" in word else word for word in words]
+        except InputError:
+            return None
+    return words, values
 
 
 def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:

@@ -21,7 +21,16 @@ from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig, load_corpu
 from bpe_core.errors import InputError
 from bpe_core.io import counting
 from bpe_core.io.counting import count_sources, safe_cut
-from bpe_core.io.counts_file import HEADER, counts_corpus, escaped, parse_counts, unescaped, write_counts
+from bpe_core.io.counts_file import (
+    HEADER,
+    counts_columns,
+    counts_corpus,
+    counts_tsv,
+    escaped,
+    parse_counts,
+    unescaped,
+    write_counts,
+)
 from bpe_core.io.sources import expand
 from tests.conftest import data_text
 
@@ -183,6 +192,46 @@ def test_escaping_round_trips_any_word(word):
     assert "\n" not in escaped(word) and "\t" not in escaped(word) and "\r" not in escaped(word)
 
 
+@given(st.dictionaries(st.text(min_size=1), st.integers(1, 2**62), min_size=1, max_size=20))
+def test_a_counts_file_read_a_column_at_a_time_reads_as_line_by_line(counts):
+    text = counts_tsv(counts)
+    columns = counts_columns(text)
+    assert columns is not None and list(zip(*columns, strict=True)) == list(parse_counts(text, "c.tsv"))
+    assert counts_columns(text.replace("\n", "\r\n")) == columns
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a\t1\n\nb\t2\n",  # an empty line
+        "a\tb\t1\n",  # a TAB in the word
+        "a\t+1\n",  # not digits only
+        "a\t0\n",  # not positive
+        "\t1\n",  # no word
+        "a\t\n",  # no count
+        "a 1\n",  # no TAB
+        "a\\q\t1\n",  # no escape
+        f"a\t{2**62 + 1}\n",  # beyond 2^62
+        "a\t1\na\t2\n",  # a word twice: read, its counts added
+    ],
+)
+def test_a_counts_file_out_of_the_usual_reads_or_is_refused_as_line_by_line(tmp_path, body):
+    text = f"{HEADER}\n{body}"
+    (tmp_path / "c.tsv").write_text(text, encoding="utf-8")
+    try:
+        expected: object = Counter()
+        for word, count in parse_counts(text, str(tmp_path / "c.tsv")):
+            expected[word] += count  # type: ignore[index]
+    except InputError as error:
+        expected = str(error)
+    try:
+        corpus = load_corpus(tmp_path / "c.tsv", PipelineConfig(end_of_word=None), "counts")
+        found: object = Counter(dict(zip(corpus.words, corpus.counts, strict=True)))
+    except InputError as error:
+        found = str(error)
+    assert found == expected
+
+
 def test_a_counts_file_without_the_header_reads_as_before(tmp_path):
     (tmp_path / "old.tsv").write_text("low lower\t3\nnew\t2\n", encoding="utf-8")
     assert counts_corpus(tmp_path / "old.tsv", PipelineConfig()) is None
@@ -203,7 +252,7 @@ def test_reading_a_large_counts_file_reports_its_lines_as_it_goes(tmp_path, head
         path, PipelineConfig(end_of_word=None), "counts", lambda d, t: reports.append((d, t))
     )
     assert dict(zip(corpus.words, corpus.counts, strict=True)) == words
-    assert len(reports) >= 3 and all(0 < done <= total for done, total in reports)
+    assert reports and all(0 < done <= total for done, total in reports)
     assert [done for done, _ in reports] == sorted(done for done, _ in reports)
     assert reports[-1][1] >= len(words)  # of all the lines, header and last newline included
 
