@@ -84,6 +84,13 @@ class MergeEffect:
         return changed
 
 
+def _smallest(words: array[int], start: int) -> int:
+    """The smallest of ``words[start:]`` (not empty): numpy reads a long list in place."""
+    if len(words) - start > 256:
+        return int(np.frombuffer(words, dtype=np.int32)[start:].min())
+    return min(words[start:])
+
+
 class PairIndex:
     """Pair counts, the words each pair occurs in, token frequencies and the corpus token total.
 
@@ -288,31 +295,42 @@ class PairIndex:
 
         Word lists only grow at the end (or are replaced whole), so the minimum is cached with
         the length it covers and extended over new entries only. When that minimum is stale the
-        list is sorted and deduplicated (in C) and only its stale prefix dropped: later stale
-        entries are harmless, and re-sorting a sorted list is cheap.
+        list is sorted and deduplicated (numpy: an early merge of a large corpus leaves lists of
+        hundreds of thousands of words) and only its stale prefix dropped: later stale entries
+        are harmless, and re-sorting a sorted list is cheap.
         """
         words = self.where.get(pair)
         if not words:
             return None
         cached = self._first.get(pair)
         if cached is not None and cached[0] is words:
-            first = cached[2] if cached[1] == len(words) else min(cached[2], min(words[cached[1] :]))
+            first = cached[2] if cached[1] == len(words) else min(cached[2], _smallest(words, cached[1]))
         else:
-            first = min(words)
+            first = _smallest(words, 0)
         long = self.long  # the check below is _listed_has, inlined: this runs once a merge or more
         if not (long[first].contains(pair) if long and first in long else pair in self.segs[first]):
-            has = self._listed_has
-            ordered = sorted(set(words))
-            start = 1
-            while start < len(ordered) and not has(ordered[start], pair):
-                start += 1
-            words = self.where[pair] = array("i", ordered[start:])
+            ordered = np.sort(np.frombuffer(words, dtype=np.int32))  # (np.unique hashes: slower)
+            ordered = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+            words = self.where[pair] = array("i")
+            words.frombytes(ordered[self._first_holding(ordered, pair) :].tobytes())
             if not words:
                 self._first.pop(pair, None)
                 return None
             first = words[0]
         self._first[pair] = (words, len(words), first)
         return first
+
+    def _first_holding(self, ordered: np.ndarray, pair: str) -> int:
+        """Where the first word holding ``pair`` is in ``ordered`` (listed words, ascending, the
+        first known not to), or its length: read in chunks that double, so that a short stale
+        prefix costs little and a long one few conversions."""
+        has, start, size = self._listed_has, 1, 64
+        while start < len(ordered):
+            for offset, w in enumerate(ordered[start : start + size].tolist()):
+                if has(w, pair):
+                    return start + offset
+            start, size = start + size, 2 * size
+        return len(ordered)
 
     # -- warming up (an index with a cold part) ---------------------------------------------
 
