@@ -39,7 +39,7 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
     n = n_symbols
     codes = symbols_of(separator(n).join(segs))  # the separator's id is n
     boundary = codes == n
-    word_of = np.cumsum(boundary, dtype=np.int32)  # word index of each position
+    word_of = running_total(boundary)  # word index of each position
     # Ids are below n, except in an index built by hand (tests), which may use any.
     top = max(n, int(codes.max(initial=0)))
     symbols = _weighted_bincount(codes, word_of, weights, top + 1)
@@ -52,7 +52,7 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
     adjacent &= ~boundary[1:]
     del boundary
     shift = top.bit_length()  # bits of an id
-    pair_codes = codes[:-1][adjacent].astype(np.int64)
+    pair_codes = cast(codes[:-1][adjacent], np.int64)
     pair_codes <<= shift
     pair_codes |= codes[1:][adjacent]
     words = word_of[:-1][adjacent]
@@ -65,7 +65,7 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
         pair_codes |= words
         del words
         pair_codes.sort()
-        words = (pair_codes & ((1 << word_bits) - 1)).astype(np.int32)
+        words = cast(pair_codes & ((1 << word_bits) - 1), np.int32)
         pair_codes >>= word_bits
     else:
         order = np.argsort(pair_codes, kind="stable")
@@ -75,7 +75,7 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
     np.not_equal(pair_codes[1:], pair_codes[:-1], out=starts[1:])
     unique_pairs = pair_codes[starts].tolist()
     del pair_codes
-    group = np.cumsum(starts, dtype=np.int32)
+    group = running_total(starts)
     group -= 1
     totals = _weighted_bincount(group, words, weights, len(unique_pairs)).tolist()
     del group
@@ -98,6 +98,28 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
 
 # Positions weighed at a time: the per-position weights of a slice take 8 MB.
 SLICE = 1 << 20
+
+
+def cast(values: np.ndarray, dtype: type) -> np.ndarray:
+    """``values.astype(dtype)``, a slice at a time (see :func:`running_total`)."""
+    converted: np.ndarray = np.empty(len(values), dtype=dtype)
+    for start in range(0, len(values), SLICE):
+        converted[start : start + SLICE] = values[start : start + SLICE]
+    return converted
+
+
+def running_total(flags: np.ndarray) -> np.ndarray:
+    """``np.cumsum(flags, dtype=np.int32)``, a slice at a time: numpy holds the interpreter
+    through one call (a third of a second over 30 million positions), and a window loading in
+    the background would stand still meanwhile."""
+    totals = np.empty(len(flags), dtype=np.int32)
+    carried = 0
+    for start in range(0, len(flags), SLICE):
+        part = totals[start : start + SLICE]
+        np.cumsum(flags[start : start + SLICE], dtype=np.int32, out=part)
+        part += carried
+        carried = int(part[-1])
+    return totals
 
 
 def _weighted_bincount(index: np.ndarray, words: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:

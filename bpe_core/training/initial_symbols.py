@@ -20,6 +20,7 @@ from bpe_core.training.batch_merge import symbols_of
 
 # Words are handed to the replay in runs of about this many bytes of text.
 RUN_BYTES = 1 << 14
+TRANSLATED_CHARS = 1 << 20  # characters translated to symbols at a time (see _translated)
 
 
 def alphabet(corpus: Corpus) -> set[str]:
@@ -190,5 +191,10 @@ def _translated(corpus: Corpus, ids: dict[str, int], low: int, high: int) -> str
     blob = corpus.words.blob[low:high]
     if corpus.config.unit == "byte":
         table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in ids}
-        return blob.decode("latin-1").translate(table)
-    return blob.decode("utf-8", "surrogatepass").translate(_table(corpus, ids))
+        text = blob.decode("latin-1")
+    else:
+        table, text = _table(corpus, ids), blob.decode("utf-8", "surrogatepass")
+    # A part at a time: one call over millions of words holds the interpreter for half a
+    # second, and a window counting in the background would stand still meanwhile.
+    parts = range(0, len(text), TRANSLATED_CHARS)
+    return "".join(text[start : start + TRANSLATED_CHARS].translate(table) for start in parts)

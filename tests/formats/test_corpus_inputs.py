@@ -9,6 +9,7 @@ import lzma
 import os
 import random
 from collections import Counter
+from contextlib import contextmanager
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig, load_corpus
 from bpe_core.errors import InputError
-from bpe_core.io import counting
+from bpe_core.io import counting, counts_file
 from bpe_core.io.counting import count_sources, safe_cut
 from bpe_core.io.counts_file import (
     HEADER,
@@ -192,12 +193,26 @@ def test_escaping_round_trips_any_word(word):
     assert "\n" not in escaped(word) and "\t" not in escaped(word) and "\r" not in escaped(word)
 
 
+@contextmanager
+def patched(module, name, value):
+    """``module.name`` set to ``value`` for a block (hypothesis tests cannot take monkeypatch)."""
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)
+
+
 @given(st.dictionaries(st.text(min_size=1), st.integers(1, 2**62), min_size=1, max_size=20))
 def test_a_counts_file_read_a_column_at_a_time_reads_as_line_by_line(counts):
     text = counts_tsv(counts)
-    columns = counts_columns(text)
-    assert columns is not None and list(zip(*columns, strict=True)) == list(parse_counts(text, "c.tsv"))
-    assert counts_columns(text.replace("\n", "\r\n")) == columns
+    expected = list(parse_counts(text, "c.tsv"))
+    for part in (1 << 20, 5):  # the file read whole, or in parts of a few lines each
+        with patched(counts_file, "COLUMN_CHARS", part):
+            counted = counts_columns(text)
+            assert counted is not None and list(counted.items()) == expected
+            assert counts_columns(text.replace("\n", "\r\n")) == counted
 
 
 @pytest.mark.parametrize(
@@ -215,7 +230,11 @@ def test_a_counts_file_read_a_column_at_a_time_reads_as_line_by_line(counts):
         "a\t1\na\t2\n",  # a word twice: read, its counts added
     ],
 )
-def test_a_counts_file_out_of_the_usual_reads_or_is_refused_as_line_by_line(tmp_path, body):
+@pytest.mark.parametrize("part", [1 << 20, 3], ids=["read whole", "read in parts"])
+def test_a_counts_file_out_of_the_usual_reads_or_is_refused_as_line_by_line(
+    tmp_path, body, part, monkeypatch
+):
+    monkeypatch.setattr(counts_file, "COLUMN_CHARS", part)
     text = f"{HEADER}\n{body}"
     (tmp_path / "c.tsv").write_text(text, encoding="utf-8")
     try:
