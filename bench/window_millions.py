@@ -4,8 +4,8 @@ pane's filter and sort, and the memory kept against the saved session's size.
 
 The counts file is the corpus' word trigrams (then 4-grams, until there are enough types), each
 three words joined by "_" (which the whitespace pre-tokenizer keeps inside a word), written as
-``word<TAB>count`` lines by a child process (so that this process stays as small as the window
-alone). Memory is this process' resident set above the window's start-up (the window shown on
+``bpe-studio count`` writes counts (its header, then ``word<TAB>count`` lines) by a child process
+(so that this process stays as small as the window alone). Memory is this process' resident set above the window's start-up (the window shown on
 its sample), now and at its peak, against the size of the session saved at the end.
 
 Targets: a step's median within 16 ms and p99 within 50 ms with every pane visible; the filter
@@ -57,11 +57,9 @@ for n in (3, 4, 5):
     counts.update("_".join(words[i : i + n]) for i in range(len(words) - n + 1))
     if len(counts) >= target:
         break
-with open(sys.argv[2], "w", encoding="utf-8") as out:
-    for k, (word, count) in enumerate(counts.items()):
-        if k == target:
-            break
-        out.write(f"{word}\\t{count}\\n")
+from itertools import islice
+from bpe_core.io.counts_file import write_counts
+write_counts(dict(islice(counts.items(), target)), sys.argv[2])  # as ``bpe-studio count`` writes
 """
 
 FILTERS = ("the", "e", "of_the_", "zebra", "qqqq")  # common, everywhere, a phrase, rare, none
