@@ -25,11 +25,13 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress, repeat
+from operator import contains
 
 import numpy as np
 
 from bpe_core.pipeline.word_types import Counts
-from bpe_core.training.batch_merge import Segs, merge_many, separator, unmerge_many
+from bpe_core.training.batch_merge import Segs, distinct, merge_many, separator, unmerge_many
 from bpe_core.training.cold_index import SLICE, ColdIndex, group_heads, grouped, key_of
 from bpe_core.training.initial_count import count_initial
 from bpe_core.training.long_word import LongWord
@@ -139,6 +141,7 @@ class PairIndex:
         self.where: defaultdict[str, array[int]] = defaultdict(_word_list)
         self.count_hist = {}
         self._first: dict[str, tuple[array[int], int, int]] = {}  # see first_word
+        self._settled: dict[str, int] = {}  # pair -> its list's length when undo last compacted it
         self.long: dict[int, LongWord] = {}
         self.cold: ColdIndex | None = None
         self._lazy = range(0)
@@ -270,9 +273,18 @@ class PairIndex:
         return pair in self.segs[w]
 
     def _listed_with(self, pair: str) -> list[int]:
-        """The listed (warm or long) words containing ``pair``, ascending, each once."""
-        has = self._listed_has
-        return sorted({w for w in self.where.get(pair, ()) if has(w, pair)})
+        """The listed (warm or long) words containing ``pair``, ascending, each once. A list
+        may hold hundreds of thousands of words that held the pair once: without long words
+        (whose strings are not kept current) they are sorted and checked in C."""
+        listed = self.where.get(pair)
+        if not listed:
+            return []
+        ordered = distinct(listed)
+        if self.long:
+            has = self._listed_has
+            return [w for w in ordered if has(w, pair)]
+        holding = map(contains, map(self.segs.__getitem__, ordered), repeat(pair))
+        return list(compress(ordered, holding))
 
     def first_word(self, pair: str) -> int:
         """Index of the first word type (in order of first appearance) containing ``pair``.
@@ -463,13 +475,18 @@ class PairIndex:
         freq[ord(b)] += replaced
         freq[ord(new)] -= replaced
         self.total_tokens += replaced
-        # Undo re-lists the words of restored pairs, some of them listed already; a list longer
-        # than twice the most live words it can have (its count) is compacted, so repeated
-        # undo/redo never grows memory, without any global pause.
-        pair_count = self.pair_count
+        # Undo re-lists the words of restored pairs, some of them listed already. A list longer
+        # than twice the most live words it can have (its count) is compacted once re-listing
+        # has doubled it (or since its last compaction), so repeated undo/redo never grows
+        # memory, without any global pause. Not sooner: a list may hold hundreds of thousands
+        # of words that lost the pair to later merges, and checking them all, for each pair an
+        # undo restores, took undos of half a second.
+        pair_count, settled = self.pair_count, self._settled
         for k in increased:
-            if len(where[k]) > 2 * pair_count[k] + 32:
-                where[k] = array("i", self._listed_with(k))
+            listed = len(where[k])
+            if listed > 2 * pair_count[k] + 32 and listed > 2 * settled.setdefault(k, listed):
+                compacted = where[k] = array("i", self._listed_with(k))
+                settled[k] = len(compacted)
         return increased
 
     def _gain(self, gained: dict[str, int], increased: list[str]) -> None:

@@ -35,6 +35,7 @@ from bpe_core.io.session.stream import SavedMerges
 from bpe_core.training import cold_index, initial_symbols, pair_index, replay_by_words, word_replay
 from bpe_core.training import trainer as trainer_module
 from bpe_core.training.tie_rules import TieBreakRule
+from tests.conftest import data_text
 from tests.helpers import recount, snapshot
 
 # Merges run per word or vectorised depending on how many words they touch, and words longer
@@ -438,3 +439,21 @@ def reopen_at_every_step(trainer, commands):
                 t.switch(branch.id, step)
             assert loaded.history == trainer.history and snapshot(loaded) == snapshot(trainer)
             check_consistent(loaded)
+
+
+def test_undo_and_redo_again_and_again_keep_the_word_lists_bounded():
+    trainer = Trainer(Corpus.from_text(data_text("shakespeare_200k.txt")[:30_000], PipelineConfig()))
+    trainer.run(merges=40)
+
+    def listed() -> int:
+        return sum(map(len, trainer._index.where.values()))
+
+    sizes = []
+    for _ in range(40):
+        for _ in range(10):
+            trainer.undo()
+        for _ in range(10):
+            trainer.redo()
+        sizes.append(listed())
+    assert max(sizes[10:]) <= 2 * sizes[0] + 1000  # compacted as re-listing doubles a list
+    check_consistent(trainer)
