@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import re
 import threading
+from array import array
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast, overload
+
+import numpy as np
 
 from bpe_core.encoding.merge_heap import merged_by_rank
 from bpe_core.encoding.numbering import UNKNOWN_ID
@@ -39,7 +42,8 @@ from bpe_core.pipeline.pretokenize import pieces_of
 from bpe_core.pipeline.pretokenize import spans as piece_spans
 from bpe_core.pipeline.specials import finders
 from bpe_core.pipeline.steps import pre_tokenize_with, space_escape
-from bpe_core.pipeline.vocab import MARK, display
+from bpe_core.pipeline.vocab import MARK, Displays
+from bpe_core.pipeline.word_types import equal_items
 from bpe_core.runtime.gc_pause import gc_paused
 
 # ids, starts, ends and unknown flags, as encode_columns() appends to them
@@ -58,13 +62,88 @@ _UNKNOWN_SYMBOL = chr(0x10FFFF)
 
 @dataclass(frozen=True, slots=True)
 class Merge:
-    """A merge as the encoder needs it: ``rank`` is its 0-based position in the history."""
+    """A merge as ``encoder.merges`` gives it: ``rank`` is its 0-based position in the history."""
 
     rank: int
     left: int
     right: int
     token: int
     count: int
+
+
+def _int_column(values: Iterable[int], code: str) -> array:
+    """``values`` as an ``array`` of typecode ``code``: a numpy column converted whole, with no
+    int object made per value."""
+    if isinstance(values, np.ndarray):
+        return array(code, values.astype(np.dtype(code)).tobytes())  # numpy's "i" and "q" are C's too
+    return array(code, values)
+
+
+class MergeColumns(Sequence[Merge]):
+    """Merges in rank order as four columns of machine integers, the rank being the index: 20
+    bytes a merge, where a list of :class:`Merge` takes about 170 (the object and its ints),
+    which an encoder over a long history would keep for as long as the window shows it.
+
+    Reading an item makes its ``Merge``; otherwise it behaves as the list of them (slices are
+    lists). The encoder's hot paths read the columns ``lefts``, ``rights``, ``tokens`` and ``counts``.
+
+    Example: ``MergeColumns([0], [1], [2], [5])[0]`` is ``Merge(rank=0, left=0, right=1, token=2, count=5)``.
+    """
+
+    __slots__ = ("counts", "lefts", "rights", "tokens")
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so not hashable like them
+
+    def __init__(
+        self, lefts: Iterable[int], rights: Iterable[int], tokens: Iterable[int], counts: Iterable[int]
+    ) -> None:
+        self.lefts = _int_column(lefts, "i")
+        self.rights = _int_column(rights, "i")
+        self.tokens = _int_column(tokens, "i")
+        self.counts = _int_column(counts, "q")  # a pair's count in a large corpus may pass 2**31
+        if not len(self.lefts) == len(self.rights) == len(self.tokens) == len(self.counts):
+            raise ValueError("The columns of merges differ in length.")
+
+    @classmethod
+    def of(cls, merges: Iterable[Merge]) -> MergeColumns:
+        """Merges in rank order (each ``rank`` its index), as columns."""
+        if isinstance(merges, MergeColumns):
+            return merges
+        rows = list(merges)
+        return cls(
+            [m.left for m in rows], [m.right for m in rows], [m.token for m in rows], [m.count for m in rows]
+        )
+
+    def renumbered(self, ids: Sequence[int]) -> MergeColumns:
+        """The same merges with token ``i`` as ``ids[i]``."""
+        number = ids.__getitem__
+        return MergeColumns(
+            map(number, self.lefts), map(number, self.rights), map(number, self.tokens), self.counts
+        )
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @overload
+    def __getitem__(self, i: int) -> Merge: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Merge]: ...
+    def __getitem__(self, i: int | slice) -> Merge | list[Merge]:
+        if isinstance(i, slice):
+            ranks = range(len(self))[i]
+            return list(map(Merge, ranks, self.lefts[i], self.rights[i], self.tokens[i], self.counts[i]))
+        rank = range(len(self))[i]  # a negative index counts from the end; out of range raises
+        return Merge(rank, self.lefts[rank], self.rights[rank], self.tokens[rank], self.counts[rank])
+
+    def __iter__(self) -> Iterator[Merge]:
+        return map(Merge, range(len(self)), self.lefts, self.rights, self.tokens, self.counts)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MergeColumns):  # column by column, making no Merge
+            return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        return equal_items(self, other)
+
+    def __repr__(self) -> str:
+        return f"MergeColumns({self[:3]}{', ...' if len(self) > 3 else ''})"
 
 
 @dataclass(slots=True)
@@ -118,7 +197,8 @@ class Encoder:
     ----------
     config : the pipeline the merges were trained with.
     keys : the key (identity, see ``bpe_core.pipeline.vocab``) of every id; ``tokens`` are their displays.
-    merges : the merges in order.
+    merges : the merges in order, each ``rank`` its index: a list of :class:`Merge`, or a
+        :class:`MergeColumns` (kept as it is: a trainer's history passes its columns so).
     specials : the ids of the special tokens (a session's come first; an imported tokenizer's
         may be anywhere, as GPT-2's ``<|endoftext|>`` is 50256).
     unknown_id : the id given to a unit the vocabulary lacks (an imported tokenizer's unknown
@@ -130,32 +210,46 @@ class Encoder:
         self,
         config: PipelineConfig,
         keys: list[str],
-        merges: list[Merge],
+        merges: Sequence[Merge],
         specials: Sequence[int] = (),
         unknown_id: int | None = UNKNOWN_ID,
     ) -> None:
         self.config = config
         self.keys = list(keys)
-        self.tokens = [display(key, config.end_of_word) for key in self.keys]
-        self.merges = list(merges)
+        marker = config.end_of_word
+        # Without a marker a token's display is its key, so the keys serve (read-only).
+        self.tokens: Sequence[str] = self.keys if marker is None else Displays(self.keys, marker)
+        self.merges = MergeColumns.of(merges)
         self.special_ids = frozenset(specials)
         self.unknown_id = unknown_id
-        self._special_of = {self.keys[i]: i for i in sorted(self.special_ids)}
-        self._ids = {key: i for i, key in reversed(list(enumerate(self.keys))) if i not in self.special_ids}
+        # One int object per id and rank, shared by the tables below and the ids of encoded words
+        # (their own ints would keep each number two or three times).
+        self._numbers = numbers = list(range(max(len(self.keys), len(self.merges))))
+        self._special_of = {self.keys[i]: numbers[i] for i in sorted(self.special_ids)}
+        self._ids = {
+            key: i for i, key in reversed(list(zip(numbers, self.keys))) if i not in self.special_ids
+        }
         self._first_rank: dict[str, int] = {}
         self._later_ranks: dict[str, list[int]] = {}
-        for merge in self.merges:
-            key = chr(merge.left) + chr(merge.right)
+        pair_keys = map(str.__add__, map(chr, self.merges.lefts), map(chr, self.merges.rights))
+        for rank, key in zip(numbers, pair_keys):
             if key in self._first_rank:
-                self._later_ranks.setdefault(key, []).append(merge.rank)
+                self._later_ranks.setdefault(key, []).append(rank)
             else:
-                self._first_rank[key] = merge.rank
-        self._numbers: list[int] | None = None  # one int object per id, made for the first word's ids
+                self._first_rank[key] = rank
+        # Each token's display string, shared by its every occurrence in an encoding: with a
+        # marker, made when a word first holds the token (None before), so an encoder over a long
+        # history makes none for the tokens no text uses.
+        self._shown = cast("list[str | None]", self.keys)
+        if marker is not None:
+            self._shown = [None] * len(self.keys)
+            for i in self.special_ids:  # special tokens enter an encoding without a word
+                self._shown[i] = self.tokens[i]
         # A text that continues one cut by parts() takes no prefix space.
         self._continued = replace(config, prefix_space=False)
         self._byte_tokens = self._fallback_table() if config.byte_fallback else {}
         self._fallback_bytes = {ord(symbol): byte for byte, symbol in self._byte_tokens.items()}
-        self._made_at = {merge.token: merge.rank for merge in reversed(self.merges)}  # first making
+        self._made_at = self._first_makings()
         self._units = self._unit_lengths()
         marked_alone = config.end_of_word is not None and not config.attach_marker
         self._marker_id = self._ids.get(MARK) if marked_alone else None
@@ -205,17 +299,25 @@ class Encoder:
         keys = [""] * (max(ids, default=-1) + 1)
         for old, new in enumerate(ids):
             keys[new] = self.keys[old]
-        merges = [Merge(m.rank, ids[m.left], ids[m.right], ids[m.token], m.count) for m in self.merges]
+        merges = self.merges.renumbered(ids)
         return Encoder(self.config, keys, merges, [ids[i] for i in self.special_ids], unknown_id)
 
     # -- set-up ----------------------------------------------------------------------------
 
-    def _unit_lengths(self) -> list[int]:
+    def _first_makings(self) -> array:
+        """The rank of the merge that first makes each token, -1 for a token no merge makes."""
+        made = array("i", [-1]) * len(self.keys)
+        tokens = self.merges.tokens
+        for rank in reversed(range(len(tokens))):
+            made[tokens[rank]] = rank
+        return made
+
+    def _unit_lengths(self) -> array:
         """How many source units (characters, or bytes in byte mode) each token covers."""
         byte_mode = self.config.unit == "byte"
         marked = self.config.end_of_word is not None
         prefix = self.config.continuing_prefix
-        lengths = [0] * len(self.keys)
+        lengths = [0] * len(self.keys)  # a list while built: faster to write than an array
         for i, key in enumerate(self.keys):
             if i in self.special_ids:
                 lengths[i] = len(key.encode("utf-8")) if byte_mode else len(key)
@@ -225,9 +327,10 @@ class Encoder:
                     lengths[i] -= len(prefix)
         for symbol in self._byte_tokens.values():  # a fallback byte: one symbol of a word (see _spans)
             lengths[ord(symbol)] = 1
-        for merge in self.merges:  # merged tokens: sum of their parts (markers cover nothing)
-            lengths[merge.token] = lengths[merge.left] + lengths[merge.right]
-        return lengths
+        merges = self.merges  # merged tokens: sum of their parts (markers cover nothing)
+        for left, right, token in zip(merges.lefts, merges.rights, merges.tokens, strict=True):
+            lengths[token] = lengths[left] + lengths[right]
+        return array("i", lengths)
 
     def _fallback_table(self) -> dict[int, str]:
         """byte -> the symbol of its fallback token (``<0x0A>``), for the bytes that have one."""
@@ -275,13 +378,14 @@ class Encoder:
         with gc_paused():
             columns = (out.ids, out.starts, out.ends, out.unknown)
             self._encode_into(text, columns, self._upto(upto), allow_special, cancelled, offset)
+            shown = cast("list[str]", self._shown)  # has every id encoded so far: see _finished
             if any(out.unknown):
                 out.tokens = [
-                    self.tokens[i] if i >= 0 else text[s - offset : e - offset]
+                    shown[i] if i >= 0 else text[s - offset : e - offset]
                     for i, s, e in zip(out.ids, out.starts, out.ends, strict=True)
                 ]
             else:
-                out.tokens = list(map(self.tokens.__getitem__, out.ids))
+                out.tokens = list(map(shown.__getitem__, out.ids))
         return out
 
     def encode_columns(
@@ -540,8 +644,6 @@ class Encoder:
             symbols, known = symbols.replace(_UNKNOWN_SYMBOL, ""), True
         symbols = self._apply_merges(symbols, upto)
         numbers = self._numbers
-        if numbers is None:
-            numbers = self._numbers = list(range(len(self.keys)))
         if known:  # the ids as shared objects: a word's own ints would double what it keeps
             return tuple(map(numbers.__getitem__, map(ord, symbols)))
         unknown_id = UNKNOWN_ID if self.unknown_id is None else self.unknown_id
@@ -550,7 +652,7 @@ class Encoder:
     def _encode_word(self, piece: str, upto: int) -> _Word:
         whole = self.taken_whole(piece, upto)
         if whole is not None:
-            return _Word((whole,), (0,), (len(piece),), (False,))
+            return self._finished(_Word((whole,), (0,), (len(piece),), (False,)))
         if self._byte_tokens:
             return self._encode_with_fallback(piece, upto)
         symbols, known = self._symbols(piece)
@@ -587,7 +689,7 @@ class Encoder:
                 for s, e in zip(starts, ends, strict=True)
             ]
             starts = [char_of_byte[s] for s in starts]
-        return self._fused(_Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags)))
+        return self._finished(_Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags)))
 
     def taken_whole(self, piece: str, upto: int) -> int | None:
         """With ``ignore_merges``: the token that is the whole piece, if the vocabulary has it
@@ -598,8 +700,8 @@ class Encoder:
         token_id = self._ids.get(units)
         if token_id is None:
             return None
-        made = self._made_at.get(token_id)
-        return token_id if made is None or made < upto else None
+        made = self._made_at[token_id]
+        return token_id if made < 0 or made < upto else None  # -1: never made by a merge
 
     def _encode_with_fallback(self, piece: str, upto: int) -> _Word:
         """A word of character units where a character the vocabulary lacks becomes the tokens
@@ -640,10 +742,17 @@ class Encoder:
             starts.append(where[position])
             ends.append(where[position + count - 1] + 1)
             position += count
-        return self._fused(_Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags)))
+        return self._finished(_Word(tuple(ids), tuple(starts), tuple(ends), tuple(flags)))
 
-    def _fused(self, word: _Word) -> _Word:
-        """With ``fuse_unknown``: consecutive unknown tokens as one."""
+    def _finished(self, word: _Word) -> _Word:
+        """A word as the caches keep it: the display string of each of its tokens made, if it
+        was not yet (so that ``_shown`` has every id an encoding holds); with ``fuse_unknown``,
+        its consecutive unknown tokens as one."""
+        shown = self._shown
+        if shown is not self.keys:  # without a marker every display is there: the key
+            for token_id in word.ids:
+                if token_id >= 0 and shown[token_id] is None:
+                    shown[token_id] = self.tokens[token_id]
         if not self.config.fuse_unknown or sum(word.unknown) < 2:
             return word
         ids: list[int] = []
@@ -702,8 +811,9 @@ class Encoder:
     def _apply_merges(self, symbols: str, upto: int, trace: list[TraceStep] | None = None) -> str:
         """Replay the merges ranked below ``upto`` on one word's symbol string."""
         if trace is None and len(symbols) > LONG_PIECE:
-            return merged_by_rank(symbols, upto, self._next_rank, self.merges)
+            return merged_by_rank(symbols, upto, self._next_rank, self.merges.tokens)
         first_rank, merges = self._first_rank, self.merges
+        lefts, rights, tokens = merges.lefts, merges.rights, merges.tokens
         applied = -1
         while len(symbols) > 1:
             best = upto
@@ -716,11 +826,10 @@ class Encoder:
                     best = rank
             if best == upto:
                 break
-            merge = merges[best]
-            symbols = symbols.replace(chr(merge.left) + chr(merge.right), chr(merge.token))
+            symbols = symbols.replace(chr(lefts[best]) + chr(rights[best]), chr(tokens[best]))
             applied = best
             if trace is not None:
-                trace.append(TraceStep(merge, tuple(ord(s) for s in symbols)))
+                trace.append(TraceStep(merges[best], tuple(ord(s) for s in symbols)))
         return symbols
 
     def trace(self, piece: str, *, upto: int | None = None) -> tuple[tuple[int, ...], list[TraceStep]]:

@@ -13,19 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from heapq import heapify, heappop, heappush
-from typing import Protocol
-
-
-class _Merge(Protocol):
-    @property
-    def token(self) -> int: ...
 
 
 def merged_by_rank(
-    symbols: str, upto: int, rank_after: Callable[[str, int], int | None], merges: Sequence[_Merge]
+    symbols: str, upto: int, rank_after: Callable[[str, int], int | None], tokens: Sequence[int]
 ) -> str:
     """``symbols`` (one character per symbol id) with every merge ranked below ``upto`` applied;
-    ``rank_after(pair key, rank)`` is the lowest rank of that pair above ``rank``, or ``None``."""
+    ``rank_after(pair key, rank)`` is the lowest rank of that pair above ``rank``, or ``None``;
+    ``tokens[rank]`` is the token the merge of that rank makes."""
     size = len(symbols)
     live = list(symbols)  # "" once merged into its left neighbour
     after = list(range(1, size + 1))
@@ -47,7 +42,7 @@ def merged_by_rank(
         j = after[i]
         if live[i] != left or j >= size or live[j] != right:
             continue  # one side has merged since this pair was ranked
-        live[i], live[j] = chr(merges[rank].token), ""
+        live[i], live[j] = chr(tokens[rank]), ""
         k = after[j]
         after[i] = k
         if k < size:

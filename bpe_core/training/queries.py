@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bpe_core.encoding.encoder import Encoder, Merge
+from bpe_core.encoding.encoder import Encoder, MergeColumns
 from bpe_core.encoding.numbering import Numbering
 from bpe_core.errors import quoted
 from bpe_core.history.merge_line import LineView, MergeLine
@@ -198,8 +198,9 @@ class TrainerQueries:
         records = history if full_history else history.prefix(self.position)
         # With the tokens of merges undone so far but recorded, when they are wanted.
         keys = self.line_keys() if full_history else list(self.vocab.keys)
-        columns = (records.column(name).tolist() for name in ("left", "right", "token", "count"))
-        merges = list(map(Merge, range(len(records)), *columns))
+        # The history's columns as they are: a Merge object per merge would cost the window
+        # megabytes over a long history.
+        merges = MergeColumns(*(records.column(name) for name in ("left", "right", "token", "count")))
         encoder = Encoder(self.corpus.config, keys, merges, range(self.vocab.n_special))
         numbers = self.token_numbers()
         if numbers is None or self.numbering is None:
