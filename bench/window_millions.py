@@ -5,8 +5,9 @@ pane's filter and sort, and the memory kept against the saved session's size.
 The counts file is the corpus' word trigrams (then 4-grams, until there are enough types), each
 three words joined by "_" (which the whitespace pre-tokenizer keeps inside a word), written as
 ``bpe-studio count`` writes counts (its header, then ``word<TAB>count`` lines) by a child process
-(so that this process stays as small as the window alone). Memory is this process' resident set above the window's start-up (the window shown on
-its sample), now and at its peak, against the size of the session saved at the end.
+(so that this process stays as small as the window alone). Memory is this process' resident
+set above the window's start-up (the window shown on its sample), now and at its peak, against
+the size of the session saved at the end.
 
 Targets: a step's median within 16 ms and p99 within 50 ms with every pane visible; the filter
 within 100 ms; a sort within 300 ms; memory within 3x the session file.
