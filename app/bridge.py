@@ -597,7 +597,9 @@ class Bridge(QObject):
                 return load_session(path, report), Source(path.name), path  # reports what is wrong
             input_kind = kind or corpus_kind(path)
             corpus = _load_corpus(path, config, input_kind, report)
-            report(0, 0)  # the pair index next: seconds for millions of words, of no known length
+            # The pair index next: seconds for millions of words, of no known length (and a
+            # Cancel pressed meanwhile stops here).
+            report(0, 0)
             return Trainer(corpus, training), Source(path.name, path=path, input_kind=input_kind), None
 
         self._open(f"Opening {path.name}", work, on_opened, opens=path)

@@ -12,7 +12,7 @@ after a short pause.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +36,7 @@ SORT_ROLE = USER  # raw sort key
 SHOWN_TOKENS = 400  # a single-sequence corpus has one enormous "word": show its start
 TARGETED_UPDATES = 300  # more changed rows than this on screen (no view says which): all repainted
 NO_WORDS = np.zeros(0, dtype=np.int64)
+NO_CHANGE = array("i")  # the words a step changed, as the engine names them (LastChange.words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +64,8 @@ class CorpusModel(TableModel):
         self._highlight: frozenset[int] = frozenset()
         # The last step's words: as the engine gives them, and as a mask for painting (a step
         # early in a large corpus changes hundreds of thousands; a set of them costs tens of ms).
-        self._changed: Sequence[int] = ()
-        self._changed_array = NO_WORDS  # the same, as a numpy array
+        self._changed = NO_CHANGE
+        self._changed_array = NO_WORDS  # the same, as a numpy array (read in place)
         self._changed_mask = np.zeros(0, dtype=bool)
         self._lookup: WordLookup | None = None
         self._lengths: np.ndarray | None = None  # token counts as of the last change (sorting)
@@ -245,7 +246,7 @@ class CorpusModel(TableModel):
             self.largest = (int(corpus.counts.numpy().max()), int(np.diff(ends, prepend=0).max()))
         self._cache.clear()
         self._highlight = frozenset()
-        self._set_changed(())
+        self._set_changed(NO_CHANGE)
         self._lookup = WordLookup(corpus.words, corpus.counts)
         self._only = None
         self._filter = ""  # a new session: its words all shown (the pane clears its field)
@@ -255,7 +256,7 @@ class CorpusModel(TableModel):
 
     def _on_single_change(self) -> None:
         change = self._bridge.trainer.last_change
-        words = change.words if change is not None else ()
+        words = change.words if change is not None else NO_CHANGE
         old = self._changed_array
         self._set_changed(words)
         new = self._changed_array
@@ -279,16 +280,13 @@ class CorpusModel(TableModel):
         if self._sort_column == TOKENS:
             self._resort.start()
 
-    def _set_changed(self, words: Sequence[int]) -> None:
+    def _set_changed(self, words: array[int]) -> None:
         mask = self._changed_mask
         if len(mask) != self._bridge.trainer.word_count:  # another corpus
             mask = self._changed_mask = np.zeros(self._bridge.trainer.word_count, dtype=bool)
         else:
             mask[self._changed_array] = False
-        if isinstance(words, array):  # the engine's 4-byte indices: read in place
-            self._changed_array = np.frombuffer(words, dtype=np.int32) if len(words) else NO_WORDS
-        else:
-            self._changed_array = np.fromiter(words, dtype=np.int64, count=len(words))
+        self._changed_array = np.frombuffer(words, dtype=np.int32) if len(words) else NO_WORDS
         mask[self._changed_array] = True
         self._changed = words
 
@@ -301,7 +299,7 @@ class CorpusModel(TableModel):
         return self._positions
 
     def _on_jumped(self) -> None:
-        self._set_changed(())
+        self._set_changed(NO_CHANGE)
         self._cache.clear()
         self._refresh_all()
 

@@ -99,7 +99,8 @@ def counts_corpus(
 ) -> Corpus | None:
     """The corpus of a counts file written by ``count`` (its words as pieces), or ``None`` for
     a file without the header (the caller reads it as word<TAB>count lines of text).
-    ``progress(lines done, lines)`` hears of the lines read."""
+    ``progress(done, total)`` hears how far reading has got (characters, or lines when the
+    file is read line by line)."""
     name = str(path)
     if name.lower().endswith(".parquet"):
         return Corpus.from_word_counts(_parquet_counts(name), config)

@@ -68,14 +68,19 @@ def _groups(
 Segs = list[str] | dict[int, str]  # every word's symbol string, or the warm words' (pair_index)
 
 
-def distinct(words: Sequence[int]) -> list[int]:
+def sorted_distinct(words: Sequence[int]) -> np.ndarray:
     """``words`` without repeats, ascending (a word list may name a word more than once).
     Sorted in place and masked: several times quicker than ``np.unique`` or a dict."""
     ordered = np.array(words, dtype=np.int64)
     ordered.sort()
     kept = np.ones(len(ordered), dtype=bool)
     np.not_equal(ordered[1:], ordered[:-1], out=kept[1:])
-    return ordered[kept].tolist()
+    return ordered[kept]
+
+
+def distinct(words: Sequence[int]) -> list[int]:
+    """:func:`sorted_distinct` as a list."""
+    return sorted_distinct(words).tolist()
 
 
 def merge_many(

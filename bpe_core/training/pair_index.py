@@ -31,7 +31,14 @@ from operator import contains
 import numpy as np
 
 from bpe_core.pipeline.word_types import Counts
-from bpe_core.training.batch_merge import Segs, distinct, merge_many, separator, unmerge_many
+from bpe_core.training.batch_merge import (
+    Segs,
+    distinct,
+    merge_many,
+    separator,
+    sorted_distinct,
+    unmerge_many,
+)
 from bpe_core.training.cold_index import SLICE, ColdIndex, group_heads, grouped, key_of
 from bpe_core.training.initial_count import count_initial
 from bpe_core.training.long_word import LongWord
@@ -321,10 +328,9 @@ class PairIndex:
             first = _smallest(words, 0)
         long = self.long  # the check below is _listed_has, inlined: this runs once a merge or more
         if not (long[first].contains(pair) if long and first in long else pair in self.segs[first]):
-            ordered = np.sort(np.frombuffer(words, dtype=np.int32))  # (np.unique hashes: slower)
-            ordered = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+            ordered = sorted_distinct(words)
             words = self.where[pair] = array("i")
-            words.frombytes(ordered[self._first_holding(ordered, pair) :].tobytes())
+            words.frombytes(ordered[self._first_holding(ordered, pair) :].astype(np.int32).tobytes())
             if not words:
                 self._first.pop(pair, None)
                 return None

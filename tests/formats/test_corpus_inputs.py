@@ -259,7 +259,7 @@ def test_a_counts_file_without_the_header_reads_as_before(tmp_path):
 
 
 @pytest.mark.parametrize("header", [True, False], ids=["written by count", "without the header"])
-def test_reading_a_large_counts_file_reports_its_lines_as_it_goes(tmp_path, header):
+def test_reading_a_large_counts_file_reports_how_far_it_has_read(tmp_path, header):
     words = {f"w{i}": i % 7 + 1 for i in range(50_000)}
     path = tmp_path / "counts.tsv"
     if header:
