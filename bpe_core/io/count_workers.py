@@ -70,6 +70,12 @@ def count_on_workers(
             _put(tasks, item, gathered.check)
         while len(gathered.totals) < workers:
             gathered.check(wait=True)
+    except _TaskFailed as failure:
+        # Tasks before the failed one may still be counting, and may fail too: the fault
+        # reported is the first in the inputs' order, whichever process met it first.
+        abandon.set()
+        faults = [failure, *_stop(tasks, results, processes)]
+        raise min(faults, key=lambda fault: fault.number).error from None
     except BaseException:
         abandon.set()
         _stop(tasks, results, processes)
@@ -92,22 +98,24 @@ def _put(tasks: Any, item: Any, check: Callable[[], None]) -> None:
             continue
 
 
-def _stop(tasks: Any, results: Any, processes: list) -> None:
+def _stop(tasks: Any, results: Any, processes: list) -> list[_TaskFailed]:
     """After a failure or a cancel: the workers, told to abandon, take the tasks still queued
     without counting them, up to a "stop" each; one that is not gone by ``STOP_SECONDS`` (it
     died holding the queue, or is deep in a huge task) is ended. The queue is then closed, and
-    its sending thread joined when the workers emptied it (else it is left to end with us)."""
+    its sending thread joined when the workers emptied it (else it is left to end with us).
+    Returns the faults the workers reported meanwhile."""
     deadline = time.monotonic() + STOP_SECONDS
     stops = 0
+    faults: list[_TaskFailed] = []
     while stops < len(processes) and time.monotonic() < deadline and any(p.is_alive() for p in processes):
         try:
             tasks.put((None, None), timeout=POLL)
             stops += 1
         except queue.Full:
             pass
-        _drain(results)  # a worker exits only once what it sent has been read
+        _drain(results, faults)  # a worker exits only once what it sent has been read
     while time.monotonic() < deadline and any(process.is_alive() for process in processes):
-        _drain(results)
+        _drain(results, faults)
         time.sleep(POLL / 10)
     clean = True
     for process in processes:
@@ -115,17 +123,31 @@ def _stop(tasks: Any, results: Any, processes: list) -> None:
             process.terminate()
             clean = False
         process.join()
+    _drain(results, faults)
     tasks.close()
     if clean and stops == len(processes):
         tasks.join_thread()
     else:
         tasks.cancel_join_thread()
+    return faults
 
 
-def _drain(results: Any) -> None:
+def _drain(results: Any, faults: list[_TaskFailed]) -> None:
+    """Read what the workers sent, keeping the faults among it."""
     with contextlib.suppress(queue.Empty, OSError, EOFError):
         while True:
-            results.get_nowait()
+            kind, payload = results.get_nowait()
+            if kind == "failed":
+                faults.append(_TaskFailed(*payload))
+
+
+class _TaskFailed(Exception):
+    """A task's failure as a worker reported it: the task's number and the error."""
+
+    def __init__(self, number: int, error: BaseException) -> None:
+        super().__init__(number, error)
+        self.number = number
+        self.error = error
 
 
 class _Gathered:
@@ -151,7 +173,7 @@ class _Gathered:
     def _take(self, reply: tuple[str, Any]) -> None:
         kind, payload = reply
         if kind == "failed":
-            raise payload
+            raise _TaskFailed(*payload)
         self.totals.append(payload)
 
     def _ended_silently(self) -> None:
@@ -194,19 +216,19 @@ def _work(
         try:
             count_task(task, pipeline, field, counter, specials)
         except BpeError as error:  # a sentence for the user: the main process raises it
-            failed = _failed(results, error)
+            failed = _failed(results, number, error)
         except MemoryError:
-            failed = _failed(results, InputError("Counting ran out of memory: try fewer --workers."))
+            failed = _failed(results, number, InputError("Counting ran out of memory: try fewer --workers."))
         except Exception as error:  # a fault of ours, sent as text (not every error pickles)
-            failed = _failed(results, RuntimeError(f"A counting process failed: {error!r}"))
+            failed = _failed(results, number, RuntimeError(f"A counting process failed: {error!r}"))
         if len(counter) > known:
             starts.append((number, known))
     if not (failed or abandon.is_set()):
         results.put(("done", (dict(counter), starts, specials)))
 
 
-def _failed(results: Any, error: Exception) -> bool:
-    results.put(("failed", error))
+def _failed(results: Any, number: int, error: Exception) -> bool:
+    results.put(("failed", (number, error)))
     return True
 
 

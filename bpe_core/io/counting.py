@@ -2,8 +2,10 @@
 
 BPE's data-sized work is counting word types (pieces after normalization and
 pre-tokenization); the merge loop then works on the types. Here the inputs
-(``bpe_core.io.sources``) are read in the main process and handed out as tasks: a text file in
-chunks of about :data:`CHUNK` characters, JSONL lines and Parquet rows in batches. Worker
+(``bpe_core.io.sources``) are handed out as tasks: an uncompressed text file as parts of about
+:data:`CHUNK` bytes, named by offset, which the counting process reads and decodes itself (the
+main process only looks for the cuts, so it reads next to nothing); a compressed text in chunks
+it decompresses; JSONL lines and Parquet rows in batches. Worker
 processes count the tasks into running totals (``bpe_core.io.count_workers``), added up at the
 end so that word types keep the order of their first appearance (the ``first-seen`` tie-break
 depends on it); peak memory follows the number of word types, not the size of the input.
@@ -18,10 +20,12 @@ give no such guarantee (custom chains, ``none``: one piece per text) count each 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import AnyStr, BinaryIO
 
 from bpe_core.errors import Cancelled, InputError
 from bpe_core.io.count_workers import count_on_workers
@@ -30,6 +34,8 @@ from bpe_core.io.sources import (
     Source,
     jsonl_line_batches,
     parquet_batches,
+    part_text,
+    spannable,
     text_blocks,
     texts_of_lines,
 )
@@ -37,7 +43,8 @@ from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, count_text_into
 from bpe_core.runtime.fileio import input_limit
 
-CHUNK = 1 << 21  # characters of text a task holds, at least (cut at the next safe place)
+CHUNK = 1 << 21  # characters (bytes, in a part) of text a task holds at least (cut at the next safe place)
+CUT_WINDOW = 1 << 16  # bytes of a file read at a time while looking for a cut
 # Bytes of input under which one process counts: starting workers and adding their totals up
 # costs more than they save. Measured on 10 MB of English: the GPT-2 pattern 0.60 s on one
 # process, 0.44 s on two; a whitespace split (str.split, in C, a few times cheaper a byte)
@@ -51,13 +58,15 @@ Progress = Callable[[int, int], None]  # (bytes read, bytes in all, or 0 when un
 @dataclass(frozen=True)
 class Task:
     """What one worker counts: ``text`` (part of a text file; ``continues`` after an earlier
-    part), ``lines`` (JSONL lines from line ``first``) or ``texts`` (Parquet rows)."""
+    part), ``part`` (bytes ``span`` of the file ``name``, read by the worker), ``lines`` (JSONL
+    lines from line ``first``) or ``texts`` (Parquet rows)."""
 
     kind: str
     name: str
     items: str | list[str]
     continues: bool = False
     first: int = 1
+    span: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -143,6 +152,9 @@ def _text_tasks(source: Source, config: PipelineConfig, read: Callable[[int], No
     """A text file in parts cut where nothing crosses (see the module's docstring)."""
     cuttable = config.pretokenize not in ("none", "custom") and config.normalization != "custom"
     limit = input_limit()
+    if spannable(source):
+        yield from _part_tasks(source.name, cuttable, _special_bytes(config), limit, read)
+        return
     buffer = ""
     continues = False
     scan_from = CHUNK  # where to look for a cut: not again through text already searched
@@ -156,12 +168,85 @@ def _text_tasks(source: Source, config: PipelineConfig, read: Callable[[int], No
             yield Task("text", source.name, buffer[:cut], continues)
             buffer, continues, scan_from = buffer[cut:], True, CHUNK
         if len(buffer) > limit:
-            raise InputError(
-                f"The file {source.name!r} holds more than {limit // 2**20:,} MB of text with no "
-                "place to cut it, which is counted whole: beyond the input limit (BPE_STUDIO_MAX_INPUT_MB)."
-            )
+            raise _uncuttable(source.name, limit)
     if buffer:
         yield Task("text", source.name, buffer, continues)
+
+
+def _part_tasks(
+    name: str, cuttable: bool, specials: list[bytes], limit: int, read: Callable[[int], None]
+) -> Iterator[Task]:
+    """An uncompressed file as parts named by offset, cut where :func:`safe_cut` would cut its
+    text (found in its bytes: a space is one byte in UTF-8, and no character holds it)."""
+    try:
+        file = open(name, "rb")  # noqa: SIM115
+    except OSError as error:
+        raise InputError(f"The file {name!r} cannot be read ({error.strerror}).") from None
+    with file:
+        size = os.fstat(file.fileno()).st_size
+        start = 0
+        while start < size:
+            cut = _byte_cut(file, start + CHUNK, size, specials) if cuttable else None
+            stop = size if cut is None else cut
+            if stop - start > limit:
+                raise _uncuttable(name, limit)
+            read(stop - start)
+            yield Task("part", name, "", continues=start > 0, span=(start, stop))
+            start = stop
+
+
+def _uncuttable(name: str, limit: int) -> InputError:
+    return InputError(
+        f"The file {name!r} holds more than {limit // 2**20:,} MB of text with no place to cut "
+        "it, which is counted whole: beyond the input limit (BPE_STUDIO_MAX_INPUT_MB)."
+    )
+
+
+def _special_bytes(config: PipelineConfig) -> list[bytes]:
+    return [token.encode("utf-8", "surrogatepass") for token in config.special_tokens]
+
+
+def _byte_cut(file: BinaryIO, after: int, size: int, specials: list[bytes]) -> int | None:
+    """The first offset at or after ``after`` of a space between two letters that no special
+    token's occurrence spans, or ``None``."""
+    margin = max([4, *map(len, specials)])  # bytes either side a cut's checks read
+    at = after
+    while at < size:
+        base = max(at - margin, 0)
+        file.seek(base)
+        data = file.read(at - base + CUT_WINDOW + margin)
+        end = at - base + CUT_WINDOW
+        space = data.find(b" ", at - base, end)
+        while space != -1:
+            letters = _letter_before(data, space) and _letter_after(data, space)
+            if letters and not _spanned(data, space, specials):
+                return base + space
+            space = data.find(b" ", space + 1, end)
+        at += CUT_WINDOW
+    return None
+
+
+def _letter_before(data: bytes, at: int) -> bool:
+    start = max(at - 1, 0)
+    while start > max(at - 4, 0) and data[start] & 0xC0 == 0x80:  # back over continuation bytes
+        start -= 1
+    return _is_letter(data[start:at])
+
+
+def _letter_after(data: bytes, at: int) -> bool:
+    if at + 1 >= len(data):
+        return False
+    lead = data[at + 1]
+    length = 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+    return _is_letter(data[at + 1 : at + 1 + length])
+
+
+def _is_letter(encoded: bytes) -> bool:
+    try:
+        character = encoded.decode("utf-8")
+    except UnicodeDecodeError:  # not a whole character: the part's reader names the fault
+        return False
+    return len(character) == 1 and character.isalpha()
 
 
 def safe_cut(text: str, after: int, specials: Sequence[str] = ()) -> int | None:
@@ -176,7 +261,7 @@ def safe_cut(text: str, after: int, specials: Sequence[str] = ()) -> int | None:
     return None
 
 
-def _spanned(text: str, cut: int, specials: Sequence[str]) -> bool:
+def _spanned(text: AnyStr, cut: int, specials: Sequence[AnyStr]) -> bool:
     for token in specials:
         start = text.find(token, max(cut - len(token) + 1, 0), cut + len(token) - 1)
         while start != -1 and start < cut:
@@ -197,9 +282,11 @@ def count_task(
     ``counter`` and ``specials`` when given (running totals), else counted afresh."""
     counter = Counter() if counter is None else counter
     specials = [0] * len(config.special_tokens) if specials is None else specials
-    if task.kind == "text":
-        assert isinstance(task.items, str)
-        count_text_into(task.items, config, counter, specials, continues=task.continues)
+    if task.kind in ("text", "part"):
+        text = part_text(task.name, *task.span) if task.kind == "part" else task.items
+        assert isinstance(text, str)
+        if text:
+            count_text_into(text, config, counter, specials, continues=task.continues)
         return counter, specials
     assert isinstance(task.items, list)
     texts = texts_of_lines(task.name, task.first, task.items, field) if task.kind == "lines" else task.items

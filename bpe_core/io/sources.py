@@ -249,6 +249,50 @@ def _decode(
         raise InputError(f"The file {source.name!r} is not valid UTF-8 (line {line:,}).") from None
 
 
+def spannable(source: Source) -> bool:
+    """Whether parts of ``source`` can be read by offset (:func:`part_text`): an uncompressed
+    regular file, so that a counting process reads its own part and nothing is read twice."""
+    if source.data is not None or source.compression is not None or source.name == STDIN:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(source.name).st_mode)
+    except OSError:
+        return False  # the reading path says why it cannot be read
+
+
+def part_text(name: str, start: int, stop: int) -> str:
+    """The UTF-8 text of bytes ``start`` to ``stop`` of a file cut where no character is split,
+    refused as :func:`text_blocks` refuses a fault, naming its line in the whole file."""
+    try:
+        with open(name, "rb") as file:
+            file.seek(start)
+            data = file.read(stop - start)
+    except OSError as error:
+        raise InputError(f"The file {name!r} cannot be read ({error.strerror}).") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = _line_at(name, start + error.start)
+        raise InputError(f"The file {name!r} is not valid UTF-8 (line {line:,}).") from None
+    if "\x00" in text:
+        line = _line_at(name, start + data.index(b"\x00"))
+        raise InputError(f"The file {name!r} looks binary, not like text (a NUL byte on line {line:,}).")
+    return text.removeprefix("\ufeff") if start == 0 else text
+
+
+def _line_at(name: str, offset: int) -> int:
+    """The line of a file holding byte ``offset`` (counted only to name a fault)."""
+    line = 1
+    with open(name, "rb") as file:
+        while offset > 0:
+            block = file.read(min(BLOCK, offset))
+            if not block:
+                break
+            line += block.count(b"\n")
+            offset -= len(block)
+    return line
+
+
 # -- records -----------------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ one; a counts file written from them trains exactly as they do."""
 
 import bz2
 import gzip
+import io
 import json
 import lzma
 import os
@@ -126,17 +127,63 @@ def counted_words(text: str, config: PipelineConfig) -> bool:
     return True
 
 
+@pytest.mark.parametrize("suffix", [".txt", ".txt.gz"])  # parts read by offset, or handed over as text
 @pytest.mark.parametrize("name", sorted(PIPELINES))
-def test_a_large_real_text_cut_in_parts_on_two_processes_counts_as_it_whole(name, monkeypatch, tmp_path):
+def test_a_large_real_text_cut_in_parts_on_two_processes_counts_as_it_whole(
+    name, suffix, monkeypatch, tmp_path
+):
     monkeypatch.setattr(counting, "CHUNK", 20_000)
     monkeypatch.setattr(counting, "ONE_WORKER_BELOW", 0)
     config = PIPELINES[name]
     text = data_text("shakespeare_200k.txt") + "<|end of text|>" + data_text("kjv_genesis_100k.txt")
-    (tmp_path / "big.txt.gz").write_bytes(gzip.compress(text.encode()))
+    data = text.encode()
+    (tmp_path / f"big{suffix}").write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
     expected = Corpus.from_text(text, config)
-    got = count_sources(expand([str(tmp_path / "big.txt.gz")]), config, workers=2).corpus(config)
+    got = count_sources(expand([str(tmp_path / f"big{suffix}")]), config, workers=2).corpus(config)
     assert list(got.words) == list(expected.words) and list(got.counts) == list(expected.counts)
     assert got.special_counts == expected.special_counts
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*ALPHABET, " ", "a b", "é ñ", "中 文"]), max_size=40).map("".join),
+    after=st.integers(1, 200),  # a part holds at least one character
+    window=st.integers(1, 9),
+    specials=st.sampled_from([(), ("<|end of text|>",), ("b c", "ñ")]),
+)
+def test_a_file_is_cut_in_its_bytes_where_its_text_would_be_cut(text, after, window, specials):
+    """Parts of an uncompressed file are cut by offset, found in its bytes a window at a time:
+    at the very place the text's own cut falls, whatever the windows' size."""
+    after = min(after, len(text))
+    data = text.encode("utf-8")
+    cut = safe_cut(text, after, specials)
+    with_window = counting.CUT_WINDOW
+    counting.CUT_WINDOW = window
+    try:
+        found = counting._byte_cut(
+            io.BytesIO(data), len(text[:after].encode()), len(data), [token.encode() for token in specials]
+        )
+    finally:
+        counting.CUT_WINDOW = with_window
+    assert found == (None if cut is None else len(text[:cut].encode()))
+
+
+def test_a_fault_is_named_at_its_line_in_the_whole_file_the_first_whichever_process_meets_it(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(counting, "CHUNK", 200)
+    monkeypatch.setattr(counting, "ONE_WORKER_BELOW", 0)
+    lines = [f"line {n} holds some words" for n in range(1, 400)]
+    lines[250] = "a NUL \x00 here"
+    data = "\n".join(lines).encode()
+    bad = data.index(b"line 31 ")  # an earlier fault, in another part
+    (tmp_path / "t.txt").write_bytes(data[:bad] + b"\xff" + data[bad:])
+    for workers in (1, 2, 3):
+        with pytest.raises(InputError, match=r"not valid UTF-8 \(line 31\)\.$"):
+            count_sources(expand([str(tmp_path / "t.txt")]), PipelineConfig(), workers=workers)
+    (tmp_path / "t.txt").write_bytes(data)
+    with pytest.raises(InputError, match=r"NUL byte on line 251\)\.$"):
+        count_sources(expand([str(tmp_path / "t.txt")]), PipelineConfig(), workers=2)
 
 
 def test_a_cut_is_made_only_before_a_space_between_letters_that_no_special_token_spans():

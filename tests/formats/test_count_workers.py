@@ -90,7 +90,7 @@ def test_a_worker_that_dies_ends_the_count_in_one_sentence(folder, monkeypatch):
     counted = counting.count_task
 
     def dies_on_okapi(task, *args):
-        if isinstance(task.items, str) and "okapi" in task.items:
+        if task.name.endswith("c.txt"):  # the file holding "okapi", read by the worker
             os._exit(9)  # as the kernel's out-of-memory killer would end it
         return counted(task, *args)
 
