@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import threading
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -100,3 +101,24 @@ def test_a_worker_that_dies_ends_the_count_in_one_sentence(folder, monkeypatch):
         count_sources(expand([str(folder)]), CONFIG, workers=2, fork=True)
     assert "\n" not in str(raised.value)
     assert not multiprocessing.active_children()
+
+
+def test_a_file_is_shared_out_in_parts_small_enough_to_keep_every_worker_busy(tmp_path, monkeypatch):
+    """Parts of the usual size would give two workers only a few (one left counting the last
+    alone): a file of known size is cut so that each gets many, covering it end to end."""
+    monkeypatch.setattr(counting, "ONE_WORKER_BELOW", 0)
+    text = data_text("shakespeare_200k.txt") * 10  # about 2 MB: one part of the usual size
+    (tmp_path / "t.txt").write_text(text, encoding="utf-8")
+    handed: list = []
+
+    def counted(work, config, field, workers, context, cancelled):
+        work = list(work)
+        handed.extend(work)
+        return count_on_workers(work, config, field, workers, context, cancelled)
+
+    monkeypatch.setattr(counting, "count_on_workers", counted)
+    got = count_sources(expand([str(tmp_path / "t.txt")]), CONFIG, workers=2)
+    spans = [task.span for task in handed]
+    assert len(spans) >= 8 and spans[0][0] == 0 and spans[-1][1] == len(text.encode())
+    assert all(a[1] == b[0] for a, b in pairwise(spans))
+    assert got.counter == count_sources(expand([str(tmp_path / "t.txt")]), CONFIG).counter
