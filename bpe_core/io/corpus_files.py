@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bpe_core.errors import ConfigError
 from bpe_core.io.counting import count_sources
-from bpe_core.io.counts_file import counts_corpus
+from bpe_core.io.counts_file import counts_corpus, plain_counts
 from bpe_core.io.sources import DEFAULT_FIELD, expand
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, Progress
@@ -48,4 +48,10 @@ def load_corpus(
 
 def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Corpus:
     corpus = counts_corpus(path, config, progress)
-    return corpus if corpus is not None else Corpus.from_counts(read_text_file(path), config, progress)
+    if corpus is not None:
+        return corpus
+    text = read_text_file(path)  # word<TAB>count lines, each word text
+    counted = plain_counts(text, config, progress)
+    if counted is None:  # each word read as text, line by line
+        return Corpus.from_counts(text, config, progress)
+    return Corpus.from_counter(counted, config, ())

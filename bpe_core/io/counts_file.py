@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from bpe_core.errors import InputError, quoted
@@ -27,6 +27,8 @@ _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _UNESCAPES = {v: k for k, v in _ESCAPES.items()}
 _ESCAPED = re.compile(r"[\\\t\n\r]")
 _ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
+_LINE_BREAKS = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines()'s, but \n
+_WHITESPACE = re.compile(r"\s")  # exactly what str.split() splits at
 
 
 def sorted_counts(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -135,12 +137,41 @@ def counts_columns(text: str, progress: Progress | None = None) -> dict[str, int
     stop = len(text) - 1 if text.endswith("\n") else len(text)  # the last line's end
     if text[: max(start - 1, 0)] != HEADER or start >= stop:
         return None
+    return _by_columns(text, start, stop, _columns, progress)
+
+
+def plain_counts(
+    text: str, config: PipelineConfig, progress: Progress | None = None
+) -> dict[str, int] | None:
+    """The counts of a counts file without the header, read a column at a time, where its
+    words are pieces as they stand: the pipeline only splits at whitespace (no normalization,
+    lowercasing or special token), and every line is a word without whitespace, one TAB and a
+    count. ``None`` otherwise (or for a word listed twice): ``Corpus.from_counts`` then reads
+    it line by line, each word as text (two million lines: 2.2 s here, 6.8 s line by line)."""
+    # (A prefix space, the unit and the marker do not change what str.split() makes of a word.)
+    splits_only = (
+        config.normalization == "none" and not config.lowercase and config.pretokenize == "whitespace"
+    )
+    if not splits_only or config.special_tokens:
+        return None
+    text = text.replace("\r\n", "\n") if "\r" in text else text
+    stop = len(text) - 1 if text.endswith("\n") else len(text)
+    if stop <= 0 or _LINE_BREAKS.search(text):  # a line as str.splitlines() cuts them, only
+        return None
+    return _by_columns(text, 0, stop, _plain_columns, progress)
+
+
+def _by_columns(
+    text: str, start: int, stop: int, columns_of: Callable[[str], Columns | None], progress: Progress | None
+) -> dict[str, int] | None:
+    """The counts of lines ``start`` to ``stop`` of ``text``, read a part at a time by
+    ``columns_of``, or ``None`` where it finds a line out of the usual or a word comes twice."""
     counted: dict[str, int] = {}
     lines = 0
     while start < stop:
         end = text.find("\n", min(start + COLUMN_CHARS, stop))
         end = stop if end < 0 else end
-        columns = _columns(text[start:end])
+        columns = columns_of(text[start:end])
         if columns is None:
             return None
         counted.update(zip(*columns, strict=True))
@@ -153,19 +184,19 @@ def counts_columns(text: str, progress: Progress | None = None) -> dict[str, int
     return counted
 
 
-def _columns(lines: str) -> tuple[list[str], list[int]] | None:
+Columns = tuple[list[str], list[int]]  # some lines' words and counts
+
+
+def _columns(lines: str) -> Columns | None:
     """The words and counts of some lines of a counts file, or ``None`` (see above)."""
-    if not lines or "\r" in lines or "\n\n" in lines or lines.count("\t") != lines.count("\n") + 1:
+    if "\r" in lines:
         return None
-    cells = lines.replace("\n", "\t").split("\t")
-    words, counts = cells[0::2], cells[1::2]
-    digits = "".join(counts)
-    if "" in words or not (digits.isascii() and digits.isdigit()):
+    cells = _cells(lines)
+    if cells is None:
         return None
-    if min(map(len, counts)) == 0 or max(map(len, counts)) > len(str(MAX_TOTAL)):
-        return None
-    values = list(map(int, counts))
-    if min(values) < 1 or max(values) > MAX_TOTAL:
+    words, counts = cells
+    values = _count_values(counts)
+    if values is None:
         return None
     if "\\" in lines:
         try:
@@ -173,6 +204,37 @@ def _columns(lines: str) -> tuple[list[str], list[int]] | None:
         except InputError:
             return None
     return words, values
+
+
+def _plain_columns(lines: str) -> Columns | None:
+    """:func:`_columns` for a file without the header: no escapes, and no whitespace in a word."""
+    cells = _cells(lines)
+    if cells is None or _WHITESPACE.search("".join(cells[0])):
+        return None
+    values = _count_values(cells[1])
+    return None if values is None else (cells[0], values)
+
+
+def _cells(lines: str) -> tuple[list[str], list[str]] | None:
+    """The word and count of each line of ``lines`` if each has one TAB and a word."""
+    if not lines or "\n\n" in lines or lines.count("\t") != lines.count("\n") + 1:
+        return None
+    cells = lines.replace("\n", "\t").split("\t")
+    words = cells[0::2]
+    return None if "" in words else (words, cells[1::2])
+
+
+def _count_values(counts: list[str]) -> list[int] | None:
+    """The counts as numbers if each is digits for a whole number from 1 to ``MAX_TOTAL``."""
+    digits = "".join(counts)
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    if min(map(len, counts)) == 0 or max(map(len, counts)) > len(str(MAX_TOTAL)):
+        return None
+    values = list(map(int, counts))
+    if min(values) < 1 or max(values) > MAX_TOTAL:
+        return None
+    return values
 
 
 def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:

@@ -305,6 +305,58 @@ def test_a_counts_file_without_the_header_reads_as_before(tmp_path):
     assert dict(zip(corpus.words, corpus.counts, strict=True)) == {"low": 3, "lower": 3, "new": 2}
 
 
+def read_as(read, *args):
+    """What reading gives: the corpus's words and counts, or the sentence refusing it."""
+    try:
+        corpus = read(*args)
+    except InputError as error:
+        return str(error)
+    return list(zip(corpus.words, corpus.counts, strict=True)), corpus.special_counts
+
+
+PLAIN_FILE_PIPELINES = {
+    **PIPELINES,
+    "whitespace, a special token": PipelineConfig(special_tokens=("<s>",)),
+    "whitespace, bytes, prefix space": PipelineConfig(unit="byte", end_of_word=None, prefix_space=True),
+    "whitespace, attached marker": PipelineConfig(attach_marker=True),
+    "whitespace, lowercase": PipelineConfig(lowercase=True),
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    lines=st.lists(
+        st.tuples(
+            st.lists(
+                st.sampled_from([*"abAÉé中", " ", "\t", "\u00a0", "\x1f", "\x85", "\r", "<s>"]), max_size=4
+            ),
+            st.sampled_from(["1", "7", "12", " 3", "0", "x", "", "1\t2"]),
+        ),
+        max_size=8,
+    ),
+    ending=st.sampled_from(["\n", "\r\n"]),
+    name=st.sampled_from(sorted(PLAIN_FILE_PIPELINES)),
+    part=st.sampled_from([1 << 20, 4]),
+    clean=st.booleans(),
+)
+def test_a_counts_file_without_the_header_reads_as_each_word_read_as_text(
+    tmp_path_factory, lines, ending, name, part, clean
+):
+    """A plain word<TAB>count file, read a column at a time where its words are pieces as they
+    stand, gives exactly what reading each line's word as text gives, refusals included."""
+    config = PLAIN_FILE_PIPELINES[name]
+    if clean:  # every line a word of letters and a count: the file is read a column at a time
+        lines = [
+            ("".join(c for c in word if c.isalpha()) or "a", str(len(count) + 1)) for word, count in lines
+        ]
+    text = "".join("".join(word) + "\t" + count + ending for word, count in lines)
+    path = tmp_path_factory.mktemp("plain") / "c.tsv"
+    path.write_bytes(text.encode("utf-8"))
+    with patched(counts_file, "COLUMN_CHARS", part):
+        quick = read_as(load_corpus, path, config, "counts")
+    assert quick == read_as(Corpus.from_counts, path.read_bytes().decode("utf-8"), config)
+
+
 @pytest.mark.parametrize("header", [True, False], ids=["written by count", "without the header"])
 def test_reading_a_large_counts_file_reports_how_far_it_has_read(tmp_path, header):
     words = {f"w{i}": i % 7 + 1 for i in range(50_000)}
