@@ -24,6 +24,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+# A window or engine measured in a benchmark's own process runs as the program runs it (set
+# before numpy is first imported: see app/launcher.py).
+os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+
 BENCH = Path(__file__).resolve().parent
 REPO = Path(os.environ.get("BPE_STUDIO_CHECKOUT") or BENCH.parent).resolve()
 # Beside the repo these scripts belong to, not beside a checkout measured from elsewhere.
