@@ -7,7 +7,6 @@ string per word is ever made for a corpus the replay only passes through.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 
 import numpy as np
@@ -20,7 +19,7 @@ from bpe_core.training.batch_merge import symbols_of
 
 # Words are handed to the replay in runs of about this many bytes of text.
 RUN_BYTES = 1 << 14
-TRANSLATED_CHARS = 1 << 20  # characters translated to symbols at a time (see _translated)
+TRANSLATED_CHARS = 1 << 20  # bytes of text made into symbol strings at a time (see initial_segs)
 
 
 def alphabet(corpus: Corpus) -> set[str]:
@@ -41,15 +40,14 @@ def alphabet(corpus: Corpus) -> set[str]:
         symbols = set()
         lasts: set[str] = set()
         ends = words.byte_ends()
-        for first, last in word_slices(ends, RUN_BYTES):
+        for first, last in word_slices(ends, TRANSLATED_CHARS):
             low, high = words.byte_span(first, last)
-            text = words.blob[low:high].decode("utf-8", "surrogatepass")
-            symbols.update(text)
+            codes = symbols_of(words.blob[low:high].decode("utf-8", "surrogatepass"))
+            symbols.update(_characters(codes))
             if attached:  # each word's last character, read from the slice (not word by word)
                 data = np.frombuffer(words.blob, dtype=np.uint8, count=high - low, offset=low)
                 chars = np.cumsum((data & 0xC0) != 0x80, dtype=np.int64)  # characters up to each byte
-                at = chars[ends[first:last].astype(np.int64) - low - 1] - 1
-                lasts.update(map(text.__getitem__, at.tolist()))
+                lasts.update(_characters(codes[chars[ends[first:last].astype(np.int64) - low - 1] - 1]))
         symbols.update(char + MARK for char in lasts)
     if config.end_of_word is not None and not attached:
         symbols.add(MARK)
@@ -88,6 +86,12 @@ def word_symbols(corpus: Corpus) -> set[str]:
     return units | {BYTE_TO_CHAR[b] + MARK for b in _present(data[last])}
 
 
+def _characters(codes: np.ndarray) -> list[str]:
+    """The characters of some code points, each once (counted, not sorted, while they are small)."""
+    present = np.flatnonzero(np.bincount(codes)) if len(codes) and codes.max() < 1 << 16 else np.unique(codes)
+    return list(map(chr, present.tolist()))
+
+
 def _present(data: np.ndarray) -> list[int]:
     """The byte values ``data`` holds (a count per value: no sort of a corpus' bytes)."""
     return np.flatnonzero(np.bincount(data, minlength=256)).tolist()
@@ -103,25 +107,38 @@ def initial_lengths(corpus: Corpus) -> np.ndarray:
 
 
 def initial_segs(corpus: Corpus, ids: dict[str, int]) -> list[str]:
-    """Each word's base symbols as a symbol string (see ``bpe_core.training.pair_index``)."""
-    config = corpus.config
-    ids = _with_plain_twins(ids, config)
-    text = _translated(corpus, ids, 0, len(corpus.words.blob))
-    ends = np.cumsum(unit_lengths(corpus.words, config.unit)).tolist()
-    units = [text[start:end] for start, end in itertools.pairwise([0, *ends])]
-    if config.end_of_word is None:
-        return units
-    if not config.attach_marker:
-        end = chr(ids[MARK])
-        return [seg + end for seg in units]
-    # The last unit becomes its marked twin: ``w`` -> ``w</w>`` (both are base symbols).
-    marked = {chr(i): chr(ids[key + MARK]) for key, i in ids.items() if key + MARK in ids}
-    return [seg[:-1] + marked[seg[-1]] for seg in units]
+    """Each word's base symbols as a symbol string (see ``bpe_core.training.pair_index``).
+
+    Made from :func:`initial_runs` in large runs: each run's ids written out with a separator
+    (an id no symbol has) after each word, read as one string and ``split``. Two million words
+    took 1 s translated as text and cut word by word in Python."""
+    ids = _with_plain_twins(ids, corpus.config)
+    separator = max(ids.values(), default=0) + 1
+    # The narrowest characters the ids fit (the separator is the largest).
+    dtype: type[np.unsignedinteger] = np.uint32
+    encoding = "utf-32-le"
+    if separator < 0xD800:
+        dtype, encoding = (np.uint8, "latin-1") if separator < 1 << 8 else (np.uint16, "utf-16-le")
+    segs: list[str] = []
+    for symbols, lengths in initial_runs(corpus, ids, TRANSLATED_CHARS):
+        out = np.empty(len(symbols) + len(lengths), dtype=dtype)
+        after = np.cumsum(lengths + 1) - 1  # where each word's separator goes
+        place = np.ones(len(out), dtype=bool)
+        place[after] = False
+        out[place] = symbols
+        out[after] = separator
+        pieces = out.tobytes().decode(encoding, "surrogatepass").split(chr(separator))
+        pieces.pop()  # after the last separator
+        segs.extend(pieces)
+    return segs
 
 
-def initial_runs(corpus: Corpus, ids: dict[str, int]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """The words in runs of about ``RUN_BYTES`` of text: each run's base symbol ids end to end
-    (int32) and each word's number of them. ``ids`` are read now, not as the runs are made."""
+def initial_runs(
+    corpus: Corpus, ids: dict[str, int], size: int | None = None
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The words in runs of about ``size`` (default ``RUN_BYTES``) bytes of text: each run's base
+    symbol ids end to end (int32) and each word's number of them. ``ids`` are read now, not as
+    the runs are made."""
     config = corpus.config
     ids = _with_plain_twins(ids, config)
     table = _table(corpus, ids)
@@ -132,15 +149,18 @@ def initial_runs(corpus: Corpus, ids: dict[str, int]) -> Iterator[tuple[np.ndarr
         for key, i in ids.items():
             if len(key) == 2 and key.endswith(MARK):
                 marked[ids[key[0]]] = i
-    return _runs(corpus, table, marker, marked)
+    return _runs(corpus, table, marker, marked, size or RUN_BYTES)
 
 
 def _runs(
-    corpus: Corpus, table: np.ndarray | dict, marker: int | None, marked: np.ndarray | None
+    corpus: Corpus, table: np.ndarray | dict, marker: int | None, marked: np.ndarray | None, size: int
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     words = corpus.words
     byte_ends = words.byte_ends()
-    for start, stop in word_slices(byte_ends, RUN_BYTES):
+    # Characters are mapped by an array indexed by code point: translating the text as a
+    # string took five times longer.
+    by_code = None if isinstance(table, np.ndarray) else _code_table(table)
+    for start, stop in word_slices(byte_ends, size):
         low, high = words.byte_span(start, stop)
         blob = words.blob[low:high]
         lengths: np.ndarray
@@ -148,7 +168,12 @@ def _runs(
             units = table[np.frombuffer(blob, dtype=np.uint8)]
             lengths = np.diff(byte_ends[start:stop].astype(np.int64), prepend=low)
         else:
-            units = symbols_of(blob.decode("utf-8", "surrogatepass").translate(table)).astype(np.int32)
+            assert by_code is not None
+            codes = symbols_of(blob.decode("utf-8", "surrogatepass"))
+            if len(codes) and int(codes.max()) >= len(by_code):  # a character it does not map
+                units = symbols_of(blob.decode("utf-8", "surrogatepass").translate(table)).astype(np.int32)
+            else:
+                units = by_code[codes]
             leads = (np.frombuffer(blob, dtype=np.uint8) & 0xC0) != 0x80
             offsets = np.concatenate(([0], byte_ends[start : stop - 1].astype(np.int64) - low))
             lengths = np.add.reduceat(leads, offsets, dtype=np.int64)
@@ -161,6 +186,14 @@ def _runs(
                 last = np.cumsum(lengths) - 1
                 units[last] = marked[units[last]]
             yield units, lengths
+
+
+def _code_table(table: dict[int, str]) -> np.ndarray:
+    """A ``str.translate`` table as an array indexed by code point, up to the largest it maps
+    (a character it does not map keeps its code, as ``translate`` keeps it)."""
+    by_code = np.arange(max(table, default=0) + 1, dtype=np.int32)
+    by_code[list(table)] = [ord(symbol) for symbol in table.values()]
+    return by_code
 
 
 def _with_plain_twins(ids: dict[str, int], config: PipelineConfig) -> dict[str, int]:
@@ -184,17 +217,3 @@ def _table(corpus: Corpus, ids: dict[str, int]):
         return np.array([ids.get(char, -1) for char in BYTE_TO_CHAR], dtype=np.int32)
     marker_key = MARK if corpus.config.end_of_word is not None else None  # else NUL is a character
     return {ord(key): chr(i) for key, i in ids.items() if len(key) == 1 and key != marker_key}
-
-
-def _translated(corpus: Corpus, ids: dict[str, int], low: int, high: int) -> str:
-    """The units of the corpus' bytes ``low`` to ``high`` (whole words) as symbol characters."""
-    blob = corpus.words.blob[low:high]
-    if corpus.config.unit == "byte":
-        table = {byte: chr(ids[char]) for byte, char in enumerate(BYTE_TO_CHAR) if char in ids}
-        text = blob.decode("latin-1")
-    else:
-        table, text = _table(corpus, ids), blob.decode("utf-8", "surrogatepass")
-    # A part at a time: one call over millions of words holds the interpreter for half a
-    # second, and a window counting in the background would stand still meanwhile.
-    parts = range(0, len(text), TRANSLATED_CHARS)
-    return "".join(text[start : start + TRANSLATED_CHARS].translate(table) for start in parts)

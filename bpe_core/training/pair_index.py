@@ -134,7 +134,8 @@ class PairIndex:
         self.token_freq, self.total_tokens = found.token_freq, found.total_tokens
         self.pair_count, self.count_hist = found.pair_count, found.count_hist
         self.where.update(found.where)
-        self.long.update((w, LongWord(seg)) for w, seg in enumerate(segs) if len(seg) > LONG_WORD)
+        lengths = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))  # in C: millions of words
+        self.long.update((w, LongWord(segs[w])) for w in np.flatnonzero(lengths > LONG_WORD).tolist())
         for w in self.long:
             segs[w] = ""  # never read: LongWord holds it
         self._hold(segs)

@@ -3,12 +3,15 @@ words in the background keeps turning: slices of any size give what one call ove
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, PipelineConfig, Trainer
+from bpe_core.errors import InputError
+from bpe_core.pipeline.corpus import base_symbols
 from bpe_core.training import initial_count, initial_symbols
 from bpe_core.training.initial_count import cast, running_total
+from bpe_core.training.initial_symbols import initial_segs
 from tests.conftest import data_text
 
 
@@ -35,3 +38,34 @@ def test_an_index_counted_in_small_slices_trains_as_one_counted_whole(monkeypatc
     sliced = Trainer(corpus)
     sliced.run(merges=60)
     assert sliced.history == whole.history and sliced.ranked_pairs() == whole.ranked_pairs()
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    text=st.lists(
+        st.sampled_from([*"ab \n", "low", "né", "中文", "🤗", "e\u0301", "\x7f", "<s>"]), max_size=30
+    ).map("".join),
+    unit=st.sampled_from(["char", "byte"]),
+    marker=st.sampled_from(["none", "separate", "attached"]),
+    slice_bytes=st.sampled_from([3, 1 << 20]),
+)
+def test_the_first_symbol_strings_are_each_words_base_symbols(text, unit, marker, slice_bytes):
+    """Made in runs of words by arrays, they are what each word's base symbols give, one by one."""
+    config = PipelineConfig(
+        unit=unit,
+        end_of_word=None if marker == "none" else "</w>",
+        attach_marker=marker == "attached",
+        special_tokens=("<s>",),
+    )
+    try:
+        corpus = Corpus.from_text(text, config)
+    except InputError:
+        return  # no word: nothing to segment
+    ids = Trainer(corpus).vocab.ids
+    expected = ["".join(chr(ids[key]) for key in base_symbols(word, config)) for word in corpus.words]
+    saved = initial_symbols.TRANSLATED_CHARS
+    initial_symbols.TRANSLATED_CHARS = slice_bytes
+    try:
+        assert initial_segs(corpus, ids) == expected
+    finally:
+        initial_symbols.TRANSLATED_CHARS = saved
