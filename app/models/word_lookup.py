@@ -18,7 +18,14 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from app.memory import release_free_memory
-from app.models.word_search import byte_frequencies, byte_order, casefolded, stable_order, words_containing
+from app.models.word_search import (
+    Folded,
+    byte_frequencies,
+    byte_order,
+    casefolded,
+    stable_order,
+    words_containing,
+)
 from bpe_core.pipeline.word_types import Counts, Words
 
 T = TypeVar("T")
@@ -62,7 +69,7 @@ class WordLookup:
 
     def __init__(self, words: Words, counts: Counts) -> None:
         self._words, self._counts = words, counts
-        self._search: Prepared[tuple[Words, np.ndarray]] = Prepared(self._fold)
+        self._search: Prepared[tuple[Folded, np.ndarray]] = Prepared(self._fold)
         self._order: Prepared[np.ndarray] = Prepared(self._word_order)
         if len(words) >= IN_BACKGROUND:
             threading.Thread(target=self._prepare, name="word lookup", daemon=True).start()
@@ -75,7 +82,7 @@ class WordLookup:
             with contextlib.suppress(BaseException):  # raised again to the thread that asks
                 prepared.get()
 
-    def _fold(self) -> tuple[Words, np.ndarray]:
+    def _fold(self) -> tuple[Folded, np.ndarray]:
         folded = casefolded(self._words)
         return folded, byte_frequencies(folded)
 

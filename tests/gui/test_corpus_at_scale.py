@@ -57,6 +57,22 @@ def test_the_filter_finds_the_same_words_however_the_buffer_is_sliced(monkeypatc
             assert words_containing(folded, needle).tolist() == python_filter(words, needle)
 
 
+@pytest.mark.parametrize("slice_bytes", [1, 3, 64, 1 << 20])
+def test_words_whose_folding_changes_only_ascii_letters_are_searched_as_they_are(monkeypatch, slice_bytes):
+    """No folded copy is kept: a pattern's ASCII letters match either case in the words' own
+    buffer, and that finds exactly what folding each word finds."""
+    monkeypatch.setattr(word_search, "SLICE_BYTES", slice_bytes)
+    rng = random.Random(slice_bytes)
+    letters = ["a", "A", "b", "Z", "é", "中", "_", "😀", "@", "`", "[", "{", "aAaA"]
+    for _ in range(60):
+        words = list({"".join(rng.choices(letters, k=rng.randint(1, 6))) for _ in range(rng.randint(1, 80))})
+        compact = Words.of(words)
+        folded = casefolded(compact)
+        assert folded.words is compact  # the words' own buffer
+        for needle in ("a", "ab", "z", "é", "a中", "@", "`", "[", "{", "aaaa", "😀a", "_z"):
+            assert words_containing(folded, needle).tolist() == python_filter(words, needle)
+
+
 def test_words_holding_a_nul_byte_sort_as_strings():
     words = ["a\0b", "a", "a\0", "b"]
     assert byte_order(Words.of(words)).tolist() == sorted(range(4), key=words.__getitem__)
