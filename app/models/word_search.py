@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -24,13 +24,18 @@ CHUNK = 8  # bytes compared at a time when sorting: one big-endian 64-bit number
 class Folded:
     """Words as the filter searches them: ``words`` casefolded, except that with ``ascii_case``
     their ASCII letters are left as they are and a pattern's letters match either case (the
-    corpus' own buffer is then searched: no copy of it is kept)."""
+    corpus' own buffer is then searched: no copy of it is kept), and the few words whose other
+    letters fold are checked one by one, as ``apart`` holds them folded (word index -> text)."""
 
     words: Words
     ascii_case: bool
+    apart: dict[int, str] = field(default_factory=dict)
 
 
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+# Words whose folding changes more than ASCII letters that are checked one by one at each
+# filter, at most (a few thousand take a millisecond); beyond that a folded copy is searched.
+APART = 10_000
 
 
 def casefolded(words: Words) -> Folded:
@@ -38,28 +43,35 @@ def casefolded(words: Words) -> Folded:
 
     Example: ``casefolded(Words.of(["Low", "Straße"]))`` searches as ``("low", "strasse")``.
 
-    Where folding changes only ASCII letters (any ASCII text, and text whose other letters have
-    no case or are lowercase already), the words are searched as they are, ASCII letters matched
-    either case: a folded copy of two million words took 42 MB. Otherwise ASCII words fold byte
-    for byte (``bytes.lower``), the others one by one, and the whole list is rebuilt only when
-    one of them changes its length in bytes.
+    Where folding changes only ASCII letters but in a few words (any ASCII text, and most
+    English), the words are searched as they are, ASCII letters matched either case, and those
+    few words one by one: a folded copy of two million words took 42 MB. Otherwise ASCII words
+    fold byte for byte (``bytes.lower``), the others one by one, and the whole list is rebuilt
+    only when one of them changes its length in bytes.
     """
     blob = words.blob
-    as_they_are = Folded(words, not blob.islower())  # (no uppercase ASCII letter: nothing to match)
+    ascii_case = not blob.islower()  # (no uppercase ASCII letter: no letter to match either case)
     if blob.isascii():
-        return as_they_are
+        return Folded(words, ascii_case)
     ends = words.byte_ends()
     others = np.unique(np.searchsorted(ends, np.flatnonzero(np.frombuffer(blob, np.uint8) >= 0x80), "right"))
-    changed = [w for w in others.tolist() if words[w].casefold() != words[w].translate(_ASCII_LOWER)]
-    if not changed:
-        return as_they_are
+    apart: dict[int, str] = {}
+    for w in others.tolist():
+        word = words[w]
+        folded = word.casefold()
+        if folded != word.translate(_ASCII_LOWER):
+            apart[w] = folded
+            if len(apart) > APART:
+                break
+    if len(apart) <= APART:
+        return Folded(words, True, apart)
     lowered = bytearray(bytes(blob).lower())  # ASCII letters only: what casefold does to ASCII
-    for w in changed:
+    for w in others.tolist():
         start = int(ends[w - 1]) if w else 0
-        folded = words[w].casefold().encode("utf-8", "surrogatepass")
-        if len(folded) != int(ends[w]) - start:  # ß -> ss and the like: offsets move
+        folded_bytes = words[w].casefold().encode("utf-8", "surrogatepass")
+        if len(folded_bytes) != int(ends[w]) - start:  # ß -> ss and the like: offsets move
             return Folded(Words.of(word.casefold() for word in words), False)
-        lowered[start : start + len(folded)] = folded
+        lowered[start : start + len(folded_bytes)] = folded_bytes
     return Folded(Words(bytes(lowered), ends), False)
 
 
@@ -86,11 +98,23 @@ def words_containing(folded: Folded, needle: str, frequencies: np.ndarray | None
     processor's cache when the next one reads it, and the slices are shared among threads
     (numpy lets go of the interpreter for these whole-array operations).
     """
+    if not needle:
+        return np.arange(len(folded.words))
+    words = _found_in_buffer(folded, needle, frequencies)
+    if not folded.apart:
+        return words
+    apart = np.fromiter(folded.apart, dtype=np.int64, count=len(folded.apart))
+    holding = [w for w, text in folded.apart.items() if needle in text]
+    return np.union1d(words[~np.isin(words, apart)], np.array(holding, dtype=np.int64))
+
+
+def _found_in_buffer(folded: Folded, needle: str, frequencies: np.ndarray | None) -> np.ndarray:
+    """:func:`words_containing` as the buffer of ``folded`` answers it (its words apart aside)."""
     pattern = np.frombuffer(needle.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     data = np.frombuffer(folded.words.blob, dtype=np.uint8)
-    size, starts = len(pattern), len(data) - len(pattern) + 1  # ``starts``: where a match may start
-    if size == 0 or starts <= 0:
-        return np.arange(len(folded.words)) if size == 0 else np.zeros(0, dtype=np.int64)
+    starts = len(data) - len(pattern) + 1  # where a match may start
+    if starts <= 0:
+        return np.zeros(0, dtype=np.int64)
     counts = byte_frequencies(folded) if frequencies is None else frequencies
     rarest_first = np.argsort(counts[pattern], kind="stable").tolist()
     search = _SliceSearch(data, pattern, rarest_first, folded.words, folded.ascii_case)

@@ -27,13 +27,28 @@ def python_filter(words: list[str], needle: str) -> list[int]:
     return [i for i, word in enumerate(words) if needle in word.casefold()]
 
 
+@pytest.fixture(params=[word_search.APART, 0], ids=["a few words folded apart", "a folded copy"])
+def apart(request, monkeypatch):
+    """Words whose folding changes more than ASCII letters: checked one by one, or (more of
+    them than that) all words searched in a folded copy."""
+    monkeypatch.setattr(word_search, "APART", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("needle", ["lo", "l", "ss", "é", "k", "aaaaaaaa", "a_", "😀", "\ud800", "zz"])
-def test_the_filter_finds_the_words_python_finds(needle):
+def test_the_filter_finds_the_words_python_finds(needle, apart):
     folded = casefolded(Words.of(WORDS_OF_ALL_KINDS))
     assert words_containing(folded, needle).tolist() == python_filter(WORDS_OF_ALL_KINDS, needle)
 
 
-def test_the_filter_and_the_word_order_agree_with_python_on_random_words():
+def test_a_word_folded_longer_than_all_the_text_is_found(apart):
+    words = ["\u0149"]  # 2 bytes, folded to 3
+    assert words_containing(casefolded(Words.of(words)), "\u02bcn").tolist() == python_filter(
+        words, "\u02bcn"
+    )
+
+
+def test_the_filter_and_the_word_order_agree_with_python_on_random_words(apart):
     rng = random.Random(7)
     letters = ["a", "b", "B", "é", "ß", "_", "😀", "aaaaaaa"]
     for _ in range(200):
@@ -46,7 +61,7 @@ def test_the_filter_and_the_word_order_agree_with_python_on_random_words():
 
 
 @pytest.mark.parametrize("slice_bytes", [1, 2, 3, 5, 8, 64])
-def test_the_filter_finds_the_same_words_however_the_buffer_is_sliced(monkeypatch, slice_bytes):
+def test_the_filter_finds_the_same_words_however_the_buffer_is_sliced(monkeypatch, slice_bytes, apart):
     monkeypatch.setattr(word_search, "SLICE_BYTES", slice_bytes)  # matches across every boundary
     rng = random.Random(slice_bytes)
     letters = ["a", "b", "é", "_", "😀", "aaaa"]
@@ -58,18 +73,21 @@ def test_the_filter_finds_the_same_words_however_the_buffer_is_sliced(monkeypatc
 
 
 @pytest.mark.parametrize("slice_bytes", [1, 3, 64, 1 << 20])
-def test_words_whose_folding_changes_only_ascii_letters_are_searched_as_they_are(monkeypatch, slice_bytes):
+def test_words_are_searched_as_they_are_and_the_few_whose_other_letters_fold_one_by_one(
+    monkeypatch, slice_bytes
+):
     """No folded copy is kept: a pattern's ASCII letters match either case in the words' own
-    buffer, and that finds exactly what folding each word finds."""
+    buffer, the few words whose other letters fold are checked one by one, and that finds
+    exactly what folding each word finds."""
     monkeypatch.setattr(word_search, "SLICE_BYTES", slice_bytes)
     rng = random.Random(slice_bytes)
-    letters = ["a", "A", "b", "Z", "é", "中", "_", "😀", "@", "`", "[", "{", "aAaA"]
+    letters = ["a", "A", "b", "Z", "é", "中", "_", "😀", "@", "`", "[", "{", "aAaA", "É", "ß"]
     for _ in range(60):
         words = list({"".join(rng.choices(letters, k=rng.randint(1, 6))) for _ in range(rng.randint(1, 80))})
         compact = Words.of(words)
         folded = casefolded(compact)
         assert folded.words is compact  # the words' own buffer
-        for needle in ("a", "ab", "z", "é", "a中", "@", "`", "[", "{", "aaaa", "😀a", "_z"):
+        for needle in ("a", "ab", "z", "é", "a中", "@", "`", "[", "{", "aaaa", "😀a", "_z", "ss", "éa"):
             assert words_containing(folded, needle).tolist() == python_filter(words, needle)
 
 
