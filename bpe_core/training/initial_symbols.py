@@ -19,7 +19,7 @@ from bpe_core.training.batch_merge import symbols_of
 
 # Words are handed to the replay in runs of about this many bytes of text.
 RUN_BYTES = 1 << 14
-TRANSLATED_CHARS = 1 << 20  # bytes of text made into symbol strings at a time (see initial_segs)
+TRANSLATED_CHARS = 1 << 18  # bytes of text made into symbols at a time (their arrays take 16 bytes a byte)
 
 
 def alphabet(corpus: Corpus) -> set[str]:
