@@ -38,6 +38,7 @@ from bpe_core.io.sources import (
     spannable,
     text_blocks,
     texts_of_lines,
+    unreadable,
 )
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, count_text_into
@@ -193,7 +194,7 @@ def _part_tasks(
     try:
         file = open(name, "rb")  # noqa: SIM115
     except OSError as error:
-        raise InputError(f"The file {name!r} cannot be read ({error.strerror}).") from None
+        raise unreadable(name, error) from None
     with file:
         size = os.fstat(file.fileno()).st_size
         start = 0

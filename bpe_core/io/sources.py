@@ -134,7 +134,12 @@ def _size(name: str) -> int:
     try:
         return os.stat(name).st_size
     except OSError as error:
-        raise InputError(f"The file {name!r} cannot be read ({error.strerror}).") from None
+        raise unreadable(name, error) from None
+
+
+def unreadable(name: str, error: OSError) -> InputError:
+    """The sentence refusing a file the system would not let us read."""
+    return InputError(f"The file {name!r} cannot be read ({error.strerror}).")
 
 
 # -- bytes -------------------------------------------------------------------------------------
@@ -169,7 +174,7 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
         else:
             raw = open(source.name, "rb")  # noqa: SIM115
     except OSError as error:
-        raise InputError(f"The file {source.name!r} cannot be read ({error.strerror}).") from None
+        raise unreadable(source.name, error) from None
     try:
         stream = _decompressed(_Counted(raw, read), source)  # type: ignore[arg-type]
         while True:
@@ -177,7 +182,7 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
                 block = stream.read(BLOCK)
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as error:
                 if isinstance(error, OSError) and error.errno is not None:
-                    raise InputError(f"The file {source.name!r} cannot be read ({error.strerror}).") from None
+                    raise unreadable(source.name, error) from None
                 raise InputError(
                     f"The file {source.name!r} is a damaged or truncated {source.compression} archive."
                 ) from None
@@ -268,7 +273,7 @@ def part_text(name: str, start: int, stop: int) -> str:
             file.seek(start)
             data = file.read(stop - start)
     except OSError as error:
-        raise InputError(f"The file {name!r} cannot be read ({error.strerror}).") from None
+        raise unreadable(name, error) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -169,9 +169,10 @@ def _runs(
             lengths = np.diff(byte_ends[start:stop].astype(np.int64), prepend=low)
         else:
             assert by_code is not None
-            codes = symbols_of(blob.decode("utf-8", "surrogatepass"))
+            text = blob.decode("utf-8", "surrogatepass")
+            codes = symbols_of(text)
             if len(codes) and int(codes.max()) >= len(by_code):  # a character it does not map
-                units = symbols_of(blob.decode("utf-8", "surrogatepass").translate(table)).astype(np.int32)
+                units = symbols_of(text.translate(table)).astype(np.int32)
             else:
                 units = by_code[codes]
             leads = (np.frombuffer(blob, dtype=np.uint8) & 0xC0) != 0x80
