@@ -105,7 +105,10 @@ def words_containing(folded: Folded, needle: str, frequencies: np.ndarray | None
         return words
     apart = np.fromiter(folded.apart, dtype=np.int64, count=len(folded.apart))
     holding = [w for w, text in folded.apart.items() if needle in text]
-    return np.union1d(words[~np.isin(words, apart)], np.array(holding, dtype=np.int64))
+    # The two are disjoint and the first ascending: a stable sort merges them in linear time
+    # (``np.union1d`` took a second on a million and a half words).
+    merged = np.concatenate((words[~np.isin(words, apart)], np.array(holding, dtype=np.int64)))
+    return np.sort(merged, kind="stable")
 
 
 def _found_in_buffer(folded: Folded, needle: str, frequencies: np.ndarray | None) -> np.ndarray:

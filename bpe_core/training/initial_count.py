@@ -25,13 +25,18 @@ class InitialCounts(NamedTuple):
     total_tokens: int
     pair_count: dict[str, int]  # pair -> weighted count, every pair present
     count_hist: dict[int, int]  # count -> number of pairs with it
-    where: dict[str, array]  # pair -> the words holding it, ascending, each once
+    where: dict[str, array]  # pair -> the words holding it, ascending, each once (or its slots)
 
 
-def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bits: int) -> InitialCounts:
+def count_initial(
+    segs: list[str], weights: np.ndarray, n_symbols: int, sort_bits: int, slots: bool = False
+) -> InitialCounts:
     """Count every pair and symbol of ``segs`` (weighted by ``weights``, symbols below
     ``n_symbols`` but in indexes built by hand) and list the words of every pair. ``sort_bits``:
     a pair's code and its word are sorted as one int64 while they fit in this many bits.
+
+    With ``slots``, a pair lists instead where each occurrence's left symbol is, as a slot of
+    the words laid end to end with one separator slot before each (``flat_words.FlatWords``).
 
     Example: ``count_initial(["\\0\\0\\1"], np.array([2]), 2, 63).pair_count`` is
     ``{"\\0\\0": 2, "\\0\\1": 2}`` (symbol ids as characters).
@@ -50,16 +55,25 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
     total_tokens = int(symbols.sum())
     adjacent = ~boundary[:-1]
     adjacent &= ~boundary[1:]
+    if slots:  # where words start, to weigh a slot: lighter than every position's word
+        separators = np.flatnonzero(boundary)
+        del word_of
     del boundary
     shift = top.bit_length()  # bits of an id
     pair_codes = cast(codes[:-1][adjacent], np.int64)
     pair_codes <<= shift
     pair_codes |= codes[1:][adjacent]
-    words = word_of[:-1][adjacent]
-    del codes, word_of, adjacent
+    # What each pair lists, and the bits that takes.
+    word_bits = (len(codes) if slots else max(len(segs), 1)).bit_length()
+    if slots:  # sorted by slot instead (below 2^31), each occurrence listed
+        words = np.flatnonzero(adjacent).astype(np.int32)
+        words += 1
+    else:
+        words = word_of[:-1][adjacent]
+        del word_of
+    del codes, adjacent
     # Sorted by pair, then word: each pair's group then lists its words ascending. With room
     # in 63 bits the word joins the code and one in-place sort does it; else a stable argsort.
-    word_bits = max(len(segs), 1).bit_length()
     if 2 * shift + word_bits <= sort_bits:
         pair_codes <<= word_bits
         pair_codes |= words
@@ -77,8 +91,9 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
     del pair_codes
     group = running_total(starts)
     group -= 1
-    totals = _weighted_bincount(group, words, weights, len(unique_pairs)).tolist()
-    del group
+    owners = _SlotWords(separators, words) if slots else words
+    totals = _weighted_bincount(group, owners, weights, len(unique_pairs)).tolist()
+    del group, owners
     first = starts.copy()
     first[1:] |= words[1:] != words[:-1]  # first occurrence of each (pair, word)
     # Cutting one buffer is several times cheaper than splitting the numpy array per pair.
@@ -94,6 +109,16 @@ def count_initial(segs: list[str], weights: np.ndarray, n_symbols: int, sort_bit
         word_list.frombytes(listed[bounds[i] : bounds[i + 1]])
     pair_count = dict(zip(keys, totals, strict=True))
     return InitialCounts(token_freq, total_tokens, pair_count, dict(Counter(totals)), where)
+
+
+class _SlotWords:
+    """The word of each of some slots (see :func:`count_initial`), a slice at a time."""
+
+    def __init__(self, separators: np.ndarray, slots: np.ndarray) -> None:
+        self._separators, self._slots = separators, slots
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        return np.searchsorted(self._separators, self._slots[part] - 1)
 
 
 # Positions weighed at a time: the per-position weights of a slice take 8 MB.
@@ -122,7 +147,9 @@ def running_total(flags: np.ndarray) -> np.ndarray:
     return totals
 
 
-def _weighted_bincount(index: np.ndarray, words: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+def _weighted_bincount(
+    index: np.ndarray, words: np.ndarray | _SlotWords, weights: np.ndarray, size: int
+) -> np.ndarray:
     """Exact sums of ``weights[words]`` per ``index`` value. Taken in slices, so that the
     per-position weights (8 bytes each) never exist for the whole corpus at once. ``np.bincount``
     sums in float64, exact only below 2^53: a slice whose weights reach that (huge counts) takes

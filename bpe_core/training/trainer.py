@@ -38,6 +38,7 @@ from bpe_core.training.answers import LastChange, Pair, PairStat, SeriesPoint, k
 from bpe_core.training.branching import REVISIONS, Branching, all_or_nothing
 from bpe_core.training.cold_index import ColdIndex
 from bpe_core.training.config import TrainingConfig
+from bpe_core.training.flat_index import FlatIndex
 from bpe_core.training.initial_symbols import (
     alphabet,
     initial_segs,
@@ -53,6 +54,9 @@ __all__ = ["LastChange", "PairStat", "SeriesPoint", "Trainer"]  # the answers, w
 Progress = Callable[[int, int], None]
 # A walk of this many merges or undos warms up an opened session's whole index first.
 LONG_WALK = 256
+# A corpus counted afresh is indexed flat (``flat_index``) unless this is off (tests of the
+# string index's own merge paths turn it off).
+FLAT_INDEX = True
 
 
 class Trainer(TrainerQueries, Branching, Restoring):
@@ -141,6 +145,8 @@ class Trainer(TrainerQueries, Branching, Restoring):
         start from a cold index (its ``lazy`` tokens: see ``PairIndex.from_cold``)."""
         if isinstance(segs, ColdIndex):
             self._index = PairIndex.from_cold(segs, self.corpus.counts, len(self.vocab), lazy)
+        elif FLAT_INDEX and FlatIndex.fits(segs):
+            self._index = FlatIndex(segs, self.corpus.counts, len(self.vocab))
         else:
             self._index = PairIndex(segs, self.corpus.counts, len(self.vocab))
         for i, n in enumerate(self.corpus.special_counts):

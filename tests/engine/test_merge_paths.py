@@ -1,15 +1,22 @@
-"""The merge paths (vectorised, per word, long words as linked lists) give identical histories
-and states on real text."""
+"""The merge paths (the flat index one occurrence at a time or vectorised; the string index
+vectorised, per word, long words as linked lists) give identical histories and states on real
+text."""
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.training import pair_index
+from bpe_core.training import flat_index, pair_index
+from bpe_core.training import trainer as trainer_module
 from tests.conftest import data_text
 from tests.helpers import recount, snapshot
 
 
-def train_and_undo(text: str, batch_words: int, config: PipelineConfig, long_word: int = 10**9):
-    saved = pair_index.BATCH_WORDS, pair_index.LONG_WORD
+def train_and_undo(
+    text: str, batch_words: int, config: PipelineConfig, long_word: int = 10**9, few: int | None = None
+):
+    """Train, walk back and check, on the string index (or the flat one, with ``few``)."""
+    saved = pair_index.BATCH_WORDS, pair_index.LONG_WORD, flat_index.FEW, trainer_module.FLAT_INDEX
     pair_index.BATCH_WORDS, pair_index.LONG_WORD = batch_words, long_word
+    trainer_module.FLAT_INDEX = few is not None
+    flat_index.FEW = few if few is not None else saved[2]
     try:
         trainer = Trainer(Corpus.from_text(text, config), TrainingConfig())
         trainer.run(merges=600)
@@ -20,14 +27,15 @@ def train_and_undo(text: str, batch_words: int, config: PipelineConfig, long_wor
         assert trainer.pair_counts() == dict(pairs) and trainer.corpus_tokens == total
         return trainer.history, after_run, middle
     finally:
-        pair_index.BATCH_WORDS, pair_index.LONG_WORD = saved
+        pair_index.BATCH_WORDS, pair_index.LONG_WORD, flat_index.FEW, trainer_module.FLAT_INDEX = saved
 
 
 def test_paths_agree_on_real_text():
     text = data_text("shakespeare_200k.txt")
     for config in (PipelineConfig(), PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)):
         results = [train_and_undo(text, n, config) for n in (0, 64, 10**9)]
-        assert results[0] == results[1] == results[2]
+        results += [train_and_undo(text, 0, config, few=few) for few in (0, 96, 10**9)]
+        assert all(result == results[0] for result in results)
 
 
 def test_a_long_word_as_linked_symbols_trains_and_undoes_like_a_string():
@@ -39,7 +47,8 @@ def test_a_long_word_as_linked_symbols_trains_and_undoes_like_a_string():
     ):
         linked = train_and_undo(text, 10**9, config, long_word=4096)
         string = train_and_undo(text, 10**9, config, long_word=10**9)
-        assert linked == string
+        flat = train_and_undo(text, 0, config, few=96)
+        assert linked == string == flat
 
 
 def test_a_pair_left_only_in_long_words_with_many_stale_short_entries():
@@ -47,10 +56,12 @@ def test_a_pair_left_only_in_long_words_with_many_stale_short_entries():
     # entries, 1,024 of them or more, and the vectorised path then failed on finding none.
     short = ["xyz" + "".join("abcdefghij"[int(c)] for c in str(i)) for i in range(1100)]
     text = "xyq" * 2000 + "ryz" * 3000 + " " + " ".join(short)
-    for rule in ("first-seen", "hf"):
+    for rule, flat in (("first-seen", False), ("hf", False), ("first-seen", True)):
+        trainer_module.FLAT_INDEX = flat
         corpus = Corpus.from_text(text, PipelineConfig(end_of_word=None))
         linked = Trainer(corpus, TrainingConfig(tie_break=rule))
         linked.run(merges=10)
+        trainer_module.FLAT_INDEX = True
         pairs, _, total = recount(linked)
         assert linked.pair_counts() == dict(pairs) and linked.corpus_tokens == total
 

@@ -32,27 +32,43 @@ from bpe_core.io.session import (
     trainer_from_session,
 )
 from bpe_core.io.session.stream import SavedMerges
-from bpe_core.training import cold_index, initial_symbols, pair_index, replay_by_words, word_replay
+from bpe_core.training import (
+    cold_index,
+    flat_index,
+    initial_symbols,
+    pair_index,
+    replay_by_words,
+    word_replay,
+)
 from bpe_core.training import trainer as trainer_module
 from bpe_core.training.tie_rules import TieBreakRule
 from tests.conftest import data_text
 from tests.helpers import recount, snapshot
 
-# Merges run per word or vectorised depending on how many words they touch, and words longer
-# than LONG_WORD symbols are linked lists; every path must agree. (batch words, long word)
+# A corpus counted afresh is indexed flat; its merges run one occurrence at a time or
+# vectorised depending on how many slots they list (``FEW``). The string index (sessions, and
+# the fallback) runs merges per word or vectorised depending on how many words they touch, and
+# words longer than LONG_WORD symbols are linked lists. Every path must agree.
+# (flat FEW or None for the string index, batch words, long word)
 PATHS = pytest.mark.parametrize(
-    "path", [(0, 10**9), (10**9, 10**9), (10**9, 2)], ids=["vectorised", "per-word", "long-words"]
+    "path",
+    [(10**9, 0, 0), (0, 0, 0), (None, 0, 10**9), (None, 10**9, 10**9), (None, 10**9, 2)],
+    ids=["flat-few", "flat-vectorised", "vectorised", "per-word", "long-words"],
 )
 
 
 @contextmanager
-def merge_path(path: tuple[int, int]):
-    saved = pair_index.BATCH_WORDS, pair_index.LONG_WORD
-    pair_index.BATCH_WORDS, pair_index.LONG_WORD = path
+def merge_path(path: tuple[int | None, int, int]):
+    few, batch, long = path
+    saved = flat_index.FEW, trainer_module.FLAT_INDEX, pair_index.BATCH_WORDS, pair_index.LONG_WORD
+    if few is None:
+        trainer_module.FLAT_INDEX, pair_index.BATCH_WORDS, pair_index.LONG_WORD = False, batch, long
+    else:
+        flat_index.FEW = few
     try:
         yield
     finally:
-        pair_index.BATCH_WORDS, pair_index.LONG_WORD = saved
+        flat_index.FEW, trainer_module.FLAT_INDEX, pair_index.BATCH_WORDS, pair_index.LONG_WORD = saved
 
 
 @contextmanager
@@ -441,7 +457,9 @@ def reopen_at_every_step(trainer, commands):
             check_consistent(loaded)
 
 
-def test_undo_and_redo_again_and_again_keep_the_word_lists_bounded():
+@pytest.mark.parametrize("flat", [True, False], ids=["flat", "strings"])
+def test_undo_and_redo_again_and_again_keep_the_word_lists_bounded(flat, monkeypatch):
+    monkeypatch.setattr(trainer_module, "FLAT_INDEX", flat)
     trainer = Trainer(Corpus.from_text(data_text("shakespeare_200k.txt")[:30_000], PipelineConfig()))
     trainer.run(merges=40)
 

@@ -1,0 +1,283 @@
+"""The pair index over flat word arrays: merges cost what they replace, whatever the corpus.
+
+:class:`FlatIndex` keeps the same pair statistics as :class:`~bpe_core.training.pair_index.PairIndex`
+(counts, their histogram, token frequencies) and answers the same questions, but holds the words
+as slots (``bpe_core.training.flat_words``) and lists under each pair the *slots* where it
+occurred, not the words. A merge then reads and writes only its occurrences and their
+neighbours, all at once in numpy, with no Python object per word: on millions of word types an
+early merge touching hundreds of thousands of words takes milliseconds. Lists are supersets (a
+slot that no longer holds the pair is skipped when read), as the word lists are.
+
+It is the index of a corpus counted afresh; a session opened from a file starts from a cold
+index instead (``PairIndex.from_cold``).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bpe_core.training.batch_merge import sorted_distinct
+from bpe_core.training.cold_index import group_heads
+from bpe_core.training.flat_words import Changes, FewMerges, FlatWords, Occurrences, Side
+from bpe_core.training.initial_count import count_initial
+from bpe_core.training.pair_index import _SORT_BITS, MergeEffect, PairIndex
+
+# Merges listing at most this many slots (and undos of at most this many occurrences) run one
+# occurrence at a time in Python (``FewMerges``); larger ones run vectorised.
+FEW = 96
+# Words of more slots than this are not decoded whole to answer where a pair is in them.
+LONG_SLOTS = 256
+
+
+@dataclass(slots=True)
+class FlatEffect(MergeEffect):
+    """A merge's effect on a flat index: the occurrences it replaced, to be restored by undo.
+    The words that changed are worked out from them when asked (once a step, for the last
+    merge only): kept for every merge, they took four bytes a changed word."""
+
+    found: Occurrences | None = None
+    bounds: np.ndarray | None = None  # the index's word bounds (``FlatWords.bounds``), shared
+
+    @property
+    def changed(self) -> list[int]:
+        return self.changed_ids.tolist()
+
+    @property
+    def changed_ids(self) -> array[int]:
+        assert self.found is not None and self.bounds is not None
+        words = np.searchsorted(self.bounds, self.found.merged, side="right") - 1
+        return array("i", _distinct_run(words).astype(np.int32).tobytes())
+
+
+def _distinct_run(ascending: np.ndarray) -> np.ndarray:
+    """An ascending array without its repeats."""
+    if len(ascending) < 2:
+        return ascending
+    return ascending[np.concatenate(([True], ascending[1:] != ascending[:-1]))]
+
+
+def _listed(slots: array[int]) -> np.ndarray:
+    return sorted_distinct(slots) if len(slots) else np.zeros(0, dtype=np.int64)
+
+
+class FlatIndex(PairIndex):
+    """A :class:`PairIndex` whose words are flat slots (see the module). Everything about
+    pairs (counts, histogram, tokens) is the parent's; everything about words is here."""
+
+    def __init__(self, segs: list[str], counts: Sequence[int], n_symbols: int) -> None:
+        self._setup(counts)
+        found = count_initial(segs, self._weights, n_symbols, _SORT_BITS, slots=True)
+        self.token_freq, self.total_tokens = found.token_freq, found.total_tokens
+        self.pair_count, self.count_hist = found.pair_count, found.count_hist
+        self.where.update(found.where)
+        self.flat = FlatWords.from_segs(segs)
+        self._few = FewMerges(self.flat, self._weights)
+
+    @staticmethod
+    def fits(segs: list[str]) -> bool:
+        """Whether the words' slots are few enough to be named in 4 bytes."""
+        return sum(map(len, segs)) + len(segs) + 1 < 2**31
+
+    # -- words -----------------------------------------------------------------------------
+
+    def seg(self, w: int) -> str:
+        return self.flat.seg(w)
+
+    def has(self, w: int, pair: str) -> bool:
+        return pair in self.flat.seg(w)
+
+    def seg_length(self, w: int) -> int:
+        return len(self.flat.word_symbols(w))
+
+    def seg_lengths(self) -> np.ndarray:
+        return self.flat.lengths()
+
+    def position(self, w: int, pair: str) -> int:
+        """Where ``pair`` first occurs in word ``w``: its index among the word's tokens, or in
+        a long word its slot (either orders the word's occurrences; a word is long or not for
+        good, and a long word is not decoded whole for one pair)."""
+        start, stop = int(self.flat.bounds[w]) + 1, int(self.flat.bounds[w + 1])
+        if stop - start <= LONG_SLOTS:
+            return self.flat.seg(w).find(pair)
+        # Asked of a pair's first word, mostly: then the cached lowest slot, if still whole.
+        cached = self._first.get(pair)
+        if cached is not None:
+            listed, covered, first = cached
+            whole = listed is self.where.get(pair) and covered == len(listed)
+            if whole and start <= first < stop and self._few.holds(first, ord(pair[0]), ord(pair[1])):
+                return first - start
+        slots = start + np.flatnonzero(self.flat.symbols[start:stop] == ord(pair[0]))
+        slots = slots[self.flat.holds(slots, ord(pair[0]), ord(pair[1]))]
+        return int(slots[0]) - start if len(slots) else -1
+
+    def position_reader(self) -> Callable[[int, str], int]:
+        return self.position
+
+    def words_with_symbol(self, symbol: int) -> list[int]:
+        return np.unique(self.flat.words_of(self.flat.slots_of(symbol))).tolist()
+
+    def _holding(self, pair: str) -> np.ndarray:
+        """The slots where ``pair`` occurs now, ascending."""
+        listed = self.where.get(pair)
+        if not listed:
+            return np.zeros(0, dtype=np.int64)
+        return self.flat.holding(_listed(listed), ord(pair[0]), ord(pair[1]))
+
+    def replacements(self, pair: str) -> int:
+        listed = self.where.get(pair)
+        if not listed:
+            return 0
+        found = self.flat.occurrences(_listed(listed), ord(pair[0]), ord(pair[1]))
+        return int(self._weights[self.flat.words_of(found.merged)].sum())
+
+    def words_with(self, pair: str) -> list[int]:
+        return np.unique(self.flat.words_of(self._holding(pair))).tolist()
+
+    def word_count(self, pair: str) -> int:
+        return len(self.words_with(pair))
+
+    def first_word(self, pair: str) -> int:
+        """The first word holding ``pair`` (a live pair): the word of its lowest slot.
+
+        Lists name slots, and slots ascend with words. The lowest listed slot is cached with
+        the list's length it covers and extended over new entries only; while it still holds
+        the pair, its word is the answer. Once it does not, the lowest slot that does is looked
+        for among the lowest listed ones, more each time (selected, not sorted: a list may name
+        half a million slots), and the list cut to the slots from there on."""
+        listed = self.where[pair]
+        cached = self._first.get(pair)
+        if cached is not None and cached[0] is listed:
+            first = cached[2] if cached[1] == len(listed) else min(cached[2], min(listed[cached[1] :]))
+        else:
+            first = int(np.frombuffer(listed, dtype=np.int32).min())
+        left, right = ord(pair[0]), ord(pair[1])
+        if not self._few.holds(first, left, right):
+            slots = np.frombuffer(listed, dtype=np.int32)
+            first = self._lowest_holding(slots, left, right)
+            listed = self.where[pair] = array("i", slots[slots >= first].tobytes())
+        self._first[pair] = (listed, len(listed), first)
+        return self._few.word_of(first)
+
+    def _lowest_holding(self, slots: np.ndarray, left: int, right: int) -> int:
+        """The lowest of ``slots`` where the pair occurs now (there is one)."""
+        wanted = 256
+        while True:
+            lowest = np.sort(slots if wanted >= len(slots) else np.partition(slots, wanted - 1)[:wanted])
+            holds = self.flat.holds(lowest, left, right)
+            if holds.any() or wanted >= len(slots):
+                return int(lowest[holds.argmax()])
+            wanted *= 8
+
+    # -- merge -----------------------------------------------------------------------------
+
+    def merge(self, pair: str, new: str, fresh: bool) -> FlatEffect:
+        """Replace every occurrence of ``pair`` by the symbol ``new`` and update all statistics
+        (``fresh`` needs no different handling here: undo restores slots, not strings)."""
+        a, b = pair[0], pair[1]
+        listed = self.where.pop(pair, None) or array("i")
+        self._first.pop(pair, None)
+        delta: defaultdict[str, int] = defaultdict(int)
+        if len(listed) <= FEW:
+            found, replaced = self._few.merge(sorted(set(listed)), a, b, new, delta, self.where)
+        else:
+            found, replaced = self._merge_many(listed, a, b, new, delta)
+        delta[pair] -= replaced
+        effect = FlatEffect(replacements=replaced, found=found, bounds=self.flat.bounds)
+        self._apply(delta, effect.increased)
+        freq = self.token_freq
+        freq[ord(a)] -= replaced
+        freq[ord(b)] -= replaced
+        freq[ord(new)] += replaced
+        self.total_tokens -= replaced
+        return effect
+
+    def _merge_many(
+        self, listed: array[int], a: str, b: str, new: str, delta: defaultdict[str, int]
+    ) -> tuple[Occurrences, int]:
+        """:meth:`merge`'s work on many listed slots, vectorised."""
+        flat = self.flat
+        found = flat.occurrences(_listed(listed), ord(a), ord(b))
+        changes = flat.changes(found, self._weights)
+        flat.merge(found, ord(new))
+        for side, lost, gained in _sides(changes, a, b, new):
+            for x, total, slots in _by_neighbour(side, side.gained_at):
+                delta[lost(x)] -= total
+                delta[gained(x)] += total
+                self.where[gained(x)].frombytes(slots)
+        kept = Occurrences(found.merged.astype(np.int32), found.absorbed.astype(np.int32))  # 8 bytes each
+        return kept, _total(changes.own)
+
+    def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
+        """Undo :meth:`merge` exactly; returns the pairs whose counts went up."""
+        assert isinstance(effect, FlatEffect) and effect.found is not None
+        a, b, found = pair[0], pair[1], effect.found
+        delta: defaultdict[str, int] = defaultdict(int)
+        if len(found.merged) <= FEW:
+            self._few.unmerge(found, a, b, new, delta, self.where)
+        else:
+            flat = self.flat
+            flat.unmerge(found, ord(a), ord(b))
+            changes = flat.changes(found, self._weights)
+            for side, lost, gained in _sides(changes, a, b, new):
+                for x, total, slots in _by_neighbour(side, side.lost_at):
+                    delta[lost(x)] += total
+                    delta[gained(x)] -= total
+                    self.where[lost(x)].frombytes(slots)
+            self.where[pair].frombytes(found.merged.astype(np.int32).tobytes())
+        replaced = effect.replacements
+        delta[pair] += replaced
+        increased: list[str] = []
+        self._apply(delta, increased)
+        freq = self.token_freq
+        freq[ord(a)] += replaced
+        freq[ord(b)] += replaced
+        freq[ord(new)] -= replaced
+        self.total_tokens += replaced
+        # As in PairIndex.unmerge: a list re-listing has doubled is compacted, so undo and redo
+        # again and again never grow memory.
+        pair_count, settled, where = self.pair_count, self._settled, self.where
+        for k in increased:
+            size = len(where[k])
+            if size > 2 * pair_count[k] + 32 and size > 2 * settled.setdefault(k, size):
+                compacted = where[k] = array("i", self._holding(k).astype(np.int32).tobytes())
+                settled[k] = len(compacted)
+        return increased
+
+
+Keys = Callable[[str], str]
+
+
+def _sides(changes: Changes, a: str, b: str, new: str) -> list[tuple[Side, Keys, Keys]]:
+    """Each side of the changes with the pair it loses and the pair it gains, by neighbour."""
+    return [
+        (changes.left, lambda x: x + a, lambda x: x + new),
+        (changes.right, lambda x: b + x, lambda x: new + x),
+        (changes.joined, lambda x: b + a, lambda x: new + new),
+    ]
+
+
+def _total(weights: np.ndarray) -> int:
+    return int(weights.sum())
+
+
+def _by_neighbour(side: Side, slots: np.ndarray) -> Iterator[tuple[str, int, bytes]]:
+    """Per distinct neighbour symbol of ``side``: the symbol, its occurrences' total weight and
+    their ``slots`` (as the bytes of an ``array("i")``)."""
+    neighbours = side.neighbour
+    if not len(neighbours):
+        return
+    # Neighbours are token ids: a counting sort over them (numpy sorts 2-byte keys by radix).
+    narrow = neighbours.astype(np.uint16) if int(neighbours.max()) < 1 << 16 else neighbours
+    order = np.argsort(narrow, kind="stable")
+    ordered = neighbours[order]
+    heads = group_heads(ordered)
+    totals = np.add.reduceat(side.weight[order].astype(np.int64), heads)
+    listed = slots[order].astype(np.int32).tobytes()
+    bounds = [*(4 * heads).tolist(), len(listed)]
+    for i, (x, total) in enumerate(zip(ordered[heads].tolist(), totals.tolist(), strict=True)):
+        yield chr(x), total, listed[bounds[i] : bounds[i + 1]]

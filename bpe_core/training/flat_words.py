@@ -1,0 +1,309 @@
+"""Every word's segmentation in one flat array, merged a pair's occurrences at a time.
+
+The words are laid end to end in one array of *slots*, a separator slot before each word and
+after the last. A slot holds a symbol id while it starts a token; merging a token with the one
+on its right marks the right one's slots dead. Example: the words ``ab`` and ``c`` are the
+slots ``| a b | c |``; merging ``a b`` into ``X`` makes them ``| X 1 | c |``.
+
+A token spanning ``w`` slots (``w`` of the first symbols) keeps ``w - 1`` in its second and its
+last slot, as allocators keep a block's size at both its ends ("boundary tags"): the token after
+a token starting at ``p`` starts at ``p + w``, read from slot ``p + 1``, and the token before it
+ends at ``p - 1``, whose tag says where it starts. Both neighbours are found in O(1) from four
+bytes a slot, so a merge reads and writes only the occurrences it replaces, all at once in numpy.
+
+An occurrence of a pair is named by its left symbol's slot. A merge keeps, for undo, the slots
+it merged and those it marked dead: undoing restores every slot it wrote, whatever merged since
+having been undone first. A token's width is not a property of its id (``x</w>`` may be ``x``
+and ``</w>``, or ``x</`` and ``w>``), so it is always read from the slots.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from bpe_core.training.batch_merge import symbols_of
+
+Where = defaultdict[str, array]  # pair -> slots where it may occur
+SEPARATOR = -1  # the slot before, between and after words
+DEAD = -2  # a slot inside a token, neither its second nor its last
+BUILT_WORDS = 1 << 16  # words laid out at a time
+# A token's second and last slots hold ``TAG - (width - 1)``: below every other value.
+TAG = -2
+
+
+class Occurrences(NamedTuple):
+    """The occurrences a merge replaces: each one's left slot and the slot it marks dead."""
+
+    merged: np.ndarray
+    absorbed: np.ndarray
+
+
+class Side(NamedTuple):
+    """One side of some occurrences: each one's neighbour symbol there, where the neighbour pair
+    is before the merge and where the pair replacing it is after, and the occurrence's weight."""
+
+    neighbour: np.ndarray
+    lost_at: np.ndarray
+    gained_at: np.ndarray
+    weight: np.ndarray
+
+
+class Changes(NamedTuple):
+    """What merging ``(a, b)`` into ``new`` at some occurrences does to their neighbour pairs:
+    on the ``left``, ``(x, a)`` becomes ``(x, new)``; on the ``right``, ``(b, x)`` becomes
+    ``(new, x)``; between two occurrences side by side (``joined``), ``(b, a)`` becomes
+    ``(new, new)``. ``own`` is each occurrence's weight (its word's count)."""
+
+    left: Side
+    right: Side
+    joined: Side
+    own: np.ndarray
+
+
+def tag(width_less_one: np.ndarray | int) -> np.ndarray | int:
+    """The value a token's second and last slots hold (given its width less one, at least 1)."""
+    return TAG - width_less_one
+
+
+@dataclass(slots=True)
+class FlatWords:
+    """The slots of every word (see the module): ``symbols`` holds token ids, separators and
+    tags; ``bounds`` are the separator slots, one before each word and one after the last."""
+
+    symbols: np.ndarray
+    bounds: np.ndarray
+
+    @classmethod
+    def from_segs(cls, segs: list[str]) -> FlatWords:
+        """The slots of symbol strings (a character per symbol id)."""
+        lengths = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))
+        bounds = np.zeros(len(segs) + 1, dtype=np.int64)
+        np.cumsum(lengths + 1, out=bounds[1:])
+        symbols = np.full(int(bounds[-1]) + 1, SEPARATOR, dtype=np.int32)
+        for first in range(0, len(segs), BUILT_WORDS):  # a run of words at a time: temporaries stay small
+            last = min(first + BUILT_WORDS, len(segs))
+            low = int(bounds[first])
+            part = symbols[low : int(bounds[last])]
+            inside = np.ones(len(part), dtype=bool)
+            inside[bounds[first:last] - low] = False
+            part[inside] = symbols_of("".join(segs[first:last]))
+        return cls(symbols, bounds)
+
+    def after(self, starts: np.ndarray) -> np.ndarray:
+        """Where the token (or separator) after each token starting at ``starts`` is."""
+        following = starts + 1
+        return following + np.maximum(TAG - self.symbols[following], 0)
+
+    def before(self, starts: np.ndarray) -> np.ndarray:
+        """Where the token (or separator) before each token starting at ``starts`` starts."""
+        previous = starts - 1
+        return previous - np.maximum(TAG - self.symbols[previous], 0)
+
+    def words_of(self, slots: np.ndarray) -> np.ndarray:
+        """The word each slot is in."""
+        return np.searchsorted(self.bounds, slots, side="right") - 1
+
+    def word_symbols(self, word: int) -> np.ndarray:
+        """The word's token ids in order."""
+        part = self.symbols[int(self.bounds[word]) + 1 : int(self.bounds[word + 1])]
+        return part[part >= 0]
+
+    def seg(self, word: int) -> str:
+        """The word's tokens as a symbol string."""
+        return self.word_symbols(word).astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+
+    def lengths(self) -> np.ndarray:
+        """Every word's number of tokens."""
+        live = self.symbols >= 0
+        return np.add.reduceat(live, self.bounds[:-1], dtype=np.int64) if len(self.bounds) > 1 else live[:0]
+
+    def holds(self, slots: np.ndarray, left: int, right: int) -> np.ndarray:
+        """Whether the pair occurs now at each of ``slots``."""
+        symbols = self.symbols
+        starts = symbols[slots] == left
+        starts[starts] = symbols[self.after(slots[starts])] == right
+        return starts
+
+    def holding(self, listed: np.ndarray, left: int, right: int) -> np.ndarray:
+        """The slots among ``listed`` (ascending, distinct) where the pair occurs now."""
+        return listed[self.holds(listed, left, right)]
+
+    def occurrences(self, listed: np.ndarray, left: int, right: int) -> Occurrences:
+        """The occurrences of the pair among ``listed`` (ascending, distinct) that a merge
+        replaces: all of them, but in a run of a repeated symbol (``a a a``) every other one
+        from the left, as a left-to-right merge takes them."""
+        merged = self.holding(listed, left, right)
+        absorbed = self.after(merged)
+        if left == right and len(merged) > 1:
+            # A run's occurrences are consecutive here: each one's right slot is the next's left.
+            chained = np.zeros(len(merged), dtype=bool)
+            np.equal(absorbed[:-1], merged[1:], out=chained[1:])
+            if chained.any():
+                rank = np.arange(len(merged))
+                head = np.where(chained, 0, rank)
+                np.maximum.accumulate(head, out=head)
+                kept = (rank - head) % 2 == 0
+                merged, absorbed = merged[kept], absorbed[kept]
+        return Occurrences(merged, absorbed)
+
+    def changes(self, found: Occurrences, weights: np.ndarray) -> Changes:
+        """What merging ``found`` does to neighbour pairs, read from the slots as they are
+        before the merge (or again after undoing it)."""
+        symbols, merged, absorbed = self.symbols, found.merged, found.absorbed
+        own = weights[self.words_of(merged)]
+        before = self.before(merged)
+        beyond = self.after(absorbed)
+        # Side by side (``a b a b``): the first occurrence's right neighbour is the second's
+        # left one. The pair between them is counted once, on the second one's left.
+        joined = np.zeros(len(merged), dtype=bool)
+        if len(merged) > 1:
+            np.equal(absorbed[:-1], before[1:], out=joined[1:])
+        left_symbol = symbols[before]
+        has_left = (left_symbol >= 0) & ~joined
+        right_symbol = symbols[beyond]
+        has_right = right_symbol >= 0
+        has_right[:-1] &= ~joined[1:]
+        previous = np.flatnonzero(joined) - 1
+        return Changes(
+            Side(left_symbol[has_left], before[has_left], before[has_left], own[has_left]),
+            Side(right_symbol[has_right], absorbed[has_right], merged[has_right], own[has_right]),
+            Side(left_symbol[joined], before[joined], merged[previous], own[joined]),
+            own,
+        )
+
+    def merge(self, found: Occurrences, new: int) -> None:
+        """Replace each occurrence by the token ``new``."""
+        merged, absorbed = found
+        last = self.after(absorbed) - 1
+        symbols = self.symbols
+        symbols[absorbed] = DEAD
+        symbols[merged] = new
+        tags = tag(last - merged)
+        symbols[merged + 1] = tags
+        symbols[last] = tags
+
+    def unmerge(self, found: Occurrences, left: int, right: int) -> None:
+        """Undo :meth:`merge` of these occurrences (the last merge not undone)."""
+        merged, absorbed = found
+        beyond = self.after(merged)
+        symbols = self.symbols
+        symbols[merged] = left
+        symbols[absorbed] = right
+        for start, stop in ((merged, absorbed), (absorbed, beyond)):
+            wide = stop - start > 1
+            start, stop = start[wide], stop[wide]
+            tags = tag(stop - start - 1)
+            symbols[start + 1] = tags
+            symbols[stop - 1] = tags
+
+    def slots_of(self, symbol: int) -> np.ndarray:
+        """Every slot where a token ``symbol`` starts."""
+        return np.flatnonzero(self.symbols == symbol)
+
+
+class FewMerges:
+    """Merge and unmerge of a few occurrences, one at a time in Python: below some dozens of
+    occurrences numpy's cost per call outweighs the work. Reads and writes the same slots as
+    :class:`FlatWords`, through memoryviews (whose items are plain ints), and gives the same
+    counts, lists and undo records as the vectorised path."""
+
+    def __init__(self, flat: FlatWords, weights: np.ndarray) -> None:
+        self._views: tuple[memoryview, ...] = tuple(
+            memoryview(array)  # type: ignore[arg-type]
+            for array in (flat.symbols, flat.bounds, weights)
+        )
+
+    def holds(self, p: int, left: int, right: int) -> bool:
+        """Whether the pair occurs now at slot ``p``."""
+        symbols = self._views[0]
+        if symbols[p] != left:
+            return False
+        v = symbols[p + 1]
+        return bool(symbols[p + 1 + (TAG - v if v < TAG else 0)] == right)
+
+    def word_of(self, p: int) -> int:
+        """The word slot ``p`` is in."""
+        return bisect_right(self._views[1], p) - 1
+
+    def merge(
+        self, slots: list[int], a: str, b: str, new: str, delta: defaultdict[str, int], where: Where
+    ) -> tuple[Occurrences, int]:
+        """Merge ``(a, b)`` into ``new`` wherever it occurs at ``slots`` (ascending, distinct),
+        left to right; returns the occurrences and the weighted replacements. Each occurrence
+        sees the slots as the one before left them."""
+        symbols, bounds, weights = self._views
+        left, right, token = ord(a), ord(b), ord(new)
+        merged: list[int] = []
+        absorbed: list[int] = []
+        replaced = 0
+        for p in slots:
+            if symbols[p] != left:  # stale, or taken by the occurrence before (``a a a``)
+                continue
+            v = symbols[p + 1]
+            q = p + 1 + (TAG - v if v < TAG else 0)
+            if symbols[q] != right:
+                continue
+            c = weights[bisect_right(bounds, p) - 1]
+            v = symbols[p - 1]
+            before = p - 1 - (TAG - v if v < TAG else 0)
+            x = symbols[before]
+            if x >= 0:
+                delta[chr(x) + a] -= c
+                k = chr(x) + new
+                delta[k] += c
+                where[k].append(before)
+            v = symbols[q + 1]
+            beyond = q + 1 + (TAG - v if v < TAG else 0)
+            y = symbols[beyond]
+            if y >= 0:
+                delta[b + chr(y)] -= c
+                k = new + chr(y)
+                delta[k] += c
+                where[k].append(p)
+            symbols[q] = DEAD
+            symbols[p] = token
+            symbols[p + 1] = symbols[beyond - 1] = TAG - (beyond - 1 - p)
+            replaced += c
+            merged.append(p)
+            absorbed.append(q)
+        found = Occurrences(np.array(merged, dtype=np.int32), np.array(absorbed, dtype=np.int32))
+        return found, replaced
+
+    def unmerge(
+        self, found: Occurrences, a: str, b: str, new: str, delta: defaultdict[str, int], where: Where
+    ) -> None:
+        """Undo :meth:`merge`, the last occurrence first (so each sees the slots its merge left)."""
+        symbols, bounds, weights = self._views
+        left, right = ord(a), ord(b)
+        pair = a + b
+        for p, q in zip(reversed(found.merged.tolist()), reversed(found.absorbed.tolist()), strict=True):
+            c = weights[bisect_right(bounds, p) - 1]
+            v = symbols[p + 1]
+            beyond = p + 1 + (TAG - v if v < TAG else 0)
+            y = symbols[beyond]
+            if y >= 0:
+                delta[new + chr(y)] -= c
+                k = b + chr(y)
+                delta[k] += c
+                where[k].append(q)
+            v = symbols[p - 1]
+            before = p - 1 - (TAG - v if v < TAG else 0)
+            x = symbols[before]
+            if x >= 0:
+                delta[chr(x) + new] -= c
+                k = chr(x) + a
+                delta[k] += c
+                where[k].append(before)
+            symbols[p] = left
+            symbols[q] = right
+            if q - p > 1:
+                symbols[p + 1] = symbols[q - 1] = TAG - (q - p - 1)
+            if beyond - q > 1:
+                symbols[q + 1] = symbols[beyond - 1] = TAG - (beyond - q - 1)
+            where[pair].append(p)

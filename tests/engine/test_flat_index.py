@@ -1,0 +1,99 @@
+"""The flat index answers every question as the string index does, through any sequence of
+merges (into fresh tokens or into tokens that already occur) and undos, and restores every
+slot on undo, whatever width the same token has in different places."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_core.training import flat_index
+from bpe_core.training.flat_index import FlatIndex
+from bpe_core.training.pair_index import PairIndex
+
+ALPHABET = "abcd"
+FIRST_NEW = ord("e")
+
+
+def state(index: PairIndex, n_words: int) -> tuple:
+    live = dict(index.pair_count)
+    return (
+        live,
+        list(index.token_freq),
+        index.total_tokens,
+        [index.seg(w) for w in range(n_words)],
+        {k: (index.words_with(k), index.replacements(k), index.first_word(k)) for k in live},
+        list(index.seg_lengths()),
+        {chr(s): index.words_with_symbol(s) for s in range(FIRST_NEW - 4, FIRST_NEW + 8)},
+    )
+
+
+words_strategy = st.lists(st.text(ALPHABET, min_size=0, max_size=12), min_size=1, max_size=8)
+ops_strategy = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integers(0, 10**6)), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=words_strategy, counts=st.data(), ops=ops_strategy, few=st.sampled_from([0, 3, 10**9]))
+def test_flat_index_matches_the_string_index_through_merges_and_undos(words, counts, ops, few):
+    saved, flat_index.FEW = flat_index.FEW, few
+    try:
+        check_against_strings(words, counts, ops)
+    finally:
+        flat_index.FEW = saved
+
+
+def check_against_strings(words, counts, ops):
+    weights = [counts.draw(st.integers(1, 5)) for _ in words]
+    n = FIRST_NEW + 8
+    flat, strings = FlatIndex(list(words), weights, n), PairIndex(list(words), weights, n)
+    done: list[tuple[str, str, object, object]] = []
+    next_id = FIRST_NEW
+    assert state(flat, len(words)) == state(strings, len(words))
+    for undo, pick, into in ops:
+        if undo and done:
+            pair, new, flat_effect, string_effect = done.pop()
+            flat.unmerge(pair, new, flat_effect)
+            strings.unmerge(pair, new, string_effect)
+        else:
+            live = sorted(strings.pair_count)
+            if not live:
+                continue
+            pair = live[pick % len(live)]
+            # Into a fresh token, or into one that already occurs (a merge into an existing token:
+            # the same token then spans different numbers of slots in different places).
+            # (Never one of the pair's own: a merged string is longer than either part.)
+            existing = [
+                chr(s) for s in range(FIRST_NEW, next_id) if strings.token_freq[s] and chr(s) not in pair
+            ]
+            if into % 3 == 0 and existing:
+                new = existing[into % len(existing)]
+            elif next_id < n:
+                new, next_id = chr(next_id), next_id + 1
+            else:
+                continue
+            fresh = strings.token_freq[ord(new)] == 0
+            done.append((pair, new, flat.merge(pair, new, fresh), strings.merge(pair, new, fresh)))
+        assert state(flat, len(words)) == state(strings, len(words))
+    while done:
+        pair, new, flat_effect, string_effect = done.pop()
+        flat.unmerge(pair, new, flat_effect)
+        strings.unmerge(pair, new, string_effect)
+    assert state(flat, len(words)) == state(strings, len(words))
+    rebuilt = FlatIndex(list(words), weights, n)
+    assert np.array_equal(flat.flat.symbols, rebuilt.flat.symbols)  # every slot, tags included
+
+
+def test_a_token_made_two_ways_spans_its_own_slots_in_each_word():
+    # Token 0x11 is made of a·(c b) in word 1 (three slots) and of a·b in word 0 (two), then
+    # merged on with d, and everything undone.
+    index = FlatIndex(["abd", "acbd"], [1, 2], 8)
+    first = index.merge("cb", "\x10", True)  # width 2
+    second = index.merge("a\x10", "\x11", True)  # width 3 in word 1
+    third = index.merge("ab", "\x11", False)  # width 2 in word 0: the same token
+    fourth = index.merge("\x11d", "\x12", True)
+    assert [index.seg(0), index.seg(1)] == ["\x12", "\x12"]
+    assert index.token_freq[0x12] == 3
+    for pair, new, effect in (("\x11d", "\x12", fourth), ("ab", "\x11", third), ("a\x10", "\x11", second)):
+        index.unmerge(pair, new, effect)
+    index.unmerge("cb", "\x10", first)
+    assert index.pair_count == {"ab": 1, "bd": 3, "ac": 2, "cb": 2}
+    assert np.array_equal(index.flat.symbols, FlatIndex(["abd", "acbd"], [1, 2], 8).flat.symbols)
