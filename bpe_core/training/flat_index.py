@@ -30,8 +30,6 @@ from bpe_core.training.pair_index import _SORT_BITS, MergeEffect, PairIndex
 # Merges listing at most this many slots (and undos of at most this many occurrences) run one
 # occurrence at a time in Python (``FewMerges``); larger ones run vectorised.
 FEW = 96
-# Words of more slots than this are not decoded whole to answer where a pair is in them.
-LONG_SLOTS = 256
 
 
 @dataclass(slots=True)
@@ -98,12 +96,9 @@ class FlatIndex(PairIndex):
         return self.flat.lengths()
 
     def position(self, w: int, pair: str) -> int:
-        """Where ``pair`` first occurs in word ``w``: its index among the word's tokens, or in
-        a long word its slot (either orders the word's occurrences; a word is long or not for
-        good, and a long word is not decoded whole for one pair)."""
+        """Where ``pair`` first occurs in word ``w``, counted in slots (first symbols) from
+        the word's start: it orders the word's occurrences, as a token index would."""
         start, stop = int(self.flat.bounds[w]) + 1, int(self.flat.bounds[w + 1])
-        if stop - start <= LONG_SLOTS:
-            return self.flat.seg(w).find(pair)
         # Asked of a pair's first word, mostly: then the cached lowest slot, if still whole.
         cached = self._first.get(pair)
         if cached is not None:

@@ -107,7 +107,8 @@ class TrainerQueries:
 
     def first_occurrence(self, pair: Pair) -> tuple[int, int]:
         """(word index, position) of the pair's first occurrence (the first-seen key). The
-        position orders occurrences within the word; in a long word it counts initial units."""
+        position orders occurrences within the word; in a corpus counted afresh (its flat index)
+        and in a long word it counts first symbols, elsewhere tokens."""
         key = pair_key(pair)
         word = self._index.first_word(key)
         return word, self._index.position(word, key)
