@@ -104,11 +104,11 @@ def words_containing(folded: Folded, needle: str, frequencies: np.ndarray | None
     if not folded.apart:
         return words
     apart = np.fromiter(folded.apart, dtype=np.int64, count=len(folded.apart))
-    holding = [w for w, text in folded.apart.items() if needle in text]
-    # The two are disjoint and the first ascending: a stable sort merges them in linear time
-    # (``np.union1d`` took a second on a million and a half words).
-    merged = np.concatenate((words[~np.isin(words, apart)], np.array(holding, dtype=np.int64)))
-    return np.sort(merged, kind="stable")
+    kept = words[~np.isin(words, apart)]
+    holding = np.array(sorted(w for w, text in folded.apart.items() if needle in text), dtype=np.int64)
+    # Both ascending and disjoint: inserted in place (``np.union1d`` sorted a million and a half
+    # words for a few, in a second).
+    return np.insert(kept, np.searchsorted(kept, holding), holding) if len(holding) else kept
 
 
 def _found_in_buffer(folded: Folded, needle: str, frequencies: np.ndarray | None) -> np.ndarray:

@@ -108,6 +108,7 @@ def count_sources(
     if total and total < bar:
         workers = 1
     chunk = min(CHUNK, max(total // (workers * TASKS_PER_WORKER), CHUNK // 8)) if total else CHUNK
+    chunk = max(chunk, 1)  # a part of no bytes would be cut at its own start again and again
     work = tasks(sources, config, field, read, chunk)
     if workers <= 1:
         result = WordCounts(Counter(), [0] * len(config.special_tokens))

@@ -35,8 +35,9 @@ FEW = 96
 @dataclass(slots=True)
 class FlatEffect(MergeEffect):
     """A merge's effect on a flat index: the occurrences it replaced, to be restored by undo.
-    The words that changed are worked out from them when asked (once a step, for the last
-    merge only): kept for every merge, they took four bytes a changed word."""
+    The words that changed (``words``) are kept only while the merge is the index's latest,
+    else worked out from the occurrences when asked (once a step, for the last merge only):
+    kept for every merge, they took four bytes a changed word."""
 
     found: Occurrences | None = None
     bounds: np.ndarray | None = None  # the index's word bounds (``FlatWords.bounds``), shared
@@ -47,7 +48,9 @@ class FlatEffect(MergeEffect):
 
     @property
     def changed_ids(self) -> array[int]:
-        assert self.found is not None and self.bounds is not None
+        if len(self.words) or self.found is None or not len(self.found.merged):
+            return self.words[:]
+        assert self.bounds is not None
         words = np.searchsorted(self.bounds, self.found.merged, side="right") - 1
         return array("i", _distinct_run(words).astype(np.int32).tobytes())
 
@@ -75,6 +78,7 @@ class FlatIndex(PairIndex):
         self.where.update(found.where)
         self.flat = FlatWords.from_segs(segs)
         self._few = FewMerges(self.flat, self._weights)
+        self._latest: FlatEffect | None = None  # the last merge, which keeps its changed words
 
     @staticmethod
     def fits(segs: list[str]) -> bool:
@@ -177,12 +181,15 @@ class FlatIndex(PairIndex):
         listed = self.where.pop(pair, None) or array("i")
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
+        words = array("i")
         if len(listed) <= FEW:
             found, replaced = self._few.merge(sorted(set(listed)), a, b, new, delta, self.where)
         else:
-            found, replaced = self._merge_many(listed, a, b, new, delta)
+            found, replaced, words = self._merge_many(listed, a, b, new, delta)
         delta[pair] -= replaced
-        effect = FlatEffect(replacements=replaced, found=found, bounds=self.flat.bounds)
+        if self._latest is not None:
+            self._latest.words = array("i")
+        effect = self._latest = FlatEffect(words, replaced, found=found, bounds=self.flat.bounds)
         self._apply(delta, effect.increased)
         freq = self.token_freq
         freq[ord(a)] -= replaced
@@ -193,8 +200,8 @@ class FlatIndex(PairIndex):
 
     def _merge_many(
         self, listed: array[int], a: str, b: str, new: str, delta: defaultdict[str, int]
-    ) -> tuple[Occurrences, int]:
-        """:meth:`merge`'s work on many listed slots, vectorised."""
+    ) -> tuple[Occurrences, int, array[int]]:
+        """:meth:`merge`'s work on many listed slots, vectorised (with the changed words)."""
         flat = self.flat
         found = flat.occurrences(_listed(listed), ord(a), ord(b))
         changes = flat.changes(found, self._weights)
@@ -205,7 +212,8 @@ class FlatIndex(PairIndex):
                 delta[gained(x)] += total
                 self.where[gained(x)].frombytes(slots)
         kept = Occurrences(found.merged.astype(np.int32), found.absorbed.astype(np.int32))  # 8 bytes each
-        return kept, _total(changes.own)
+        words = array("i", _distinct_run(changes.words).astype(np.int32).tobytes())
+        return kept, _total(changes.own), words
 
     def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up."""

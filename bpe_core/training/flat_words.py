@@ -64,6 +64,7 @@ class Changes(NamedTuple):
     right: Side
     joined: Side
     own: np.ndarray
+    words: np.ndarray  # each occurrence's word, ascending
 
 
 def tag(width_less_one: np.ndarray | int) -> np.ndarray | int:
@@ -156,7 +157,8 @@ class FlatWords:
         """What merging ``found`` does to neighbour pairs, read from the slots as they are
         before the merge (or again after undoing it)."""
         symbols, merged, absorbed = self.symbols, found.merged, found.absorbed
-        own = weights[self.words_of(merged)]
+        words = self.words_of(merged)
+        own = weights[words]
         before = self.before(merged)
         beyond = self.after(absorbed)
         # Side by side (``a b a b``): the first occurrence's right neighbour is the second's
@@ -175,6 +177,7 @@ class FlatWords:
             Side(right_symbol[has_right], absorbed[has_right], merged[has_right], own[has_right]),
             Side(left_symbol[joined], before[joined], merged[previous], own[joined]),
             own,
+            words,
         )
 
     def merge(self, found: Occurrences, new: int) -> None:

@@ -119,6 +119,18 @@ def test_texts_in_random_files_and_shapes_count_as_each_text_counted_whole(
     assert got.special_counts == expected.special_counts
 
 
+@pytest.mark.parametrize("chunk", range(1, 9))
+def test_parts_smaller_than_eight_bytes_still_move_on(tmp_path, monkeypatch, chunk):
+    # Parts are at least an eighth of the chunk: below eight bytes that was none, and a part
+    # of no bytes was cut at its own start again and again.
+    monkeypatch.setattr(counting, "CHUNK", chunk)
+    path = tmp_path / "tiny.txt"
+    path.write_text(" ab cd ef gh", encoding="utf-8")
+    config = PipelineConfig()
+    got = count_sources(expand([str(path)]), config).corpus(config)
+    assert list(got.words) == list(Corpus.from_text(" ab cd ef gh", config).words)
+
+
 def counted_words(text: str, config: PipelineConfig) -> bool:
     try:
         Corpus.from_text(text, config)
