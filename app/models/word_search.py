@@ -104,7 +104,12 @@ def words_containing(folded: Folded, needle: str, frequencies: np.ndarray | None
     if not folded.apart:
         return words
     apart = np.fromiter(folded.apart, dtype=np.int64, count=len(folded.apart))
-    kept = words[~np.isin(words, apart)]
+    # The words apart found in the buffer, by binary search (``np.isin`` compares every match
+    # with each of them in turn: 13 ms for 1.7 million matches).
+    at = np.searchsorted(words, apart)
+    inside = at < len(words)
+    at, apart = at[inside], apart[inside]
+    kept = np.delete(words, at[words[at] == apart])
     holding = np.array(sorted(w for w, text in folded.apart.items() if needle in text), dtype=np.int64)
     # Both ascending and disjoint: inserted in place (``np.union1d`` sorted a million and a half
     # words for a few, in a second).
