@@ -258,6 +258,13 @@ class CorpusModel(TableModel):
         change = self._bridge.trainer.last_change
         words = change.words if change is not None else NO_CHANGE
         old = self._changed_array
+        # Only the rows that changed (now or in the last step's highlight) need repainting, and
+        # of those only the ones on screen: looked up from those few rows, not from the tens of
+        # thousands of words an early step on millions of word types changes.
+        shown = self._shown_words()
+        was = None
+        if shown is not None and len(self._changed_mask) == self._bridge.trainer.word_count:
+            was = self._changed_mask[shown[1]]
         self._set_changed(words)
         new = self._changed_array
         # Rows are cached for what was on screen: far fewer than the words a step may change.
@@ -265,13 +272,13 @@ class CorpusModel(TableModel):
             self._cache.drop(words)
         else:
             self._cache.drop_if(self._changed_mask.__getitem__)
-        # Only the rows that changed (now or in the last step's highlight) need repainting, and
-        # of those only the ones on screen: usually none.
-        rows = self._position()[np.concatenate((old, new))]
-        rows = rows[rows >= 0]
-        if self.shown_rows is not None:
-            first, last = self.shown_rows()
-            rows = rows[(rows >= first) & (rows <= last)]
+        if shown is None:  # no view says which rows it shows
+            rows = self._position()[np.concatenate((old, new))]
+            rows = rows[rows >= 0]
+        elif was is None:  # another corpus
+            rows = shown[0] + np.arange(len(shown[1]))
+        else:
+            rows = shown[0] + np.flatnonzero(was | self._changed_mask[shown[1]])
         if len(rows) > TARGETED_UPDATES:
             self.repaint_all()
         else:
@@ -279,6 +286,15 @@ class CorpusModel(TableModel):
                 self.repaint_rows(row, row)
         if self._sort_column == TOKENS:
             self._resort.start()
+
+    def _shown_words(self) -> tuple[int, np.ndarray] | None:
+        """The first row on screen and the words of the rows on screen (None: no view says)."""
+        if self.shown_rows is None:
+            return None
+        first, last = self.shown_rows()
+        first, last = max(first, 0), min(last, len(self._rows) - 1)
+        rows = np.frombuffer(self._rows, dtype=np.int32) if len(self._rows) else NO_WORDS
+        return first, rows[first : last + 1] if last >= first else NO_WORDS
 
     def _set_changed(self, words: array[int]) -> None:
         mask = self._changed_mask

@@ -33,6 +33,7 @@ Where = defaultdict[str, array]  # pair -> slots where it may occur
 SEPARATOR = -1  # the slot before, between and after words
 DEAD = -2  # a slot inside a token, neither its second nor its last
 BUILT_WORDS = 1 << 16  # words laid out at a time
+BLOCK_BITS = 4  # a slot's word is looked up from its block of 2**4 slots (see ``FlatWords.words_of``)
 # A token's second and last slots hold ``TAG - (width - 1)``: below every other value.
 TAG = -2
 
@@ -65,6 +66,7 @@ class Changes(NamedTuple):
     joined: Side
     own: np.ndarray
     words: np.ndarray  # each occurrence's word, ascending
+    beyond: np.ndarray  # the slot after each occurrence
 
 
 def tag(width_less_one: np.ndarray | int) -> np.ndarray | int:
@@ -75,16 +77,18 @@ def tag(width_less_one: np.ndarray | int) -> np.ndarray | int:
 @dataclass(slots=True)
 class FlatWords:
     """The slots of every word (see the module): ``symbols`` holds token ids, separators and
-    tags; ``bounds`` are the separator slots, one before each word and one after the last."""
+    tags; ``bounds`` are the separator slots, one before each word and one after the last;
+    ``blocks`` the word each block of ``2**BLOCK_BITS`` slots starts in."""
 
     symbols: np.ndarray
     bounds: np.ndarray
+    blocks: np.ndarray
 
     @classmethod
     def from_segs(cls, segs: list[str]) -> FlatWords:
         """The slots of symbol strings (a character per symbol id)."""
-        lengths = np.fromiter(map(len, segs), dtype=np.int64, count=len(segs))
-        bounds = np.zeros(len(segs) + 1, dtype=np.int64)
+        lengths = np.fromiter(map(len, segs), dtype=np.int32, count=len(segs))
+        bounds = np.zeros(len(segs) + 1, dtype=np.int32)  # slots are fewer than 2**31
         np.cumsum(lengths + 1, out=bounds[1:])
         symbols = np.full(int(bounds[-1]) + 1, SEPARATOR, dtype=np.int32)
         for first in range(0, len(segs), BUILT_WORDS):  # a run of words at a time: temporaries stay small
@@ -94,21 +98,31 @@ class FlatWords:
             inside = np.ones(len(part), dtype=bool)
             inside[bounds[first:last] - low] = False
             part[inside] = symbols_of("".join(segs[first:last]))
-        return cls(symbols, bounds)
+        return cls(symbols, bounds, _blocks(bounds, len(symbols)))
 
     def after(self, starts: np.ndarray) -> np.ndarray:
         """Where the token (or separator) after each token starting at ``starts`` is."""
         following = starts + 1
-        return following + np.maximum(TAG - self.symbols[following], 0)
+        following += _beyond_tags(self.symbols[following])
+        return following
 
     def before(self, starts: np.ndarray) -> np.ndarray:
         """Where the token (or separator) before each token starting at ``starts`` starts."""
         previous = starts - 1
-        return previous - np.maximum(TAG - self.symbols[previous], 0)
+        previous -= _beyond_tags(self.symbols[previous])
+        return previous
 
     def words_of(self, slots: np.ndarray) -> np.ndarray:
-        """The word each slot is in."""
-        return np.searchsorted(self.bounds, slots, side="right") - 1
+        """The word each slot (not the last separator) is in: its block's first word, stepped
+        on past the words that end before it. A few gathers, where a binary search over two
+        million words' bounds took three times as long."""
+        words = self.blocks[slots >> BLOCK_BITS]
+        bounds = self.bounds
+        later = np.flatnonzero(bounds[words + 1] <= slots)
+        while len(later):
+            words[later] += 1
+            later = later[bounds[words[later] + 1] <= slots[later]]
+        return words
 
     def word_symbols(self, word: int) -> np.ndarray:
         """The word's token ids in order."""
@@ -121,8 +135,10 @@ class FlatWords:
 
     def lengths(self) -> np.ndarray:
         """Every word's number of tokens."""
-        live = self.symbols >= 0
-        return np.add.reduceat(live, self.bounds[:-1], dtype=np.int64) if len(self.bounds) > 1 else live[:0]
+        live = (self.symbols >= 0).view(np.int8)  # summed as bytes into 4-byte totals: twice as quick
+        if len(self.bounds) < 2:
+            return np.zeros(0, dtype=np.int64)
+        return np.add.reduceat(live, self.bounds[:-1], dtype=np.int32).astype(np.int64)
 
     def holds(self, slots: np.ndarray, left: int, right: int) -> np.ndarray:
         """Whether the pair occurs now at each of ``slots``."""
@@ -139,8 +155,11 @@ class FlatWords:
         """The occurrences of the pair among ``listed`` (ascending, distinct) that a merge
         replaces: all of them, but in a run of a repeated symbol (``a a a``) every other one
         from the left, as a left-to-right merge takes them."""
-        merged = self.holding(listed, left, right)
-        absorbed = self.after(merged)
+        symbols = self.symbols
+        starting = listed[symbols[listed] == left]
+        following = self.after(starting)
+        whole = symbols[following] == right
+        merged, absorbed = starting[whole], following[whole]
         if left == right and len(merged) > 1:
             # A run's occurrences are consecutive here: each one's right slot is the next's left.
             chained = np.zeros(len(merged), dtype=bool)
@@ -178,12 +197,14 @@ class FlatWords:
             Side(left_symbol[joined], before[joined], merged[previous], own[joined]),
             own,
             words,
+            beyond,
         )
 
-    def merge(self, found: Occurrences, new: int) -> None:
-        """Replace each occurrence by the token ``new``."""
+    def merge(self, found: Occurrences, new: int, beyond: np.ndarray) -> None:
+        """Replace each occurrence by the token ``new`` (``beyond``: the slot after each one,
+        as :meth:`changes` found it)."""
         merged, absorbed = found
-        last = self.after(absorbed) - 1
+        last = beyond - 1
         symbols = self.symbols
         symbols[absorbed] = DEAD
         symbols[merged] = new
@@ -208,6 +229,22 @@ class FlatWords:
     def slots_of(self, symbol: int) -> np.ndarray:
         """Every slot where a token ``symbol`` starts."""
         return np.flatnonzero(self.symbols == symbol)
+
+
+def _beyond_tags(read: np.ndarray) -> np.ndarray:
+    """How far past each of these slots (read from the symbols) its token's other tag is: 0
+    unless it holds a tag. Worked in place: these run over every occurrence of a merge."""
+    np.subtract(TAG, read, out=read)
+    return np.maximum(read, 0, out=read)
+
+
+def _blocks(bounds: np.ndarray, n_slots: int) -> np.ndarray:
+    """The word each block of ``2**BLOCK_BITS`` slots starts in: one less than the number of
+    words starting at or before the block's first slot."""
+    size = 1 << BLOCK_BITS
+    n_blocks = (n_slots + size - 1) >> BLOCK_BITS
+    starting = np.bincount((bounds + (size - 1)) >> BLOCK_BITS, minlength=n_blocks + 1)[:n_blocks]
+    return (np.cumsum(starting) - 1).astype(np.int32)
 
 
 class FewMerges:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bpe_core.training import flat_index
 from bpe_core.training.flat_index import FlatIndex
+from bpe_core.training.flat_words import FlatWords
 from bpe_core.training.pair_index import PairIndex
 
 ALPHABET = "abcd"
@@ -97,3 +98,21 @@ def test_a_token_made_two_ways_spans_its_own_slots_in_each_word():
     index.unmerge("cb", "\x10", first)
     assert index.pair_count == {"ab": 1, "bd": 3, "ac": 2, "cb": 2}
     assert np.array_equal(index.flat.symbols, FlatIndex(["abd", "acbd"], [1, 2], 8).flat.symbols)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lengths=st.lists(st.integers(0, 40), min_size=1, max_size=200))
+def test_each_slot_is_found_in_its_own_word(lengths):
+    flat = FlatWords.from_segs(["a" * n for n in lengths])
+    slots = np.arange(len(flat.symbols) - 1, dtype=np.int32)  # every slot but the last separator
+    expected = np.searchsorted(flat.bounds, slots, side="right") - 1
+    assert flat.words_of(slots).tolist() == expected.tolist()
+    assert flat.words_of(slots[::-1].copy()).tolist() == expected[::-1].tolist()  # in any order
+
+
+def test_a_merge_keeps_four_bytes_a_slot_for_undo():
+    index = FlatIndex(["ab" * 60, "abab"], [1, 2], FIRST_NEW)
+    index.token_freq.append(0)  # the new token, as the trainer adds it
+    effect = index.merge("ab", "e", True)
+    assert len(effect.found.merged) == 62
+    assert effect.found.merged.dtype == effect.found.absorbed.dtype == np.int32

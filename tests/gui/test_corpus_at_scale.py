@@ -214,6 +214,24 @@ def test_a_step_repaints_only_the_changed_rows_on_screen_and_recomputes_only_the
         assert model.index(row, 2).data() == f"{len(trainer.segmentation(w)):,}"
 
 
+def test_a_step_also_repaints_the_rows_on_screen_the_step_before_highlighted(qtbot, bridge):
+    model = CorpusModel(bridge)
+    model.shown_rows = lambda: (3, 14)  # scrolled down: rows 3 to 14 on screen
+    repainted: list[int] = []
+    model.dataChanged.connect(lambda first, _last, _roles: repainted.append(first.row()))
+    bridge.step()
+    before = set(bridge.trainer.last_change.words)
+    repainted.clear()
+    bridge.step()
+    now = set(bridge.trainer.last_change.words)
+    expected = {row for row in range(3, 15) if model.word_index(row) in before | now}
+    assert expected - {row for row in range(3, 15) if model.word_index(row) in now}  # the case at hand
+    assert set(repainted) == expected
+    repainted.clear()
+    bridge.undo()  # the undo's words are the second step's: the same rows, unhighlighted or not
+    assert set(repainted) == {row for row in range(3, 15) if model.word_index(row) in now}
+
+
 def test_the_corpus_view_tells_its_model_the_rows_on_screen(qtbot, bridge):
     from app.panes.corpus_pane import CorpusPane
 
