@@ -18,6 +18,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -29,6 +30,8 @@ from bpe_core.training.pair_index import _SORT_BITS, MergeEffect, PairIndex
 # Merges listing at most this many slots (and undos of at most this many occurrences) run one
 # occurrence at a time in Python (``FewMerges``); larger ones run vectorised.
 FEW = 96
+# Larger merges work on this many listed slots at a time (``FlatWords.cuts``).
+PART = 1 << 12
 
 
 @dataclass(slots=True)
@@ -205,10 +208,16 @@ class FlatIndex(PairIndex):
         self, listed: array[int], a: str, b: str, new: str, delta: defaultdict[str, int]
     ) -> tuple[Occurrences, int, array[int]]:
         """:meth:`merge`'s work on many listed slots, vectorised (with the changed words)."""
-        flat = self.flat
-        found = flat.occurrences(_listed(listed), ord(a), ord(b))
-        changes = flat.changes(found, self._weights)
-        flat.merge(found, ord(new), changes.beyond)
+        flat, left, right, token = self.flat, ord(a), ord(b), ord(new)
+        found_parts, change_parts = [], []
+        ascending = _listed(listed)
+        for part in np.split(ascending, flat.cuts(ascending, PART)):
+            found = flat.occurrences(part, left, right)
+            changes = flat.changes(found, self._weights)
+            flat.merge(found, token, changes.beyond)
+            found_parts.append(found)
+            change_parts.append(changes)
+        found, changes = _concatenated(found_parts), _concatenated(change_parts)
         for side, lost, gained in _sides(changes, a, b, new):
             for x, total, slots in _by_neighbour(side, side.gained_at):
                 delta[lost(x)] -= total
@@ -225,9 +234,12 @@ class FlatIndex(PairIndex):
         if len(found.merged) <= FEW:
             self._few.unmerge(found, a, b, new, delta, self.where)
         else:
-            flat = self.flat
-            flat.unmerge(found, ord(a), ord(b))
-            changes = flat.changes(found, self._weights)
+            flat, cuts = self.flat, self.flat.cuts(found.merged, PART)
+            change_parts = []
+            for part in zip(*(np.split(slots, cuts) for slots in found), strict=True):
+                flat.unmerge(Occurrences(*part), ord(a), ord(b))
+                change_parts.append(flat.changes(Occurrences(*part), self._weights))
+            changes = _concatenated(change_parts)
             for side, lost, gained in _sides(changes, a, b, new):
                 for x, total, slots in _by_neighbour(side, side.lost_at):
                     delta[lost(x)] += total
@@ -264,6 +276,18 @@ def _sides(changes: Changes, a: str, b: str, new: str) -> list[tuple[Side, Keys,
         (changes.right, lambda x: b + x, lambda x: new + x),
         (changes.joined, lambda x: b + a, lambda x: new + new),
     ]
+
+
+def _concatenated(parts: list) -> Any:
+    """Tuples of arrays (or of such tuples) of the same kind joined field by field."""
+    if len(parts) == 1:
+        return parts[0]
+    return type(parts[0])(
+        *(
+            _concatenated(list(fields)) if isinstance(fields[0], tuple) else np.concatenate(fields)
+            for fields in zip(*parts, strict=True)
+        )
+    )
 
 
 def _total(weights: np.ndarray) -> int:

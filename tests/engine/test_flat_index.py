@@ -33,13 +33,20 @@ ops_strategy = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integ
 
 
 @settings(max_examples=300, deadline=None)
-@given(words=words_strategy, counts=st.data(), ops=ops_strategy, few=st.sampled_from([0, 3, 10**9]))
-def test_flat_index_matches_the_string_index_through_merges_and_undos(words, counts, ops, few):
-    saved, flat_index.FEW = flat_index.FEW, few
+@given(
+    words=words_strategy,
+    counts=st.data(),
+    ops=ops_strategy,
+    few=st.sampled_from([0, 3, 10**9]),
+    part=st.sampled_from([1, 2, 5, 1 << 12]),  # large merges worked a few words at a time, or at once
+)
+def test_flat_index_matches_the_string_index_through_merges_and_undos(words, counts, ops, few, part):
+    saved = flat_index.FEW, flat_index.PART
+    flat_index.FEW, flat_index.PART = few, part
     try:
         check_against_strings(words, counts, ops)
     finally:
-        flat_index.FEW = saved
+        flat_index.FEW, flat_index.PART = saved
 
 
 def check_against_strings(words, counts, ops):
@@ -116,3 +123,20 @@ def test_a_merge_keeps_four_bytes_a_slot_for_undo():
     effect = index.merge("ab", "e", True)
     assert len(effect.found.merged) == 62
     assert effect.found.merged.dtype == effect.found.absorbed.dtype == np.int32
+
+
+@settings(max_examples=200, deadline=None)
+@given(lengths=st.lists(st.integers(0, 12), min_size=1, max_size=60), data=st.data())
+def test_runs_of_slots_are_cut_between_words_only(lengths, data):
+    flat = FlatWords.from_segs(["a" * n for n in lengths])
+    inside = np.flatnonzero(flat.symbols >= 0).astype(np.int32)
+    slots = np.array(sorted(data.draw(st.sets(st.sampled_from(inside.tolist())))) if len(inside) else [])
+    slots = slots.astype(np.int32)
+    size = data.draw(st.integers(1, 8))
+    cuts = flat.cuts(slots, size)
+    runs = np.split(slots, cuts)
+    assert np.concatenate(runs).tolist() == slots.tolist()
+    assert all(len(run) for run in runs) or not len(slots)
+    words = [set(flat.words_of(run).tolist()) for run in runs]
+    assert all(not (a & b) for i, a in enumerate(words) for b in words[i + 1 :])  # no word in two runs
+    assert all(len(run) <= size + max(lengths) for run in runs)  # about ``size``: a word's slots more at most
