@@ -243,8 +243,9 @@ class FlatWords:
 
 
 def _beyond_tags(read: np.ndarray) -> np.ndarray:
-    """How far past each of these slots (read from the symbols) its token's other tag is: 0
-    unless it holds a tag. Worked in place: these run over every occurrence of a merge."""
+    """For slots read from the symbols: the width less one of the token whose tag a slot holds
+    (the step from a token's second slot to the next token, or from its last slot back to its
+    start), 0 for a slot holding no tag. Worked in place: it runs over a merge's occurrences."""
     np.subtract(TAG, read, out=read)
     return np.maximum(read, 0, out=read)
 
