@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from bpe_core.training.cold_index import group_heads
-from bpe_core.training.flat_words import Changes, FewMerges, FlatWords, Occurrences, Side
+from bpe_core.training.flat_words import Changes, FewMerges, FlatWords, Occurrences, Packed, Side
 from bpe_core.training.initial_count import count_initial
 from bpe_core.training.pair_index import _SORT_BITS, MergeEffect, PairIndex
 
@@ -41,8 +41,14 @@ class FlatEffect(MergeEffect):
     else worked out from the occurrences when asked (once a step, for the last merge only):
     kept for every merge, they took four bytes a changed word."""
 
-    found: Occurrences | None = None
+    found: Occurrences | Packed | None = None  # packed for a merge of many occurrences
     flat: FlatWords | None = None  # the index's slots, shared
+
+    def occurrences(self) -> Occurrences:
+        """The occurrences the merge replaced (none for an effect without them)."""
+        if isinstance(self.found, Packed):
+            return self.found.unpacked()
+        return self.found if self.found is not None else Occurrences(*(np.zeros(0, dtype=np.int32),) * 2)
 
     @property
     def changed(self) -> list[int]:
@@ -50,10 +56,11 @@ class FlatEffect(MergeEffect):
 
     @property
     def changed_ids(self) -> array[int]:
-        if len(self.words) or self.found is None or not len(self.found.merged):
+        merged = self.occurrences().merged
+        if len(self.words) or not len(merged):
             return self.words[:]
         assert self.flat is not None
-        words = self.flat.words_of(self.found.merged)
+        words = self.flat.words_of(merged)
         return array("i", _distinct_run(words).astype(np.int32).tobytes())
 
 
@@ -188,6 +195,7 @@ class FlatIndex(PairIndex):
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
         words = array("i")
+        found: Occurrences | Packed
         if len(listed) <= FEW:
             found, replaced = self._few.merge(sorted(set(listed)), a, b, new, delta, self.where)
         else:
@@ -206,7 +214,7 @@ class FlatIndex(PairIndex):
 
     def _merge_many(
         self, listed: array[int], a: str, b: str, new: str, delta: defaultdict[str, int]
-    ) -> tuple[Occurrences, int, array[int]]:
+    ) -> tuple[Packed, int, array[int]]:
         """:meth:`merge`'s work on many listed slots, vectorised (with the changed words)."""
         flat, left, right, token = self.flat, ord(a), ord(b), ord(new)
         found_parts, change_parts = [], []
@@ -224,12 +232,12 @@ class FlatIndex(PairIndex):
                 delta[gained(x)] += total
                 self.where[gained(x)].frombytes(slots)
         words = array("i", _distinct_run(changes.words).astype(np.int32, copy=False).tobytes())
-        return found, _total(changes.own), words  # 4-byte slots: 8 bytes a replacement kept for undo
+        return Packed.of(found), _total(changes.own), words
 
     def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up."""
-        assert isinstance(effect, FlatEffect) and effect.found is not None
-        a, b, found = pair[0], pair[1], effect.found
+        assert isinstance(effect, FlatEffect)
+        a, b, found = pair[0], pair[1], effect.occurrences()
         delta: defaultdict[str, int] = defaultdict(int)
         if len(found.merged) <= FEW:
             self._few.unmerge(found, a, b, new, delta, self.where)

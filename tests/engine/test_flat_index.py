@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bpe_core.training import flat_index
 from bpe_core.training.flat_index import FlatIndex
-from bpe_core.training.flat_words import FlatWords
+from bpe_core.training.flat_words import FlatWords, Occurrences, Packed
 from bpe_core.training.pair_index import PairIndex
 
 ALPHABET = "abcd"
@@ -117,12 +117,34 @@ def test_each_slot_is_found_in_its_own_word(lengths):
     assert flat.words_of(slots[::-1].copy()).tolist() == expected[::-1].tolist()  # in any order
 
 
-def test_a_merge_keeps_four_bytes_a_slot_for_undo():
-    index = FlatIndex(["ab" * 60, "abab"], [1, 2], FIRST_NEW)
+def test_a_large_merge_keeps_three_bytes_an_occurrence_for_undo_and_undoes_from_them():
+    words = ["ab" * 100, "x" * 70_000 + "ab", "ab" + "c" * 300 + "ab"]  # more than the few merged one by one
+    index = FlatIndex(list(words), [1, 2, 3], FIRST_NEW)
+    fresh, bounds = index.flat.symbols.copy(), index.flat.bounds.tolist()
     index.token_freq.append(0)  # the new token, as the trainer adds it
     effect = index.merge("ab", "e", True)
-    assert len(effect.found.merged) == 62
-    assert effect.found.merged.dtype == effect.found.absorbed.dtype == np.int32
+    expected = [1 + 2 * i for i in range(100)] + [bounds[1] + 70_001, bounds[2] + 1, bounds[2] + 303]
+    assert effect.occurrences().merged.tolist() == expected
+    packed = effect.found
+    assert packed.offsets.dtype == np.uint8 and len(packed.offsets) == 103
+    assert packed.gaps.dtype == np.int32  # a gap of 70,000 slots: kept in 4 bytes
+    index.unmerge("ab", "e", effect)
+    assert index.flat.symbols.tolist() == fresh.tolist()
+
+
+@given(
+    gaps=st.lists(st.integers(1, 70_000), max_size=30),
+    offsets=st.data(),
+    first=st.integers(0, 1000),
+)
+def test_packed_occurrences_unpack_to_themselves(gaps, offsets, first):
+    merged = np.array([first, *(first + np.cumsum(gaps, dtype=np.int64))][: len(gaps) + 1], dtype=np.int32)
+    absorbed = merged + np.array([offsets.draw(st.integers(1, 300)) for _ in merged], dtype=np.int32)
+    found = Packed.of(Occurrences(merged, absorbed)).unpacked()
+    assert found.merged.tolist() == merged.tolist() and found.absorbed.tolist() == absorbed.tolist()
+    assert found.merged.dtype == found.absorbed.dtype == np.int32
+    empty = Packed.of(Occurrences(merged[:0], absorbed[:0])).unpacked()
+    assert len(empty.merged) == len(empty.absorbed) == 0
 
 
 @settings(max_examples=200, deadline=None)
