@@ -31,7 +31,6 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from app.changes import KINDS, Change, ChangeKind
 from app.collector import collect_on_gui_thread, note_activity
 from app.jobs import Job, Outcome, Work
-from app.memory import release_free_memory
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import Cancelled
@@ -46,6 +45,7 @@ from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, toke
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
 from bpe_core.runtime.fileio import is_pipe, write_atomic
+from bpe_core.runtime.memory import release_free_memory
 from bpe_core.tools.compare import Run, sweep, tie_choices
 from bpe_core.tools.walkthrough import walkthrough
 from bpe_core.tools.what_if import open_run_as_branch, run_rule_from_here
@@ -833,7 +833,7 @@ class Bridge(QObject):
                 self._touch()  # (without an event too: a run that cut the redo line)
             self._report(request, outcome, result, message, seconds, job, announce_cancel=queued is None)
             # Once the window has repainted: what the job's thread freed is still held (see
-            # app.memory).
+            # bpe_core.runtime.memory).
             QTimer.singleShot(0, release_free_memory)
         finally:  # whatever a callback did, a queued request still runs
             if queued is not None:

@@ -20,6 +20,7 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer
 
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
+from app.collector import note_activity
 from app.glyphs import show_whitespace, token_parts
 from app.guard import guard_overrides
 from app.models.roles import BACKGROUND, DISPLAY, TOOLTIP, USER
@@ -355,6 +356,7 @@ class CorpusModel(TableModel):
         if self._bridge.busy:
             self._resort.start()
             return
+        note_activity()  # ordering millions of rows frees large passing arrays: handed back at a pause
         self.layoutAboutToBeChanged.emit()
         old = self.persistentIndexList()
         old_words = [self._rows[i.row()] if i.row() < len(self._rows) else None for i in old]

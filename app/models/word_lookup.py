@@ -17,7 +17,6 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
-from app.memory import release_free_memory
 from app.models.word_search import (
     Folded,
     byte_frequencies,
@@ -27,6 +26,7 @@ from app.models.word_search import (
     words_containing,
 )
 from bpe_core.pipeline.word_types import Counts, Words
+from bpe_core.runtime.memory import release_free_memory
 
 T = TypeVar("T")
 IN_BACKGROUND = 100_000  # word types from which the preparation starts in a thread at once
@@ -54,7 +54,7 @@ class Prepared(Generic[T]):
                 self._work = None
                 self._done.set()
             # What the work freed stays in this thread's allocator arena otherwise (see
-            # app.memory): for a million word types, about 140 MB kept for nothing.
+            # bpe_core.runtime.memory): for a million word types, about 140 MB kept for nothing.
             release_free_memory()
 
     def get(self) -> T:
