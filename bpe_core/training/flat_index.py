@@ -56,8 +56,10 @@ class FlatEffect(MergeEffect):
 
     @property
     def changed_ids(self) -> array[int]:
+        if len(self.words) or self.found is None:  # the latest merge's words are kept: no unpacking
+            return self.words[:]
         merged = self.occurrences().merged
-        if len(self.words) or not len(merged):
+        if not len(merged):
             return self.words[:]
         assert self.flat is not None
         words = self.flat.words_of(merged)
