@@ -25,9 +25,20 @@ def data_text(name: str) -> str:
     return (DATA / name).read_text(encoding="utf-8")
 
 
+# The test now running: CI's second pass, with the corpora hidden, runs only the tests marked
+# ``corpora``, so a test reaching for a corpus without the mark fails here, in every run.
+_running: list[pytest.Item] = []
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _running[:] = [item]
+
+
 def corpus_path(name: str) -> Path:
     """A file of the large shared corpora; the test skips, saying why, if they are absent.
-    Only tests marked ``corpora`` use them."""
+    Only tests marked ``corpora`` may use them."""
+    if _running and _running[0].get_closest_marker("corpora") is None:
+        raise AssertionError(f"{_running[0].nodeid} reads the shared corpora: mark it `corpora`")
     path = CORPORA / name
     if not path.is_file():
         pytest.skip(f"the shared corpus {name} is not at {path} (set BPE_STUDIO_CORPORA)")
