@@ -32,6 +32,9 @@ from bpe_core.training.pair_index import _SORT_BITS, MergeEffect, PairIndex
 FEW = 96
 # Larger merges work on this many listed slots at a time (``FlatWords.cuts``).
 PART = 1 << 12
+# Merges replacing more occurrences than this keep them packed for undo (``Packed``): packing
+# costs a few calls, worth it where the occurrences are many.
+PACKED = 1024
 
 
 @dataclass(slots=True)
@@ -216,12 +219,13 @@ class FlatIndex(PairIndex):
 
     def _merge_many(
         self, listed: array[int], a: str, b: str, new: str, delta: defaultdict[str, int]
-    ) -> tuple[Packed, int, array[int]]:
+    ) -> tuple[Occurrences | Packed, int, array[int]]:
         """:meth:`merge`'s work on many listed slots, vectorised (with the changed words)."""
         flat, left, right, token = self.flat, ord(a), ord(b), ord(new)
         found_parts, change_parts = [], []
         ascending = _listed(listed)
-        for part in np.split(ascending, flat.cuts(ascending, PART)):
+        cuts = flat.cuts(ascending, PART)
+        for part in np.split(ascending, cuts) if len(cuts) else (ascending,):
             found = flat.occurrences(part, left, right)
             changes = flat.changes(found, self._weights)
             flat.merge(found, token, changes.beyond)
@@ -234,7 +238,8 @@ class FlatIndex(PairIndex):
                 delta[gained(x)] += total
                 self.where[gained(x)].frombytes(slots)
         words = array("i", _distinct_run(changes.words).astype(np.int32, copy=False).tobytes())
-        return Packed.of(found), _total(changes.own), words
+        kept = Packed.of(found) if len(found.merged) > PACKED else found
+        return kept, _total(changes.own), words
 
     def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up."""
@@ -277,6 +282,7 @@ class FlatIndex(PairIndex):
 
 
 Keys = Callable[[str], str]
+RADIX_SORTED = 1024  # neighbours sorted by radix from this many (fewer: the narrowing costs more)
 
 
 def _sides(changes: Changes, a: str, b: str, new: str) -> list[tuple[Side, Keys, Keys]]:
@@ -310,12 +316,12 @@ def _by_neighbour(side: Side, slots: np.ndarray) -> Iterator[tuple[str, int, byt
     neighbours = side.neighbour
     if not len(neighbours):
         return
-    # Neighbours are token ids: a counting sort over them (numpy sorts 2-byte keys by radix).
-    narrow = neighbours.astype(np.uint16) if int(neighbours.max()) < 1 << 16 else neighbours
-    order = np.argsort(narrow, kind="stable")
+    # Neighbours are token ids: many are sorted as 2-byte keys, which numpy sorts by radix.
+    narrow = len(neighbours) > RADIX_SORTED and int(neighbours.max()) < 1 << 16
+    order = np.argsort(neighbours.astype(np.uint16) if narrow else neighbours, kind="stable")
     ordered = neighbours[order]
     heads = group_heads(ordered)
-    totals = np.add.reduceat(side.weight[order].astype(np.int64), heads)
+    totals = np.add.reduceat(side.weight[order], heads, dtype=np.int64)
     listed = slots[order].astype(np.int32, copy=False).tobytes()
     bounds = [*(4 * heads).tolist(), len(listed)]
     for i, (x, total) in enumerate(zip(ordered[heads].tolist(), totals.tolist(), strict=True)):

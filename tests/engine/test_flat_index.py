@@ -2,12 +2,14 @@
 merges (into fresh tokens or into tokens that already occur) and undos, and restores every
 slot on undo, whatever width the same token has in different places."""
 
+from unittest.mock import patch
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core.training import flat_index
-from bpe_core.training.flat_index import FlatIndex
+from bpe_core.training import flat_index, flat_words
+from bpe_core.training.flat_index import FEW, PACKED, FlatIndex
 from bpe_core.training.flat_words import FlatWords, Occurrences, Packed
 from bpe_core.training.pair_index import PairIndex
 
@@ -39,14 +41,18 @@ ops_strategy = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integ
     ops=ops_strategy,
     few=st.sampled_from([0, 3, 10**9]),
     part=st.sampled_from([1, 2, 5, 1 << 12]),  # large merges worked a few words at a time, or at once
+    # below which occurrences stay unpacked, neighbours are not radix-sorted and words are
+    # binary-searched: 0 takes the way of the many on any size
+    few_of_many=st.sampled_from([0, 1024]),
 )
-def test_flat_index_matches_the_string_index_through_merges_and_undos(words, counts, ops, few, part):
-    saved = flat_index.FEW, flat_index.PART
-    flat_index.FEW, flat_index.PART = few, part
-    try:
+def test_flat_index_matches_the_string_index_through_merges_and_undos(
+    words, counts, ops, few, part, few_of_many
+):
+    with (
+        patch.multiple(flat_index, FEW=few, PART=part, PACKED=few_of_many, RADIX_SORTED=few_of_many),
+        patch.object(flat_words, "FEW_SLOTS", few_of_many),
+    ):
         check_against_strings(words, counts, ops)
-    finally:
-        flat_index.FEW, flat_index.PART = saved
 
 
 def check_against_strings(words, counts, ops):
@@ -113,21 +119,36 @@ def test_each_slot_is_found_in_its_own_word(lengths):
     flat = FlatWords.from_segs(["a" * n for n in lengths])
     slots = np.arange(len(flat.symbols) - 1, dtype=np.int32)  # every slot but the last separator
     expected = np.searchsorted(flat.bounds, slots, side="right") - 1
-    assert flat.words_of(slots).tolist() == expected.tolist()
-    assert flat.words_of(slots[::-1].copy()).tolist() == expected[::-1].tolist()  # in any order
+    for few in (0, len(slots)):  # the block table; a binary search, as for a few slots
+        with patch.object(flat_words, "FEW_SLOTS", few):
+            assert flat.words_of(slots).tolist() == expected.tolist()
+            assert flat.words_of(slots[::-1].copy()).tolist() == expected[::-1].tolist()  # in any order
 
 
 def test_a_large_merge_keeps_three_bytes_an_occurrence_for_undo_and_undoes_from_them():
-    words = ["ab" * 100, "x" * 70_000 + "ab", "ab" + "c" * 300 + "ab"]  # more than the few merged one by one
+    words = ["ab" * PACKED, "x" * 70_000 + "ab", "ab" + "c" * 300 + "ab"]  # more than are kept unpacked
     index = FlatIndex(list(words), [1, 2, 3], FIRST_NEW)
     fresh, bounds = index.flat.symbols.copy(), index.flat.bounds.tolist()
     index.token_freq.append(0)  # the new token, as the trainer adds it
     effect = index.merge("ab", "e", True)
-    expected = [1 + 2 * i for i in range(100)] + [bounds[1] + 70_001, bounds[2] + 1, bounds[2] + 303]
+    expected = [1 + 2 * i for i in range(PACKED)] + [bounds[1] + 70_001, bounds[2] + 1, bounds[2] + 303]
     assert effect.occurrences().merged.tolist() == expected
     packed = effect.found
-    assert packed.offsets.dtype == np.uint8 and len(packed.offsets) == 103
+    assert isinstance(packed, Packed)
+    assert packed.offsets.dtype == np.uint8 and len(packed.offsets) == PACKED + 3
     assert packed.gaps.dtype == np.int32  # a gap of 70,000 slots: kept in 4 bytes
+    index.unmerge("ab", "e", effect)
+    assert index.flat.symbols.tolist() == fresh.tolist()
+
+
+def test_a_merge_of_fewer_occurrences_keeps_them_unpacked_and_undoes_from_them():
+    words = ["ab" * (FEW + 1), "xab", "abcab"]  # merged vectorised, but too few to pack
+    index = FlatIndex(list(words), [1, 2, 3], FIRST_NEW)
+    fresh = index.flat.symbols.copy()
+    index.token_freq.append(0)
+    effect = index.merge("ab", "e", True)
+    assert isinstance(effect.found, Occurrences) and len(effect.found.merged) == FEW + 4
+    assert effect.replacements == FEW + 1 + 2 + 2 * 3
     index.unmerge("ab", "e", effect)
     assert index.flat.symbols.tolist() == fresh.tolist()
 
