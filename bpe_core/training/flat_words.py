@@ -36,6 +36,7 @@ DEAD = -2  # a slot inside a token, neither its second nor its last
 BUILT_WORDS = 1 << 16  # words laid out at a time
 BLOCK_BITS = 4  # a slot's word is looked up from its block of 2**4 slots (see ``FlatWords.words_of``)
 FEW_SLOTS = 1024  # up to this many slots, their words are binary-searched instead
+SEARCHED_ONE_BY_ONE = 8  # up to this many slots, their words are searched in Python
 # A token's second and last slots hold ``TAG - (width - 1)``: below every other value.
 TAG = -2
 
@@ -305,10 +306,20 @@ class FewMerges:
     counts, lists and undo records as the vectorised path."""
 
     def __init__(self, flat: FlatWords, weights: np.ndarray) -> None:
+        self._bounds, self._weights = flat.bounds, weights
         self._views: tuple[memoryview, ...] = tuple(
             memoryview(array)  # type: ignore[arg-type]
             for array in (flat.symbols, flat.bounds, weights)
         )
+
+    def weights_at(self, slots: list[int]) -> list[int]:
+        """The weight (word count) of the word each slot is in: one binary search in numpy for
+        them all, or a search a slot in Python for a few (where numpy's calls cost more)."""
+        if len(slots) > SEARCHED_ONE_BY_ONE:
+            words = self._bounds.searchsorted(np.array(slots, dtype=np.int32), side="right") - 1
+            return self._weights[words].tolist()  # type: ignore[no-any-return]
+        _, bounds, weights = self._views
+        return [weights[bisect_right(bounds, p) - 1] for p in slots]
 
     def holds(self, p: int, left: int, right: int) -> bool:
         """Whether the pair occurs now at slot ``p``."""
@@ -328,19 +339,18 @@ class FewMerges:
         """Merge ``(a, b)`` into ``new`` wherever it occurs at ``slots`` (ascending, distinct),
         left to right; returns the occurrences and the weighted replacements. Each occurrence
         sees the slots as the one before left them."""
-        symbols, bounds, weights = self._views
+        symbols = self._views[0]
         left, right, token = ord(a), ord(b), ord(new)
         merged: list[int] = []
         absorbed: list[int] = []
         replaced = 0
-        for p in slots:
+        for p, c in zip(slots, self.weights_at(slots), strict=True):
             if symbols[p] != left:  # stale, or taken by the occurrence before (``a a a``)
                 continue
             v = symbols[p + 1]
             q = p + 1 + (TAG - v if v < TAG else 0)
             if symbols[q] != right:
                 continue
-            c = weights[bisect_right(bounds, p) - 1]
             v = symbols[p - 1]
             before = p - 1 - (TAG - v if v < TAG else 0)
             x = symbols[before]
@@ -370,11 +380,11 @@ class FewMerges:
         self, found: Occurrences, a: str, b: str, new: str, delta: defaultdict[str, int], where: Where
     ) -> None:
         """Undo :meth:`merge`, the last occurrence first (so each sees the slots its merge left)."""
-        symbols, bounds, weights = self._views
+        symbols = self._views[0]
         left, right = ord(a), ord(b)
         pair = a + b
-        for p, q in zip(reversed(found.merged.tolist()), reversed(found.absorbed.tolist()), strict=True):
-            c = weights[bisect_right(bounds, p) - 1]
+        merged = found.merged.tolist()[::-1]
+        for p, q, c in zip(merged, found.absorbed.tolist()[::-1], self.weights_at(merged), strict=True):
             v = symbols[p + 1]
             beyond = p + 1 + (TAG - v if v < TAG else 0)
             y = symbols[beyond]

@@ -42,7 +42,7 @@ ops_strategy = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integ
     few=st.sampled_from([0, 3, 10**9]),
     part=st.sampled_from([1, 2, 5, 1 << 12]),  # large merges worked a few words at a time, or at once
     # below which occurrences stay unpacked, neighbours are not radix-sorted and words are
-    # binary-searched: 0 takes the way of the many on any size
+    # binary-searched (one by one in Python, for a few): 0 takes the way of the many on any size
     few_of_many=st.sampled_from([0, 1024]),
 )
 def test_flat_index_matches_the_string_index_through_merges_and_undos(
@@ -50,7 +50,7 @@ def test_flat_index_matches_the_string_index_through_merges_and_undos(
 ):
     with (
         patch.multiple(flat_index, FEW=few, PART=part, PACKED=few_of_many, RADIX_SORTED=few_of_many),
-        patch.object(flat_words, "FEW_SLOTS", few_of_many),
+        patch.multiple(flat_words, FEW_SLOTS=few_of_many, SEARCHED_ONE_BY_ONE=few_of_many),
     ):
         check_against_strings(words, counts, ops)
 
