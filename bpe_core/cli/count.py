@@ -20,6 +20,7 @@ from typing import TextIO
 from bpe_core.cli.common import CountProgress
 from bpe_core.cli.options import input_options, pipeline_of, pipeline_options
 from bpe_core.errors import InputError
+from bpe_core.io.sources import refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
 
 
@@ -42,6 +43,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
     started = time.perf_counter()
     check_writable(args.output)
+    refuse_overwriting_inputs([args.output], args.file)
     config = pipeline_of(args)
     if args.spark_master is not None and args.engine != "spark":
         raise InputError("--spark-master goes with --engine spark.")

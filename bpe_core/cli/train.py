@@ -16,6 +16,7 @@ from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar
 from bpe_core.cli.options import pipeline_of, tie_break_option, training_options
 from bpe_core.history.merge_line import LineView
 from bpe_core.io.corpus_files import load_corpus
+from bpe_core.io.sources import refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable, replaced_together, write_atomic
 from bpe_core.runtime.gc_pause import without_gc
 from bpe_core.training.config import TrainingConfig
@@ -50,6 +51,7 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for path in (args.output, args.walkthrough):
         if path is not None:
             check_writable(path)  # now, not after minutes of training
+    refuse_overwriting_inputs([args.output, args.walkthrough], args.file)
     # A command-line process has no threads, so counting may fork its workers.
     progress = CountProgress(stderr)
     corpus = load_corpus(args.file, config, args.input, progress.update, args.workers, args.field, fork=True)

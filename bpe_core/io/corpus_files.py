@@ -3,13 +3,15 @@ read, made into a :class:`Corpus`."""
 
 from __future__ import annotations
 
+import glob
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from bpe_core.errors import ConfigError
 from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import counts_corpus, plain_counts
-from bpe_core.io.sources import DEFAULT_FIELD, expand
+from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, Progress
 from bpe_core.runtime.fileio import text_blocks
@@ -38,12 +40,24 @@ def load_corpus(
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
     if input_kind == "counts":
-        corpora = [_counts(spec, config, progress) for spec in specs]
+        corpora = [_counts(name, config, progress) for name in _counts_files(specs)]
         if len(corpora) == 1:
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
         return Corpus.from_word_counts(items, config)
     return count_sources(expand(specs), config, field, workers, progress, fork=fork).corpus(config)
+
+
+def _counts_files(specs: list[str]) -> list[str]:
+    """The counts files ``specs`` name: a folder's files and a glob's matches (as for texts:
+    the counts of shards, one file each), other names as they are (their reading refuses them)."""
+    names: list[str] = []
+    for spec in specs:
+        if spec != STDIN and (os.path.isdir(spec) or (glob.has_magic(spec) and not os.path.lexists(spec))):
+            names.extend(source.name for source in expand([spec]))
+        else:
+            names.append(spec)
+    return names
 
 
 def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Corpus:
@@ -53,5 +67,5 @@ def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Cor
     text = read_text_file(path)  # word<TAB>count lines, each word text
     counted = plain_counts(text, config, progress)
     if counted is None:  # each word read as text, line by line
-        return Corpus.from_counts(text, config, progress)
+        return Corpus.from_counts(text, config, progress, name=path)
     return Corpus.from_counter(counted, config, ())

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from bpe_core.errors import InputError, quoted
+from bpe_core.io.sources import is_text_type
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus, Progress
 from bpe_core.runtime.fileio import read_bounded, write_atomic
@@ -239,11 +240,11 @@ def _count_values(counts: list[str]) -> list[int] | None:
 
 def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
     """The (word, count) lines under the header (which is checked)."""
-    lines = text.split("\n")
-    if lines[0].rstrip("\r") != HEADER:
+    # Under the header a CR in a word is escaped: any CR ends a line (CRLF, or a CR alone).
+    lines = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
+    if lines[0] != HEADER:
         raise InputError(f"The counts file {name!r} does not start with {quoted(HEADER)}.")
     for number, line in enumerate(lines[1:], start=2):
-        line = line.removesuffix("\r")
         if not line:
             continue
         where = f"Line {number:,} of the counts file {name!r}"
@@ -254,10 +255,10 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
 
 
 def _count(text: str, where: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_TOTAL)) or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text[:30]) < 1:
         shown = text if len(text) <= 30 else text[:27] + "..."
         raise InputError(f"{where} has the count {quoted(shown)}, which is not a positive whole number.")
-    if int(text) > MAX_TOTAL:
+    if len(text) > len(str(MAX_TOTAL)) or int(text) > MAX_TOTAL:
         raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
     return int(text)
 
@@ -282,10 +283,15 @@ def _parquet_counts(name: str) -> Iterable[tuple[str, int]]:
             f"The counts file {name!r} is not Parquet with the columns word and count."
         ) from None
     words, counts = table.column("word"), table.column("count")
-    if not pa.types.is_string(words.type) or not pa.types.is_integer(counts.type):
+    if not is_text_type(words.type) or not pa.types.is_integer(counts.type):
         raise InputError(f"The counts file {name!r} does not hold word strings and integer counts.")
     if words.null_count or counts.null_count:
-        raise InputError(f"The counts file {name!r} has rows without a word or a count.")
+        missing = [
+            a or b for a, b in zip(words.is_null().to_pylist(), counts.is_null().to_pylist(), strict=True)
+        ]
+        raise InputError(
+            f"Row {missing.index(True) + 1:,} of the counts file {name!r} has no word or no count."
+        )
     for row, (word, count) in enumerate(zip(words.to_pylist(), counts.to_pylist(), strict=True), start=1):
         if not word or not 1 <= count <= MAX_TOTAL:
             raise InputError(

@@ -22,6 +22,7 @@ import codecs
 import glob
 import gzip
 import io
+import itertools
 import json
 import lzma
 import os
@@ -41,6 +42,7 @@ COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
 RECORD_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 DEFAULT_FIELD = "text"
 BLOCK = 1 << 20  # bytes read from a file at a time
+ZSTD_INPUT = 1 << 16  # compressed bytes decompressed at a time (a frame may expand a thousandfold)
 RECORDS_PER_BATCH = 2_000  # JSONL lines or Parquet rows handed on together
 
 
@@ -79,10 +81,15 @@ def expand(specs: Sequence[str]) -> list[Source]:
             if not found:
                 raise InputError(f"The folder {spec!r} holds no files.")
             names.extend(found)
-        elif os.path.lexists(spec):
+        elif _exists(spec):
             names.append(spec)
         elif glob.has_magic(spec):
-            matches = sorted(p for p in glob.glob(spec, recursive=True) if not _hidden(p))
+            # Hidden names are skipped below the pattern's fixed folders, not in them: the user
+            # typed those ("_data/*.txt", "~/.cache/corpus/*.jsonl").
+            fixed = _fixed_folder(spec)
+            matches = sorted(
+                p for p in glob.glob(spec, recursive=True) if not _hidden(os.path.relpath(p, fixed))
+            )
             listed = (_folder_files(p) if os.path.isdir(p) else [p] for p in matches)
             files = [f for found in listed for f in found if _listed(f)]
             if not files:
@@ -94,9 +101,10 @@ def expand(specs: Sequence[str]) -> list[Source]:
         raise InputError("Standard input (-) can be read only once.")
     sources, seen = [], set()
     for name in names:
-        if name in seen:
+        same = name if name == STDIN else os.path.realpath(name)  # one file however it is reached
+        if same in seen:
             continue
-        seen.add(name)
+        seen.add(same)
         kind, compression = kind_of(name) if name != STDIN else ("text", None)
         if kind == "parquet" and compression is not None:
             raise InputError(f"The file {name!r} is a compressed Parquet file; Parquet compresses itself.")
@@ -104,10 +112,55 @@ def expand(specs: Sequence[str]) -> list[Source]:
     return sources
 
 
+def refuse_overwriting_inputs(outputs: Sequence[str | None], specs: Sequence[str]) -> None:
+    """Refuse an output file that is one of the files ``specs`` name, before the work: a slip
+    of ``-o`` must never replace the corpus. Inputs that cannot be listed, or that are remote,
+    are left to the reading to refuse."""
+    targets = {os.path.realpath(output): output for output in outputs if output}
+    try:
+        sources = expand([spec for spec in specs if "://" not in spec]) if targets else []
+    except InputError:
+        return
+    for source in sources:
+        output = targets.get(os.path.realpath(source.name)) if source.name != STDIN else None
+        if output is not None:
+            raise InputError(f"The output {output!r} is one of the inputs; writing it would replace them.")
+
+
+def _exists(spec: str) -> bool:
+    """Whether ``spec`` names something; one a folder on its path hides from us is refused."""
+    try:
+        os.lstat(spec)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise unreadable(spec, error) from None
+    return True
+
+
+def _fixed_folder(pattern: str) -> str:
+    """The folders a glob pattern starts with, before its first wildcard."""
+    parts = Path(pattern).parts
+    fixed = [part for part in itertools.takewhile(lambda part: not glob.has_magic(part), parts[:-1])]
+    return os.path.join(*fixed) if fixed else os.curdir
+
+
 def _folder_files(folder: str) -> list[str]:
+    """Every file under ``folder`` that is read (:func:`_listed`), folders linked into it
+    followed (each real folder once: a link back up is not a loop), hidden names skipped. A
+    folder that cannot be listed is refused, as a file that cannot be read is."""
+
+    def refuse(error: OSError) -> None:
+        name = error.filename if isinstance(error.filename, str) else folder
+        raise InputError(f"The folder {name!r} cannot be read ({error.strerror}).")
+
     out: list[str] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not _hidden_name(d))
+    walked = set()
+    for root, dirs, files in os.walk(folder, onerror=refuse, followlinks=True):
+        walked.add(os.path.realpath(root))
+        dirs[:] = sorted(
+            d for d in dirs if not _hidden_name(d) and os.path.realpath(os.path.join(root, d)) not in walked
+        )
         out.extend(os.path.join(root, f) for f in files if not _hidden_name(f))
     return sorted(filter(_listed, out))
 
@@ -170,6 +223,8 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
         if source.data is not None:
             raw: BinaryIO = io.BytesIO(source.data)
         elif source.name == STDIN:
+            if sys.stdin is None:  # started with standard input closed
+                raise InputError("Standard input (-) is closed: there is nothing to read.")
             raw = sys.stdin.buffer
         else:
             raw = open(source.name, "rb")  # noqa: SIM115
@@ -196,13 +251,13 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
                 return
             yield block
     finally:
-        if raw is not sys.stdin.buffer:
+        if sys.stdin is None or raw is not sys.stdin.buffer:
             raw.close()
 
 
 def _decompressed(raw: BinaryIO, source: Source) -> BinaryIO:
     buffered = io.BufferedReader(raw, BLOCK)  # type: ignore[arg-type,type-var]
-    if source.compression is None:
+    if source.compression is None or not buffered.peek(1):  # an empty file is empty text, whatever its suffix
         return buffered
     if source.compression == "gzip":
         return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
@@ -216,7 +271,40 @@ def _decompressed(raw: BinaryIO, source: Source) -> BinaryIO:
         raise InputError(
             f"Reading {source.name!r} needs the zstandard package: pip install zstandard."
         ) from None
-    return zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)  # type: ignore[return-value]
+    return io.BufferedReader(_ZstdFrames(buffered, zstandard.ZstdDecompressor()), BLOCK)  # type: ignore[return-value]
+
+
+class _ZstdFrames(io.RawIOBase):
+    """The text of zstd frames one after another. zstandard's own stream reader ends quietly
+    where the input ends inside a frame; here that is a truncated archive (``EOFError``)."""
+
+    def __init__(self, compressed: BinaryIO, decompressor: Any) -> None:
+        self._compressed = compressed
+        self._decompressor = decompressor
+        self._frame: Any = None  # the frame being read, if one has begun
+        self._out = memoryview(b"")  # decompressed and not yet read
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._out:
+            data = self._compressed.read(ZSTD_INPUT)
+            if not data:
+                if self._frame is not None and not self._frame.eof:
+                    raise EOFError("the input ends inside a frame")
+                return 0
+            out = []
+            while data:
+                if self._frame is None or self._frame.eof:
+                    self._frame = self._decompressor.decompressobj()
+                out.append(self._frame.decompress(data))
+                data = self._frame.unused_data if self._frame.eof else b""
+            self._out = memoryview(b"".join(out))
+        size = min(len(buffer), len(self._out))
+        buffer[:size] = self._out[:size]
+        self._out = self._out[size:]
+        return size
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -348,6 +436,11 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         text = record[field]
         if not isinstance(text, str):
             raise InputError(f"Line {number:,} of {name!r} has a {quoted(field)} that is not a string.")
+        if "\x00" in text:  # an escaped NUL (\u0000): no text holds one
+            raise InputError(
+                f"Line {number:,} of {name!r} has a {quoted(field)} holding a NUL character, "
+                "which is not text."
+            )
         # A JSON escape may name half of a surrogate pair alone ("\ud800"), which no text holds and
         # no UTF-8 file can store: refused here, where the line is known. Only lines spelling such
         # an escape are searched.
@@ -367,6 +460,7 @@ def parquet_batches(
     that is not text, a null and a file that is not Parquet are refused with one sentence."""
     try:
         import pyarrow as pa
+        import pyarrow.compute as pc
         import pyarrow.parquet as pq
     except ImportError:
         raise InputError(
@@ -383,7 +477,7 @@ def parquet_batches(
         shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
         raise InputError(f"The Parquet file {source.name!r} has no column {quoted(field)} (it has: {shown}).")
     column_type = parquet.schema_arrow.field(field).type
-    if not (pa.types.is_string(column_type) or pa.types.is_large_string(column_type)):
+    if not is_text_type(column_type):
         raise InputError(f"The column {quoted(field)} of {source.name!r} holds {column_type}, not strings.")
     row = 1
     done = 0
@@ -396,11 +490,29 @@ def parquet_batches(
                     nulls = column.is_null().to_pylist()
                     at = row + nulls.index(True)
                     raise InputError(f"Row {at:,} of {source.name!r} has no {quoted(field)} (null).")
-                yield column.to_pylist()
+                texts = column.to_pylist()
+                if pc.any(pc.match_substring(column.cast(pa.large_string()), "\x00")).as_py():
+                    at = row + next(i for i, text in enumerate(texts) if "\x00" in text)
+                    raise InputError(
+                        f"Row {at:,} of {source.name!r} has a {quoted(field)} holding a NUL character, "
+                        "which is not text."
+                    )
+                yield texts
                 row += len(column)
             size = source.size or 0
             now = size * (group + 1) // max(parquet.num_row_groups, 1)
             read(now - done)
             done = now
-    except pa.ArrowException:
-        raise InputError(f"The Parquet file {source.name!r} is damaged.") from None
+    except (OSError, pa.ArrowException):  # a damaged page: pyarrow says OSError
+        raise InputError(f"The Parquet file {source.name!r} is damaged (from row {row:,}).") from None
+
+
+def is_text_type(column_type: Any) -> bool:
+    """Whether a Parquet column of this Arrow type holds strings: plain, large, viewed, or
+    dictionary-encoded (pandas' ``category``)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(column_type):
+        column_type = column_type.value_type
+    viewed = getattr(pa.types, "is_string_view", lambda t: False)(column_type)
+    return bool(pa.types.is_string(column_type) or pa.types.is_large_string(column_type) or viewed)

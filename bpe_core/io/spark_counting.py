@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import bpe_core
 from bpe_core.errors import InputError
@@ -36,6 +37,7 @@ from bpe_core.pipeline.config import PipelineConfig
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _OUR_ERROR = re.compile(r"bpe_core\.errors\.InputError: (.*)")
+_FAILED_FILE = re.compile(r"[Ee]ncountered error while reading file (\S+?)\.?(?=\s|$)")
 
 
 def spark_counts(
@@ -102,6 +104,8 @@ def _stop(spark: Any) -> None:
 
 
 def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field: str) -> list:
+    from pyspark.sql.functions import input_file_name
+
     parts = []
     if files:
         frame = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(files)
@@ -117,8 +121,9 @@ def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field
             raise InputError(
                 f"The column {field!r} of the Parquet inputs holds {dict(frame.dtypes)[field]}, not strings."
             )
-        if frame.filter(frame[field].isNull()).limit(1).count():
-            raise InputError(f"A row of the Parquet inputs has no {field!r} (null).")
+        null = frame.filter(frame[field].isNull()).select(input_file_name()).limit(1).collect()
+        if null:
+            raise InputError(f"A row of the Parquet file {_local(null[0][0])!r} has no {field!r} (null).")
         texts = frame.select(field).rdd.map(lambda row: row[0])
         parts.append(texts.mapPartitions(lambda rows: _texts_counts(rows, config, field)))
     counts = parts[0] if len(parts) == 1 else spark.sparkContext.union(parts)
@@ -175,7 +180,15 @@ def _our_error(error: Exception) -> Exception:
     found = _OUR_ERROR.search(str(error))
     if found is not None:
         return InputError(found.group(1).strip())
+    file = _FAILED_FILE.search(str(error))  # Spark names the file it failed to read (a damaged page)
+    if file is not None:
+        return InputError(f"Spark could not read the file {_local(file.group(1))!r}: it is damaged.")
     return InputError(f"Spark could not count the inputs ({_first_line(error)}).")
+
+
+def _local(url: str) -> str:
+    """A file's URL as Spark gives it, as a path where it is a local file."""
+    return unquote(url.removeprefix("file://").removeprefix("file:")) if url.startswith("file:") else url
 
 
 def _first_line(error: BaseException) -> str:

@@ -95,11 +95,14 @@ class Corpus:
         return cls.from_counter(counter, config, tuple(specials))
 
     @classmethod
-    def from_counts(cls, text: str, config: PipelineConfig, progress: Progress | None = None) -> Corpus:
+    def from_counts(
+        cls, text: str, config: PipelineConfig, progress: Progress | None = None, name: str | None = None
+    ) -> Corpus:
         """Parse ``word<TAB>count`` lines; each word is normalized and pre-tokenized like text.
-        ``progress(lines done, lines)`` hears of the lines read."""
+        ``progress(lines done, lines)`` hears of the lines read; ``name``, the file's, is named
+        with a line at fault."""
         lines = text.count("\n") + 1 if progress is not None else 0
-        return cls.from_texts(_parse_counts(text), config, progress, lines)
+        return cls.from_texts(_parse_counts(text, name), config, progress, lines)
 
     @classmethod
     def from_texts(
@@ -229,23 +232,23 @@ def _telling(items: Iterable[_Item], progress: Progress, total: int) -> Iterator
         yield item
 
 
-def _parse_counts(text: str) -> Iterator[tuple[str, int]]:
+def _parse_counts(text: str, name: str | None = None) -> Iterator[tuple[str, int]]:
+    counts_file = "the counts file" if name is None else f"the counts file {name!r}"
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        where = f"Line {number:,} of {counts_file}"
         word, tab, count_text = line.rpartition("\t")
         if not tab:
-            raise InputError(f"Line {number} of the counts file has no TAB between word and count.")
+            raise InputError(f"{where} has no TAB between word and count.")
         if not word:
-            raise InputError(f"Line {number} of the counts file has an empty word.")
+            raise InputError(f"{where} has an empty word.")
         count_text = count_text.strip()
         if not count_text.isdigit() or not count_text.isascii() or int(count_text[:30]) < 1:
             shown = count_text if len(count_text) <= 30 else count_text[:27] + "..."
-            raise InputError(
-                f"Line {number} of the counts file has count {shown!r}, which is not a positive whole number."
-            )
-        if len(count_text) > len(str(MAX_TOTAL)):
-            raise InputError(f"Line {number} of the counts file has a count beyond {MAX_TOTAL:,} (2^62).")
+            raise InputError(f"{where} has count {shown!r}, which is not a positive whole number.")
+        if len(count_text) > len(str(MAX_TOTAL)) or int(count_text) > MAX_TOTAL:
+            raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
         yield word, int(count_text)
 
 

@@ -114,6 +114,17 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     assert code == 1 and err.strip().endswith("broken.jsonl' is not JSON.") and "Line 2" in err
     assert not (tmp_path / "x.tsv").exists()
 
+    (folder / "broken.jsonl").unlink()  # a Parquet page damaged: Spark's reader fails, and says where
+    pq.write_table(pa.table({"text": [f"w{i} x" for i in range(5_000)]}), folder / "pages.parquet")
+    data = bytearray((folder / "pages.parquet").read_bytes())
+    data[200 : len(data) // 2] = bytes(b ^ 0x55 for b in data[200 : len(data) // 2])
+    (folder / "pages.parquet").write_bytes(bytes(data))
+    code, _out, err = run(
+        "count", str(folder), "-o", str(tmp_path / "x.tsv"), "--engine", "spark", "--spark-master", "local[2]"
+    )
+    assert code == 1 and "pages.parquet" in err and "damaged" in err and err.count("\n") == 1
+    assert not (tmp_path / "x.tsv").exists()
+
 
 def test_a_local_spark_is_given_a_heap_that_holds_large_files_unless_the_user_chose_one(monkeypatch):
     from bpe_core.io.spark_counting import _local_driver_memory

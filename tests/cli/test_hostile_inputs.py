@@ -1,0 +1,197 @@
+"""Inputs as data engineers hand them over, at their edges: damaged archives and Parquet pages,
+NUL characters inside records, folders that cannot be listed or that link elsewhere, globs
+under folders named like hidden ones, one file named twice, an output that names an input,
+standard input closed, and counts files with faults. Each is counted right, or refused with
+one sentence naming the file (and the line or row), exit 1 and no output file."""
+
+import bz2
+import gzip
+import json
+import lzma
+import os
+import subprocess
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import zstandard
+
+from tests.cli.test_contract import run
+
+
+def refused(tmp_path, *inputs, says, options=()):
+    """Count ``inputs``: one sentence saying ``says``, exit 1, no output file."""
+    output = tmp_path / "out.tsv"
+    code, out, err = run("count", *map(str, inputs), "-o", str(output), *options)
+    assert code == 1 and out == "" and err.count("\n") == 1 and says in err, err
+    assert not output.exists()
+    return err
+
+
+def counted(tmp_path, *inputs, options=()):
+    """The counts file ``count`` writes of ``inputs``, as {word: count}."""
+    output = tmp_path / "out.tsv"
+    code, _out, err = run("count", *map(str, inputs), "-o", str(output), *options)
+    assert code == 0, err
+    lines = output.read_text(encoding="utf-8").splitlines()[1:]
+    output.unlink()
+    return {word: int(count) for word, count in (line.rsplit("\t", 1) for line in lines)}
+
+
+def test_a_zstd_archive_cut_short_is_refused_and_frames_one_after_another_are_read(tmp_path):
+    whole = zstandard.ZstdCompressor().compress(b"alpha beta " * 40_000)
+    (tmp_path / "cut.txt.zst").write_bytes(whole[: len(whole) // 2])
+    err = refused(tmp_path, tmp_path / "cut.txt.zst", says="damaged or truncated zstd archive")
+    assert "cut.txt.zst" in err
+    second = zstandard.ZstdCompressor().compress(b" gamma")
+    (tmp_path / "frames.txt.zst").write_bytes(whole + second)
+    assert counted(tmp_path, tmp_path / "frames.txt.zst") == {"alpha": 40_000, "beta": 40_000, "gamma": 1}
+
+
+def test_an_empty_file_is_empty_text_whatever_its_compression(tmp_path):
+    for suffix in (".gz", ".bz2", ".xz", ".zst"):
+        (tmp_path / f"empty.txt{suffix}").write_bytes(b"")
+    (tmp_path / "words.txt").write_text("one two", encoding="utf-8")
+    assert counted(tmp_path, tmp_path) == {"one": 1, "two": 1}
+    # and a real empty archive of each kind reads as empty text too
+    for suffix, compress in ((".gz", gzip.compress), (".bz2", bz2.compress), (".xz", lzma.compress)):
+        (tmp_path / f"empty.txt{suffix}").write_bytes(compress(b""))
+    assert counted(tmp_path, tmp_path) == {"one": 1, "two": 1}
+
+
+def test_a_parquet_file_with_a_damaged_page_is_refused_naming_it(tmp_path):
+    path = tmp_path / "pages.parquet"
+    pq.write_table(pa.table({"text": [f"w{i} x" for i in range(10_000)]}), path, row_group_size=1_000)
+    data = bytearray(path.read_bytes())
+    for i in range(200, len(data) // 2):  # the pages, not the footer: the file still opens
+        data[i] ^= 0x55
+    path.write_bytes(bytes(data))
+    refused(tmp_path, path, says="The Parquet file")
+    err = refused(tmp_path, path, says="is damaged")
+    assert "pages.parquet" in err
+
+
+def test_a_nul_character_inside_a_record_is_refused_naming_the_line_or_row(tmp_path):
+    jsonl = tmp_path / "nul.jsonl"
+    jsonl.write_text(
+        json.dumps({"text": "fine"}) + "\n" + json.dumps({"text": "a\x00b"}) + "\n", encoding="utf-8"
+    )
+    assert "Line 2 of" in refused(tmp_path, jsonl, says="NUL character")
+    parquet = tmp_path / "nul.parquet"
+    pq.write_table(pa.table({"text": ["fine", "also fine", "a\x00b"]}), parquet)
+    assert "Row 3 of" in refused(tmp_path, parquet, says="NUL character")
+
+
+def test_text_columns_of_every_string_encoding_are_read(tmp_path):
+    words = ["red blue", "red", "green red"]
+    categories = pa.array(words).dictionary_encode()  # pandas' category
+    pq.write_table(pa.table({"text": categories}), tmp_path / "category.parquet")
+    pq.write_table(pa.table({"text": pa.array(words, pa.large_string())}), tmp_path / "large.parquet")
+    expected = {"red": 3, "blue": 1, "green": 1}
+    assert counted(tmp_path, tmp_path / "category.parquet") == expected
+    assert counted(tmp_path, tmp_path / "large.parquet") == expected
+    counts = tmp_path / "counts.parquet"
+    pq.write_table(pa.table({"word": pa.array(["ab", "abc"], pa.large_string()), "count": [3, 2]}), counts)
+    code, out, err = run("train", str(counts), "--input", "counts", "--merges", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["merges"][0]["pair"] == ["a", "b"]
+
+
+def test_a_glob_under_folders_named_like_hidden_ones_matches_what_is_in_them(tmp_path, monkeypatch):
+    for folder in ("_data", ".cache/corpus"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "a.txt").write_text("kept words", encoding="utf-8")
+        (tmp_path / folder / ".hidden.txt").write_text("never", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert counted(tmp_path, "_data/*.txt") == {"kept": 1, "words": 1}
+    assert counted(tmp_path, ".cache/corpus/*.txt") == {"kept": 1, "words": 1}
+    assert counted(tmp_path, str(tmp_path / "_data" / "*.txt")) == {"kept": 1, "words": 1}
+
+
+def test_a_folder_that_cannot_be_listed_is_refused_not_skipped(tmp_path, monkeypatch):
+    (tmp_path / "corpus" / "locked").mkdir(parents=True)
+    (tmp_path / "corpus" / "a.txt").write_text("words", encoding="utf-8")
+    locked = str(tmp_path / "corpus" / "locked")
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # as a folder without read permission answers (root ignores chmod)
+        if os.fspath(path) == locked:
+            raise PermissionError(13, "Permission denied", locked)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    err = refused(tmp_path, tmp_path / "corpus", says="cannot be read (Permission denied)")
+    assert "locked" in err
+
+
+def test_linked_folders_are_followed_once_and_one_file_named_twice_counts_once(tmp_path, monkeypatch):
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "shard").mkdir()
+    (tmp_path / "corpus" / "base.txt").write_text("base words", encoding="utf-8")
+    (tmp_path / "shard" / "more.txt").write_text("linked words", encoding="utf-8")
+    (tmp_path / "corpus" / "shard").symlink_to(tmp_path / "shard")
+    (tmp_path / "shard" / "back").symlink_to(tmp_path / "corpus")  # a loop: walked once
+    expected = {"words": 2, "base": 1, "linked": 1}
+    assert counted(tmp_path, tmp_path / "corpus") == expected
+    monkeypatch.chdir(tmp_path)
+    assert counted(tmp_path, "corpus", "./corpus/base.txt", "shard/more.txt") == expected
+
+
+def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("hello world", encoding="utf-8")
+    code, _out, err = run("count", str(corpus), "-o", str(corpus))
+    assert code == 1 and "is one of the inputs" in err and err.count("\n") == 1
+    code, _out, err = run("train", str(tmp_path), "-o", str(corpus))
+    assert code == 1 and "is one of the inputs" in err
+    assert corpus.read_text(encoding="utf-8") == "hello world"
+
+
+def test_standard_input_closed_is_said_in_one_sentence(tmp_path):
+    command = f'"{sys.executable}" -m bpe_core.cli count - -o "{tmp_path / "c.tsv"}" <&-'
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Standard input (-) is closed" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "c.tsv").exists()
+
+
+@pytest.mark.parametrize(
+    "name, text, says",
+    [
+        ("plain.tsv", "ab\t3\nb\t-2\n", "Line 2 of the counts file 'plain.tsv'"),
+        ("plain.tsv", "ab 3\n", "Line 1 of the counts file 'plain.tsv' has no TAB"),
+        ("huge.tsv", "#bpe-studio counts 1\nab\t99999999999999999999\n", "a count beyond"),
+        ("plainhuge.tsv", "ab\t99999999999999999999\n", "a count beyond"),
+    ],
+)
+def test_faults_of_a_counts_file_name_it(tmp_path, monkeypatch, name, text, says):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    code, _out, err = run("train", name, "--input", "counts")
+    assert code == 1 and says in err and err.count("\n") == 1, err
+
+
+def test_a_counts_file_with_lone_cr_line_ends_and_a_parquet_one_with_a_null(tmp_path):
+    (tmp_path / "cr.tsv").write_bytes(b"#bpe-studio counts 1\rab\t3\rabc\t2\r")
+    code, out, err = run("train", str(tmp_path / "cr.tsv"), "--input", "counts", "--merges", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["merges"][0]["pair"] == ["a", "b"]
+    pq.write_table(pa.table({"word": ["ab", "cd", None], "count": [3, 2, 1]}), tmp_path / "null.parquet")
+    code, _out, err = run("train", str(tmp_path / "null.parquet"), "--input", "counts")
+    assert code == 1 and "Row 3 of the counts file" in err
+
+
+def test_counts_files_of_shards_are_named_by_a_folder_or_a_glob(tmp_path):
+    (tmp_path / "shards").mkdir()
+    for shard, words in (("0", "ab ab abc"), ("1", "ab abc abc")):
+        (tmp_path / f"{shard}.txt").write_text(words, encoding="utf-8")
+        assert (
+            run("count", str(tmp_path / f"{shard}.txt"), "-o", str(tmp_path / "shards" / f"{shard}.tsv"))[0]
+            == 0
+        )
+    options = ["--merges", "3", "--tie-break", "hf", "--json"]
+    _, whole, _ = run("train", str(tmp_path / "0.txt"), str(tmp_path / "1.txt"), *options)
+    for named in (tmp_path / "shards", tmp_path / "shards" / "*.tsv"):
+        code, out, err = run("train", str(named), "--input", "counts", *options)
+        assert code == 0, err
+        assert json.loads(out)["merges"] == json.loads(whole)["merges"]
