@@ -87,6 +87,8 @@ def expand(specs: Sequence[str]) -> list[Source]:
             # Hidden names are skipped below the pattern's fixed folders, not in them: the user
             # typed those ("_data/*.txt", "~/.cache/corpus/*.jsonl").
             fixed = _fixed_folder(spec)
+            if "**" in spec:  # glob skips folders it cannot list without a word: refused here
+                _folder_files(fixed)
             matches = sorted(
                 p for p in glob.glob(spec, recursive=True) if not _hidden(os.path.relpath(p, fixed))
             )

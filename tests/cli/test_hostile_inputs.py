@@ -109,19 +109,26 @@ def test_a_glob_under_folders_named_like_hidden_ones_matches_what_is_in_them(tmp
     assert counted(tmp_path, str(tmp_path / "_data" / "*.txt")) == {"kept": 1, "words": 1}
 
 
-def test_a_folder_that_cannot_be_listed_is_refused_not_skipped(tmp_path, monkeypatch):
+@pytest.fixture
+def locked_folder(tmp_path, monkeypatch):
+    """``corpus/`` holding a file and ``locked/``, a folder that cannot be listed (as one without
+    read permission answers: the tests may run as root, whom chmod does not stop)."""
     (tmp_path / "corpus" / "locked").mkdir(parents=True)
     (tmp_path / "corpus" / "a.txt").write_text("words", encoding="utf-8")
     locked = str(tmp_path / "corpus" / "locked")
     real_scandir = os.scandir
 
-    def scandir(path="."):  # as a folder without read permission answers (root ignores chmod)
+    def scandir(path="."):
         if os.fspath(path) == locked:
             raise PermissionError(13, "Permission denied", locked)
         return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    err = refused(tmp_path, tmp_path / "corpus", says="cannot be read (Permission denied)")
+    return tmp_path / "corpus"
+
+
+def test_a_folder_that_cannot_be_listed_is_refused_not_skipped(tmp_path, locked_folder):
+    err = refused(tmp_path, locked_folder, says="cannot be read (Permission denied)")
     assert "locked" in err
 
 
@@ -195,3 +202,8 @@ def test_counts_files_of_shards_are_named_by_a_folder_or_a_glob(tmp_path):
         code, out, err = run("train", str(named), "--input", "counts", *options)
         assert code == 0, err
         assert json.loads(out)["merges"] == json.loads(whole)["merges"]
+
+
+def test_a_recursive_glob_over_a_folder_that_cannot_be_listed_is_refused(tmp_path, locked_folder):
+    refused(tmp_path, locked_folder / "**" / "*.txt", says="cannot be read (Permission denied)")
+    assert counted(tmp_path, locked_folder / "*.txt") == {"words": 1}  # the locked folder is not asked for
