@@ -4,9 +4,10 @@ expected text in the current font, so zooming never elides it."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QProgressBar, QPushButton, QSizePolicy, QStatusBar
+from PySide6.QtWidgets import QApplication, QProgressBar, QPushButton, QSizePolicy, QStatusBar, QWidget
+from shiboken6 import isValid
 
 from app.accessibility import announce
 from app.bridge import ASK, NO_CORPUS, Bridge
@@ -50,6 +51,11 @@ class StatusFields(QObject):
         self.message = StatusText()
         self.progress = QProgressBar()
         self.cancel_button = QPushButton("Cancel")
+        # A click leaves the keys where they were (the button hides when the job ends, and Qt
+        # would hand its focus to the next field, the Corpus filter); Tab still reaches it.
+        self.cancel_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.cancel_button.setAccessibleName("Cancel the background job")
+        self._focus_before: QWidget | None = None  # where the keys were when the job began
         self._clear = QTimer(bar, singleShot=True)
         self._clear.timeout.connect(lambda: self.message.setText(""))
         bar.addWidget(self.message, 1)
@@ -119,6 +125,12 @@ class StatusFields(QObject):
             self._clear.stop()
 
     def _on_busy(self, busy: bool) -> None:
+        if busy:
+            self._focus_before = QApplication.focusWidget()
+        elif self.cancel_button.hasFocus():  # reached by Tab: the keys go back where they were
+            before = self._focus_before
+            if before is not None and isValid(before) and before.isVisible():
+                before.setFocus(Qt.FocusReason.OtherFocusReason)
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
         self.progress.setRange(0, 0)

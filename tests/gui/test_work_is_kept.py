@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from app import bridge as bridge_module
 from bpe_core import Corpus, PipelineConfig, Trainer
@@ -119,6 +120,38 @@ def test_cancel_while_opening_a_session_keeps_the_previous_one(qtbot, make_windo
     assert window.bridge.trainer is before and before.position == 3
     assert window.windowTitle() == title and window.bridge.path is None
     assert window.status.message.text() == "Cancelled"
+
+
+@pytest.mark.parametrize("by", ["a click", "Tab and Space"])
+def test_after_cancel_the_keys_are_where_they_were_and_the_next_one_steps(
+    qtbot, make_window, tmp_path, monkeypatch, by
+):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(sample("Shakespeare").text(), encoding="utf-8")
+    gate = Gate()
+
+    def trainer_after_counting(corpus, training):
+        gate.hold()
+        return Trainer(corpus, training)
+
+    monkeypatch.setattr(bridge_module, "Trainer", trainer_after_counting)
+    window = make_window()
+    fresh_focus(qtbot, window)
+    table = QApplication.focusWidget()
+    before = window.bridge.trainer.position
+    window.open_path(corpus)
+    assert gate.reached.wait(10)
+    if by == "a click":
+        qtbot.mouseClick(window.status.cancel_button, Qt.MouseButton.LeftButton)
+    else:  # as a keyboard user reaches it
+        window.status.cancel_button.setFocus(Qt.FocusReason.TabFocusReason)
+        press("Space")
+    gate.release.set()
+    wait_idle(qtbot, window)
+    assert QApplication.focusWidget() is table
+    press("Space")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == before + 1
 
 
 def test_cancel_after_counting_a_corpus_keeps_the_previous_session(qtbot, make_window, tmp_path, monkeypatch):
