@@ -33,17 +33,18 @@ from app.collector import collect_on_gui_thread, note_activity
 from app.jobs import Job, Outcome, Work
 from bpe_core import Corpus, MergeError, PipelineConfig, StopReason, Trainer, TrainingConfig, load_corpus
 from bpe_core.encoding.encoder import Encoder
-from bpe_core.errors import Cancelled
+from bpe_core.errors import Cancelled, InputError
 from bpe_core.history.events import (
     BranchCreated,
     BranchSwitched,
     Event,
 )
 from bpe_core.history.records import USER
-from bpe_core.io.counts_file import is_counts_parquet
+from bpe_core.io.counts_file import is_counts_file
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
+from bpe_core.io.sources import expand
 from bpe_core.runtime.fileio import is_pipe, write_atomic
 from bpe_core.runtime.memory import release_free_memory
 from bpe_core.tools.compare import Run, sweep, tie_choices
@@ -84,6 +85,7 @@ class _Request:
     on_success: Callable[[Any], None] | None = None
     opens: Path | None = None  # the file it opens (reported through ``sig_opened``)
     replaces_session: bool = False
+    reads_session: bool = False  # its work reads the current trainer (on the job's thread)
 
 
 class Bridge(QObject):
@@ -144,6 +146,16 @@ class Bridge(QObject):
     @property
     def busy(self) -> bool:
         return self._job is not None
+
+    @property
+    def trainer_busy(self) -> bool:
+        """Whether a job may be changing or reading the current trainer, which views must then
+        not read. Opening builds a new trainer and leaves the current one alone, so while a
+        corpus loads the panes still scroll, filter and encode over the session they show."""
+        request = self._request
+        return self._job is not None and not (
+            request is not None and request.replaces_session and not request.reads_session
+        )
 
     @property
     def opening(self) -> bool:
@@ -664,7 +676,9 @@ class Bridge(QObject):
                 f", {path.name} attached: {attached.word_count:,} words, each merge counted there"
             )
 
-        self._start(_Request(f"Attaching {path.name}", work, install, replaces_session=True))
+        self._start(
+            _Request(f"Attaching {path.name}", work, install, replaces_session=True, reads_session=True)
+        )
 
     def open_text(
         self,
@@ -861,11 +875,20 @@ class Bridge(QObject):
 
 
 def corpus_kind(path: Path) -> str:
-    """``counts`` for a word-counts file (by its suffix; a Parquet file by its columns), else
-    ``text``: a text file, a folder of them, compressed, JSONL or Parquet."""
-    if path.suffix.lower() in COUNTS_SUFFIXES:
-        return "counts"
-    return "counts" if path.suffix.lower() == ".parquet" and is_counts_parquet(path) else "text"
+    """``counts`` for a word-counts file (by its suffix, its header whatever its name, a Parquet
+    file by its columns) or a folder of nothing else (the counts of shards), else ``text``: a
+    text file, a folder of them, compressed, JSONL or Parquet."""
+    if path.is_dir():
+        try:
+            files = [Path(source.name) for source in expand([str(path)])]
+        except InputError:
+            return "text"  # counting the folder says what is wrong with it
+        return "counts" if files and all(map(_holds_counts, files)) else "text"
+    return "counts" if _holds_counts(path) else "text"
+
+
+def _holds_counts(path: Path) -> bool:
+    return path.suffix.lower() in COUNTS_SUFFIXES or is_counts_file(path)
 
 
 def _load_corpus(path: str | Path, config: PipelineConfig, kind: str, report) -> Corpus:

@@ -15,9 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bpe_core.io.sources import SESSION_SUFFIX
+
 APP_ID = "bpe-studio"
 SESSION_MIME = "application/x-bpe-studio-session"
-SESSION_SUFFIX = ".bpe.json"
 ICONS = Path(__file__).resolve().parents[1] / "resources" / "icons"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 

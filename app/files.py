@@ -133,7 +133,7 @@ class FileActions(QObject):
         with keeping_focus(self._window):
             path = QFileDialog.getExistingDirectory(self._window, "Open corpus folder", self.folder())
         if path:
-            self.open_path(path, "text")
+            self.open_path(path, None)  # a folder of texts, or of counts files (shards)
 
     def ask_open_session(self) -> None:
         with keeping_focus(self._window):

@@ -50,7 +50,7 @@ class RefreshTimer(QTimer):
                 self.start()
 
     def _fire(self) -> None:
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             self._held = True
             return
         self._refresh()

@@ -61,7 +61,7 @@ class CorpusModel(TableModel):
         self._filter = ""
         self._only: frozenset[int] | None = None  # show only these words (selection filter)
         self._sort_column, self._sort_order = COUNT, Qt.SortOrder.DescendingOrder
-        self._cache: RowCache[int, CorpusRow] = RowCache(self._compute, lambda: bridge.busy)
+        self._cache: RowCache[int, CorpusRow] = RowCache(self._compute, lambda: bridge.trainer_busy)
         self._highlight: frozenset[int] = frozenset()
         # The last step's words: as the engine gives them, and as a mask for painting (a step
         # early in a large corpus changes hundreds of thousands; a set of them costs tens of ms).
@@ -192,7 +192,7 @@ class CorpusModel(TableModel):
 
     def _tooltip(self, w: int, row: CorpusRow) -> str:
         after = " ".join(text + marker for text, marker in row.tokens)
-        if not self._changed_mask[w] or self._bridge.busy:
+        if not self._changed_mask[w] or self._bridge.trainer_busy:
             return f"{row.word}: {row.count:,}× — {after}"
         change = self._bridge.trainer.last_change
         if change is None:
@@ -251,7 +251,7 @@ class CorpusModel(TableModel):
         self._lookup = WordLookup(corpus.words, corpus.counts)
         self._only = None
         self._filter = ""  # a new session: its words all shown (the pane clears its field)
-        self._rows = self._ordered() if not self._bridge.busy else array("i")
+        self._rows = self._ordered() if not self._bridge.trainer_busy else array("i")
         self._positions = None
         self.endResetModel()
 
@@ -353,7 +353,7 @@ class CorpusModel(TableModel):
         return mask
 
     def _reorder(self) -> None:
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             self._resort.start()
             return
         note_activity()  # ordering millions of rows frees large passing arrays: handed back at a pause

@@ -103,7 +103,7 @@ class MergeModel(TableModel):
         )[column]
 
     def _tooltip_at(self, row: int, _column: int):
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return None
         record = self._history[row]
         return self._tooltip(record, record.step <= self._position)
@@ -117,7 +117,7 @@ class MergeModel(TableModel):
         """Rows move only where the change says: the position alone (an undo, a redo, a jump
         along the line) repaints the rows between; settings and branches made, renamed or
         deleted elsewhere change no row."""
-        if self._bridge.busy or change.kind in (ChangeKind.SETTINGS, ChangeKind.BRANCHES):
+        if self._bridge.trainer_busy or change.kind in (ChangeKind.SETTINGS, ChangeKind.BRANCHES):
             return
         moved_only = not (change.history_changed or change.branch_switched or change.kind == ChangeKind.RESET)
         if moved_only and self._trainer is self._bridge.trainer:
@@ -127,7 +127,7 @@ class MergeModel(TableModel):
 
     def refresh(self) -> None:
         """Read the history again: rows appended where it grew, all of them for another line."""
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return
         trainer = self._bridge.trainer
         history, position = trainer.history, trainer.position
@@ -187,7 +187,7 @@ class MergeModel(TableModel):
         """The first row after ``after`` (wrapping around) whose merge contains ``text``."""
         needle = text.casefold()
         rows = len(self._history)
-        if not needle or not rows or self._bridge.busy:
+        if not needle or not rows or self._bridge.trainer_busy:
             return None
         pairs = self._history.pairs()  # read from the columns: no record made per row
         for offset in range(1, rows + 1):
@@ -200,7 +200,7 @@ class MergeModel(TableModel):
         """``left + right → token`` as shown; a placeholder if not cached while a job runs."""
         text = self._shown.get(step)
         if text is None:
-            if self._bridge.busy:
+            if self._bridge.trainer_busy:
                 return PLACEHOLDER
             config = self._bridge.trainer.corpus.config
             left, right = (self._token(t) for t in pair)
@@ -243,7 +243,7 @@ class MergeModel(TableModel):
             return ""
         text = self._differing.get(record.step)
         if text is None:
-            if self._bridge.busy:
+            if self._bridge.trainer_busy:
                 return PLACEHOLDER
             exact = self.choices_at(record)
             picks, complete = (exact, True) if exact is not None else tie_picks(record, self._token)

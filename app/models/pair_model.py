@@ -91,7 +91,7 @@ class PairModel(TableModel):
         return len(self._rows)
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:
-        return not parent.isValid() and len(self._rows) < self._total and not self._bridge.busy
+        return not parent.isValid() and len(self._rows) < self._total and not self._bridge.trainer_busy
 
     def fetchMore(self, parent=QModelIndex()) -> None:
         # The next page is inserted on the next turn of the event loop, never inside whatever
@@ -102,7 +102,7 @@ class PairModel(TableModel):
 
     def _fetch_page(self) -> None:
         self._fetch_pending = False
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return
         wanted = min(self._total, len(self._rows) + PAGE)
         rows = self._ranked(wanted)[len(self._rows) :]
@@ -221,7 +221,7 @@ class PairModel(TableModel):
 
     def refresh(self) -> None:
         """Back to the first page of the current ranking (after every change)."""
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return
         trainer = self._bridge.trainer
         if trainer is not self._trainer:  # a new corpus or session
@@ -262,7 +262,7 @@ class PairModel(TableModel):
         job runs the trainer is not read: what is not cached yet shows as a placeholder."""
         shown = self._strings.get(token_id)
         if shown is None:
-            if self._bridge.busy:
+            if self._bridge.trainer_busy:
                 return PLACEHOLDER
             trainer = self._bridge.trainer
             shown = self._strings[token_id] = visible(trainer.token_string(token_id), trainer.corpus.config)
@@ -271,7 +271,7 @@ class PairModel(TableModel):
     def _merged(self, pair: tuple[int, int]) -> str:
         merged = self._merged_strings.get(pair)
         if merged is None:
-            if self._bridge.busy:
+            if self._bridge.trainer_busy:
                 return PLACEHOLDER
             trainer = self._bridge.trainer
             tokens = trainer.token_string
@@ -293,7 +293,7 @@ class PairModel(TableModel):
         frequent pair's are counted once stepping pauses (``None`` until then)."""
         cached = cache.get(row.pair)
         if cached is None or cached[0] != row.count:
-            if self._bridge.busy:
+            if self._bridge.trainer_busy:
                 return None
             if self._bridge.trainer.pair_words_work(row.pair) > COUNTED_AT_ONCE:
                 self._words_wanted[row.pair] = row.count
@@ -311,7 +311,7 @@ class PairModel(TableModel):
         """Count the words (and replacements) of one pair asked for while stepping, and come
         back for the next on the event loop's next turn (a repaint or a key press may come
         between)."""
-        if self._bridge.busy or not self._words_wanted:
+        if self._bridge.trainer_busy or not self._words_wanted:
             self._words_wanted.clear()
             return
         pair, count = self._words_wanted.popitem()

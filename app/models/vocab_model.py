@@ -125,7 +125,7 @@ class VocabModel(TableModel):
         return bool(self._filter)
 
     def refresh(self) -> None:
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return
         trainer = self._bridge.trainer
         self._n_special = trainer.vocab.n_special
@@ -177,7 +177,7 @@ class VocabModel(TableModel):
         self._warm_timer.start()
 
     def _forget_merged(self) -> None:
-        if self._bridge.busy:  # the job's events are announced once it is over: come back then
+        if self._bridge.trainer_busy:  # the job's events are announced once it is over: come back then
             return
         vocab = self._bridge.trainer.vocab
         self._forget_from(vocab.n_special + vocab.n_base)
@@ -185,7 +185,7 @@ class VocabModel(TableModel):
         self._warm_timer.start()
 
     def _warm_labels(self) -> None:
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return  # the refresh after the job starts it again
         size = self._bridge.trainer.vocab_size
         stop = min(size, self._warmed + WARM_SLICE)
@@ -206,7 +206,7 @@ class VocabModel(TableModel):
         labels = self._labels
         if token_id < len(labels) and labels[token_id] is not None:
             return True
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return False
         trainer = self._bridge.trainer
         if token_id >= len(labels):
@@ -233,7 +233,7 @@ class VocabModel(TableModel):
         if column == ID:
             return self._number(token_id)
         if column == FREQUENCY:
-            return None if self._bridge.busy else self._bridge.trainer.token_frequency(token_id)
+            return None if self._bridge.trainer_busy else self._bridge.trainer.token_frequency(token_id)
         if not self._kept(token_id):
             return None
         if column == TOKEN:
@@ -241,7 +241,7 @@ class VocabModel(TableModel):
         return self._lengths[token_id] if column == LENGTH else self._steps[token_id]
 
     def _recompute(self) -> None:
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return
         trainer = self._bridge.trainer
         self._n_special = trainer.vocab.n_special

@@ -93,7 +93,7 @@ class CorpusPane(QWidget):
         self.selection_label.setText(f"{len(words):,} words contain {label}" if label else "")
 
     def _update_summary(self) -> None:
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return
         trainer = self._bridge.trainer
         changed = self.model.changed_count

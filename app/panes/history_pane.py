@@ -280,13 +280,13 @@ class HistoryGraph(QAbstractScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if not self._bridge.busy:  # a job's end refreshes the pane anyway
+        if not self._bridge.trainer_busy:  # a job's end refreshes the pane anyway
             self.refresh()
 
     # -- input -------------------------------------------------------------------------------
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        if not self._bridge.busy:
+        if not self._bridge.trainer_busy:
             self.reload()  # not refresh: scrolling now would move the node under the pointer
         node = self.node_at(event.position().toPoint())
         if node is not None and event.button() == Qt.MouseButton.LeftButton:
@@ -327,7 +327,7 @@ class HistoryGraph(QAbstractScrollArea):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         trainer = self._bridge.trainer
-        if key in NAVIGATION and not self._bridge.busy:
+        if key in NAVIGATION and not self._bridge.trainer_busy:
             self.refresh()  # the drawing may lag a fast key by one coalesced refresh
         lane = self.current_lane()
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down) and self.lanes:

@@ -162,7 +162,7 @@ class VocabPane(QWidget):
         self._update_summary()
 
     def _update_summary(self) -> None:
-        if self._bridge.busy:
+        if self._bridge.trainer_busy:
             return
         trainer = self._bridge.trainer
         vocab = trainer.vocab
@@ -177,7 +177,7 @@ class VocabPane(QWidget):
     def _show_tree(self) -> None:
         self.tree.clear()
         token = self._selected
-        if token is None or self._bridge.busy or token >= self._bridge.trainer.vocab_size:
+        if token is None or self._bridge.trainer_busy or token >= self._bridge.trainer.vocab_size:
             return
         self.tree.addTopLevelItem(self._tree_item(token, depth=0))
         self.tree.expandAll()

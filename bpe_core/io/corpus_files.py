@@ -8,7 +8,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from bpe_core.errors import ConfigError
+from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import counts_corpus, plain_counts
 from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand
@@ -45,7 +45,14 @@ def load_corpus(
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
         return Corpus.from_word_counts(items, config)
-    return count_sources(expand(specs), config, field, workers, progress, fork=fork).corpus(config)
+    sources = expand(specs)
+    counted = count_sources(sources, config, field, workers, progress, fork=fork)
+    if not counted.counter:  # said of the inputs, which the user named
+        if len(sources) > 1:
+            raise InputError(f"The {len(sources):,} inputs hold no words after pre-tokenization.")
+        named = "Standard input" if sources[0].name == STDIN else f"The file {sources[0].name!r}"
+        raise InputError(f"{named} holds no words after pre-tokenization.")
+    return counted.corpus(config)
 
 
 def _counts_files(specs: list[str]) -> list[str]:

@@ -102,10 +102,11 @@ def count_sources(
     (else they are spawned). Raises ``InputError`` naming the file (and line or row) that cannot be read,
     before anything is returned.
     """
-    total = 0 if any(s.size is None for s in sources) else sum(s.size or 0 for s in sources)
+    sized = all(s.size is not None for s in sources)  # standard input's size is not known
+    total = sum(s.size or 0 for s in sources) if sized else 0
     read = _Reading(progress, total)
     bar = ONE_WORKER_BELOW * (WHITESPACE_FACTOR if config.pretokenize == "whitespace" else 1)
-    if total and total < bar:
+    if sized and total < bar:  # empty files too: starting workers would cost a second for nothing
         workers = 1
     chunk = min(CHUNK, max(total // (workers * TASKS_PER_WORKER), CHUNK // 8)) if total else CHUNK
     chunk = max(chunk, 1)  # a part of no bytes would be cut at its own start again and again

@@ -90,11 +90,20 @@ def _pyarrow(what: str):
 
 
 def has_header(data: bytes) -> bool:
-    return data.removeprefix(b"\xef\xbb\xbf").startswith(HEADER.encode()) and data[len(HEADER) :][:1] in (
-        b"\n",
-        b"\r",
-        b"",
-    )
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    return data.startswith(HEADER.encode()) and data[len(HEADER) :][:1] in (b"\n", b"\r", b"")
+
+
+def is_counts_file(path: str | Path) -> bool:
+    """Whether a file holds word counts, whatever its name: it starts with the header, or it
+    is Parquet with the columns ``word`` and ``count``."""
+    if str(path).lower().endswith(".parquet"):
+        return is_counts_parquet(path)
+    try:
+        with open(path, "rb") as file:
+            return has_header(file.read(len(HEADER) + 4))
+    except OSError:
+        return False  # the reading says why
 
 
 def counts_corpus(

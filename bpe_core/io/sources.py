@@ -11,8 +11,8 @@ compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``); whole texts, JSONL records or
 
 A folder is every file under it, recursively, in path order, without hidden files and
 folders (``.name``) or Hadoop's bookkeeping files (``_SUCCESS``, ``_name``), as Spark lists
-a folder. Whatever cannot be read is refused with one sentence naming the file and, where it
-has one, the line or row.
+a folder, nor sessions (``*.bpe.json``). Whatever cannot be read is refused with one sentence
+naming the file and, where it has one, the line or row.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ STDIN = "-"
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
 RECORD_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 DEFAULT_FIELD = "text"
+SESSION_SUFFIX = ".bpe.json"  # the window's sessions: left out of folders
 BLOCK = 1 << 20  # bytes read from a file at a time
 ZSTD_INPUT = 1 << 16  # compressed bytes decompressed at a time (a frame may expand a thousandfold)
 RECORDS_PER_BATCH = 2_000  # JSONL lines or Parquet rows handed on together
@@ -178,7 +179,9 @@ def _listed(path: str) -> bool:
 
 
 def _hidden_name(name: str) -> bool:
-    return name.startswith((".", "_"))
+    """Hidden, Hadoop's bookkeeping, or a session the window saved beside the corpus (which
+    its folder's default for saving makes likely): never the corpus's text."""
+    return name.startswith((".", "_")) or name.lower().endswith(SESSION_SUFFIX)
 
 
 def _hidden(path: str) -> bool:

@@ -207,3 +207,13 @@ def test_counts_files_of_shards_are_named_by_a_folder_or_a_glob(tmp_path):
 def test_a_recursive_glob_over_a_folder_that_cannot_be_listed_is_refused(tmp_path, locked_folder):
     refused(tmp_path, locked_folder / "**" / "*.txt", says="cannot be read (Permission denied)")
     assert counted(tmp_path, locked_folder / "*.txt") == {"words": 1}  # the locked folder is not asked for
+
+
+def test_inputs_without_words_are_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spaces.txt").write_text("   \n\t\n", encoding="utf-8")
+    (tmp_path / "empty.txt.gz").write_bytes(b"")
+    code, _out, err = run("train", "spaces.txt")
+    assert code == 1 and err == "bpe-studio: The file 'spaces.txt' holds no words after pre-tokenization.\n"
+    code, _out, err = run("train", "spaces.txt", "empty.txt.gz")
+    assert code == 1 and "The 2 inputs hold no words" in err

@@ -101,3 +101,45 @@ def test_a_large_counts_file_opens_with_its_lines_counted_then_a_busy_bar_while_
     lines = [(done, total) for done, total in reports if total]
     assert lines and all(0 < done <= total for done, total in lines)  # the bar moved over the lines
     assert reports[-1] == (0, 0) and ranges[-1] == 0  # then a busy bar: the index has no known length
+
+
+def wait_opened(window, name: str) -> None:
+    qt_wait_until(lambda: window.bridge.source.name == name and not window.bridge.busy, timeout_ms=60_000)
+
+
+def counted(window) -> dict[str, int]:
+    corpus = window.bridge.trainer.corpus
+    return dict(zip(corpus.words, corpus.counts, strict=True))
+
+
+def test_counts_open_as_counts_by_their_header_and_a_folder_of_shards_by_its_files(
+    qtbot, make_window, tmp_path, monkeypatch
+):
+    window = make_window()
+    renamed = tmp_path / "counts.txt"  # a counts file by its first line, whatever its name
+    renamed.write_text("#bpe-studio counts 1\nlow\t5\nlower\t2\n", encoding="utf-8")
+    window.open_path(renamed)
+    wait_opened(window, "counts.txt")
+    assert counted(window) == {"low": 5, "lower": 2}
+
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    (shards / "0.tsv").write_text("#bpe-studio counts 1\nlow\t5\nnewest\t6\n", encoding="utf-8")
+    (shards / "1.tsv").write_text("low\t1\nwidest\t3\n", encoding="utf-8")
+    pq.write_table(pa.table({"word": ["newest"], "count": [1]}), shards / "2.parquet")
+    chosen = staticmethod(lambda *args, **kwargs: str(shards))
+    monkeypatch.setattr("app.files.QFileDialog.getExistingDirectory", chosen)
+    window.files.ask_open_corpus_folder()  # File → Open corpus folder…, the folder chosen
+    wait_opened(window, "shards")
+    assert counted(window) == {"low": 6, "newest": 7, "widest": 3}
+
+
+def test_a_session_saved_into_the_corpus_folder_is_not_counted_as_its_text(qtbot, make_window, tmp_path):
+    window = make_window()
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.txt").write_text("low lower newest", encoding="utf-8")
+    assert window.bridge.save(folder / "work.bpe.json")
+    window.open_path(folder)
+    wait_opened(window, "corpus")
+    assert counted(window) == {"low": 1, "lower": 1, "newest": 1}

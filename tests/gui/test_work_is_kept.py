@@ -12,6 +12,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app import bridge as bridge_module
+from app.models.corpus_model import WORD
+from app.models.row_cache import PLACEHOLDER
 from bpe_core import Corpus, PipelineConfig, Trainer
 from bpe_core.io.session import load_session, save_session
 from tests.gui_helpers import drop_file, fresh_focus, press, sample, wait_idle
@@ -152,6 +154,39 @@ def test_after_cancel_the_keys_are_where_they_were_and_the_next_one_steps(
     press("Space")
     wait_idle(qtbot, window)
     assert window.bridge.trainer.position == before + 1
+
+
+def test_while_a_corpus_loads_the_session_shown_still_scrolls_filters_and_encodes(
+    qtbot, make_window, tmp_path, monkeypatch
+):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(sample("Shakespeare").text(), encoding="utf-8")
+    gate = Gate()
+
+    def trainer_after_counting(corpus, training):
+        gate.hold()
+        return Trainer(corpus, training)
+
+    monkeypatch.setattr(bridge_module, "Trainer", trainer_after_counting)
+    window = make_window()
+    window.bridge.run(merges=5)
+    wait_idle(qtbot, window)
+    model, trainer = window.corpus_pane.model, window.bridge.trainer
+    window.open_path(corpus)
+    assert gate.reached.wait(10)
+    try:
+        assert window.bridge.busy and window.bridge.trainer is trainer
+        last = model.index(model.rowCount() - 1, WORD)  # never shown before: read now, not "…"
+        assert model.data(last) not in (None, PLACEHOLDER)
+        model.set_filter("est")
+        qtbot.waitUntil(lambda: 0 < model.rowCount() < trainer.word_count)
+        assert all("est" in model.data(model.index(row, WORD)) for row in range(model.rowCount()))
+        window.encode_pane.input.setPlainText("lowest")
+        qtbot.waitUntil(window.encode_pane.is_current)
+    finally:
+        gate.release.set()
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer is not trainer  # and then the corpus opened
 
 
 def test_cancel_after_counting_a_corpus_keeps_the_previous_session(qtbot, make_window, tmp_path, monkeypatch):
