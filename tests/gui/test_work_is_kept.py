@@ -124,10 +124,10 @@ def test_cancel_while_opening_a_session_keeps_the_previous_one(qtbot, make_windo
     assert window.status.message.text() == "Cancelled"
 
 
-@pytest.mark.parametrize("by", ["a click", "Tab and Space"])
-def test_after_cancel_the_keys_are_where_they_were_and_the_next_one_steps(
-    qtbot, make_window, tmp_path, monkeypatch, by
-):
+@pytest.fixture
+def held_corpus(tmp_path, monkeypatch):
+    """A corpus file whose opening is held, once counted, while its trainer is being built,
+    until the test releases the gate."""
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(sample("Shakespeare").text(), encoding="utf-8")
     gate = Gate()
@@ -137,6 +137,14 @@ def test_after_cancel_the_keys_are_where_they_were_and_the_next_one_steps(
         return Trainer(corpus, training)
 
     monkeypatch.setattr(bridge_module, "Trainer", trainer_after_counting)
+    return corpus, gate
+
+
+@pytest.mark.parametrize("by", ["a click", "Tab and Space"])
+def test_after_cancel_the_keys_are_where_they_were_and_the_next_one_steps(
+    qtbot, make_window, held_corpus, by
+):
+    corpus, gate = held_corpus
     window = make_window()
     fresh_focus(qtbot, window)
     table = QApplication.focusWidget()
@@ -157,17 +165,9 @@ def test_after_cancel_the_keys_are_where_they_were_and_the_next_one_steps(
 
 
 def test_while_a_corpus_loads_the_session_shown_still_scrolls_filters_and_encodes(
-    qtbot, make_window, tmp_path, monkeypatch
+    qtbot, make_window, held_corpus
 ):
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text(sample("Shakespeare").text(), encoding="utf-8")
-    gate = Gate()
-
-    def trainer_after_counting(corpus, training):
-        gate.hold()
-        return Trainer(corpus, training)
-
-    monkeypatch.setattr(bridge_module, "Trainer", trainer_after_counting)
+    corpus, gate = held_corpus
     window = make_window()
     window.bridge.run(merges=5)
     wait_idle(qtbot, window)
@@ -189,16 +189,8 @@ def test_while_a_corpus_loads_the_session_shown_still_scrolls_filters_and_encode
     assert window.bridge.trainer is not trainer  # and then the corpus opened
 
 
-def test_cancel_after_counting_a_corpus_keeps_the_previous_session(qtbot, make_window, tmp_path, monkeypatch):
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text(sample("Shakespeare").text(), encoding="utf-8")
-    gate = Gate()
-
-    def trainer_after_counting(corpus, training):
-        gate.hold()  # counting is done; the trainer is being built
-        return Trainer(corpus, training)
-
-    monkeypatch.setattr(bridge_module, "Trainer", trainer_after_counting)
+def test_cancel_after_counting_a_corpus_keeps_the_previous_session(qtbot, make_window, held_corpus):
+    corpus, gate = held_corpus
     window = make_window()
     before = window.bridge.trainer
     window.open_path(corpus)
