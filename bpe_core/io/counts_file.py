@@ -264,10 +264,11 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
 
 
 def _count(text: str, where: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text[:30]) < 1:
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits:
         shown = text if len(text) <= 30 else text[:27] + "..."
         raise InputError(f"{where} has the count {quoted(shown)}, which is not a positive whole number.")
-    if len(text) > len(str(MAX_TOTAL)) or int(text) > MAX_TOTAL:
+    if len(digits) > len(str(MAX_TOTAL)) or int(digits) > MAX_TOTAL:
         raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
     return int(text)
 

@@ -144,7 +144,7 @@ def _exists(spec: str) -> bool:
 def _fixed_folder(pattern: str) -> str:
     """The folders a glob pattern starts with, before its first wildcard."""
     parts = Path(pattern).parts
-    fixed = [part for part in itertools.takewhile(lambda part: not glob.has_magic(part), parts[:-1])]
+    fixed = list(itertools.takewhile(lambda part: not glob.has_magic(part), parts[:-1]))
     return os.path.join(*fixed) if fixed else os.curdir
 
 

@@ -124,8 +124,8 @@ def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field
         null = frame.filter(frame[field].isNull()).select(input_file_name()).limit(1).collect()
         if null:
             raise InputError(f"A row of the Parquet file {_local(null[0][0])!r} has no {field!r} (null).")
-        texts = frame.select(field).rdd.map(lambda row: row[0])
-        parts.append(texts.mapPartitions(lambda rows: _texts_counts(rows, config, field)))
+        rows = frame.select(field, input_file_name()).rdd.map(tuple)
+        parts.append(rows.mapPartitions(lambda rows: _texts_counts(rows, config, field)))
     counts = parts[0] if len(parts) == 1 else spark.sparkContext.union(parts)
     return counts.reduceByKey(operator.add).collect()
 
@@ -142,10 +142,18 @@ def _file_counts(row: Any, config: dict, field: str) -> Iterator[tuple[str, int]
     return iter(counter.items())
 
 
-def _texts_counts(rows: Iterator[str], config: dict, field: str) -> Iterator[tuple[str, int]]:
-    """On an executor: the counts of Parquet rows, each a text."""
+def _texts_counts(rows: Iterator[tuple[str, str]], config: dict, field: str) -> Iterator[tuple[str, int]]:
+    """On an executor: the counts of Parquet rows (each a text, with its file's URL); a NUL
+    in one is refused naming its file, as the local engine refuses it."""
     pipeline = PipelineConfig.from_dict(config)
-    counts, _ = count_task(Task("texts", "parquet", list(rows)), pipeline, field)
+    texts = []
+    for text, url in rows:
+        if "\x00" in text:
+            raise InputError(
+                f"A row of {_local(url)!r} has a {field!r} holding a NUL character, which is not text."
+            )
+        texts.append(text)
+    counts, _ = count_task(Task("texts", "parquet", texts), pipeline, field)
     return iter(counts.items())
 
 

@@ -244,12 +244,13 @@ def _parse_counts(text: str, name: str | None = None) -> Iterator[tuple[str, int
         if not word:
             raise InputError(f"{where} has an empty word.")
         count_text = count_text.strip()
-        if not count_text.isdigit() or not count_text.isascii() or int(count_text[:30]) < 1:
+        digits = count_text.lstrip("0")
+        if not count_text.isdigit() or not count_text.isascii() or not digits:
             shown = count_text if len(count_text) <= 30 else count_text[:27] + "..."
             raise InputError(f"{where} has count {shown!r}, which is not a positive whole number.")
-        if len(count_text) > len(str(MAX_TOTAL)) or int(count_text) > MAX_TOTAL:
+        if len(digits) > len(str(MAX_TOTAL)) or int(digits) > MAX_TOTAL:
             raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
-        yield word, int(count_text)
+        yield word, int(digits)
 
 
 def base_symbols(word: str, config: PipelineConfig) -> list[str]:
