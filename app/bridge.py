@@ -883,12 +883,9 @@ def corpus_kind(path: Path) -> str:
             files = [Path(source.name) for source in expand([str(path)])]
         except InputError:
             return "text"  # counting the folder says what is wrong with it
-        return "counts" if files and all(map(_holds_counts, files)) else "text"
-    return "counts" if _holds_counts(path) else "text"
-
-
-def _holds_counts(path: Path) -> bool:
-    return path.suffix.lower() in COUNTS_SUFFIXES or is_counts_file(path)
+        # by their header or columns only: a folder of .tsv may well be sentences
+        return "counts" if files and all(map(is_counts_file, files)) else "text"
+    return "counts" if path.suffix.lower() in COUNTS_SUFFIXES or is_counts_file(path) else "text"
 
 
 def _load_corpus(path: str | Path, config: PipelineConfig, kind: str, report) -> Corpus:

@@ -125,9 +125,9 @@ class StatusFields(QObject):
             self._clear.stop()
 
     def _on_busy(self, busy: bool) -> None:
-        if busy:
+        if busy and not self.cancel_button.isVisible():  # a job begins (not one queued behind it)
             self._focus_before = QApplication.focusWidget()
-        elif self.cancel_button.hasFocus():  # reached by Tab: the keys go back where they were
+        elif not busy and self.cancel_button.hasFocus():  # reached by Tab: the keys go back where they were
             before = self._focus_before
             if before is not None and isValid(before) and before.isVisible():
                 before.setFocus(Qt.FocusReason.OtherFocusReason)

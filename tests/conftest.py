@@ -34,6 +34,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     _running[:] = [item]
 
 
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    _running.clear()
+
+
 def corpus_path(name: str) -> Path:
     """A file of the large shared corpora; the test skips, saying why, if they are absent.
     Only tests marked ``corpora`` may use them."""

@@ -78,7 +78,7 @@ class PairsPane(QWidget):
         return True
 
     def merge_selected(self) -> None:
-        if self._selected is not None and not self._bridge.trainer_busy:
+        if self._selected is not None and not self._bridge.busy:  # a command: not while any job runs
             self._bridge.step_pair(self._selected)
 
     def _connect_selection(self) -> None:
@@ -88,7 +88,7 @@ class PairsPane(QWidget):
         pair = self.model.pair_at(current.row()) if current.isValid() else None
         if pair != self._selected:
             self._selected = pair
-            self.merge_button.setEnabled(pair is not None and not self._bridge.trainer_busy)
+            self.merge_button.setEnabled(pair is not None and not self._bridge.busy)
             self.sig_pair_selected.emit(pair)
 
     def _restore_selection(self) -> None:

@@ -64,7 +64,14 @@ def _counts_files(specs: list[str]) -> list[str]:
             names.extend(source.name for source in expand([spec]))
         else:
             names.append(spec)
-    return names
+    seen: set[str] = set()  # a file named twice (a shard and its folder) is read once
+    unique = []
+    for name in names:
+        same = name if name == STDIN else os.path.realpath(name)
+        if same not in seen:
+            seen.add(same)
+            unique.append(name)
+    return unique
 
 
 def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Corpus:

@@ -270,7 +270,7 @@ def _count(text: str, where: str) -> int:
         raise InputError(f"{where} has the count {quoted(shown)}, which is not a positive whole number.")
     if len(digits) > len(str(MAX_TOTAL)) or int(digits) > MAX_TOTAL:
         raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
-    return int(text)
+    return int(digits)
 
 
 def is_counts_parquet(path: str | Path) -> bool:

@@ -43,7 +43,9 @@ RECORD_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 DEFAULT_FIELD = "text"
 SESSION_SUFFIX = ".bpe.json"  # the window's sessions: left out of folders
 BLOCK = 1 << 20  # bytes read from a file at a time
-ZSTD_INPUT = 1 << 16  # compressed bytes decompressed at a time (a frame may expand a thousandfold)
+# Compressed bytes decompressed at a time: zstd gives all a call's output at once, and a block
+# of a few bytes may stand for 128 kB (a run), so small inputs bound the memory (32 MB at worst).
+ZSTD_INPUT = 1 << 10
 RECORDS_PER_BATCH = 2_000  # JSONL lines or Parquet rows handed on together
 
 
@@ -88,7 +90,7 @@ def expand(specs: Sequence[str]) -> list[Source]:
             # Hidden names are skipped below the pattern's fixed folders, not in them: the user
             # typed those ("_data/*.txt", "~/.cache/corpus/*.jsonl").
             fixed = _fixed_folder(spec)
-            if "**" in spec:  # glob skips folders it cannot list without a word: refused here
+            if _walks_all_of(spec, fixed):  # glob skips folders it cannot list without a word
                 _folder_files(fixed)
             matches = sorted(
                 p for p in glob.glob(spec, recursive=True) if not _hidden(os.path.relpath(p, fixed))
@@ -119,26 +121,44 @@ def refuse_overwriting_inputs(outputs: Sequence[str | None], specs: Sequence[str
     """Refuse an output file that is one of the files ``specs`` name, before the work: a slip
     of ``-o`` must never replace the corpus. Inputs that cannot be listed, or that are remote,
     are left to the reading to refuse."""
-    targets = {os.path.realpath(output): output for output in outputs if output}
+    existing = [output for output in outputs if output and os.path.isfile(output)]  # a new file is no input
     try:
-        sources = expand([spec for spec in specs if "://" not in spec]) if targets else []
+        sources = expand([spec for spec in specs if "://" not in spec]) if existing else []
     except InputError:
         return
     for source in sources:
-        output = targets.get(os.path.realpath(source.name)) if source.name != STDIN else None
-        if output is not None:
-            raise InputError(f"The output {output!r} is one of the inputs; writing it would replace them.")
+        for output in existing:  # the same file by any name: a link, a case-insensitive spelling
+            if source.name != STDIN and _same_file(source.name, output):
+                raise InputError(
+                    f"The output {output!r} is one of the inputs; writing it would replace them."
+                )
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them cannot be reached: the reading says so
+        return False
 
 
 def _exists(spec: str) -> bool:
     """Whether ``spec`` names something; one a folder on its path hides from us is refused."""
     try:
         os.lstat(spec)
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
         return False
     except OSError as error:
+        if getattr(error, "winerror", None) in (21, 123, 1921):  # Windows: a pattern, or no drive
+            return False
         raise unreadable(spec, error) from None
     return True
+
+
+def _walks_all_of(pattern: str, fixed: str) -> bool:
+    """Whether a glob pattern descends into every folder under its fixed ones (``fixed/**/…``),
+    which must then all be listable."""
+    parts = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
+    return bool(parts) and parts[0] == "**" and os.path.isdir(fixed)
 
 
 def _fixed_folder(pattern: str) -> str:
@@ -236,9 +256,11 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
     except OSError as error:
         raise unreadable(source.name, error) from None
     try:
-        stream = _decompressed(_Counted(raw, read), source)  # type: ignore[arg-type]
+        stream: BinaryIO | None = None
         while True:
             try:
+                if stream is None:  # opened here: its first read (peek) may fail as any read
+                    stream = _decompressed(_Counted(raw, read), source)  # type: ignore[arg-type]
                 block = stream.read(BLOCK)
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as error:
                 if isinstance(error, OSError) and error.errno is not None:
@@ -308,7 +330,8 @@ class _ZstdFrames(io.RawIOBase):
             self._out = memoryview(b"".join(out))
         size = min(len(buffer), len(self._out))
         buffer[:size] = self._out[:size]
-        self._out = self._out[size:]
+        # once read out, the output is let go before the next is made (a view would keep it)
+        self._out = self._out[size:] if size < len(self._out) else memoryview(b"")
         return size
 
 
@@ -496,7 +519,8 @@ def parquet_batches(
                     at = row + nulls.index(True)
                     raise InputError(f"Row {at:,} of {source.name!r} has no {quoted(field)} (null).")
                 texts = column.to_pylist()
-                if pc.any(pc.match_substring(column.cast(pa.large_string()), "\x00")).as_py():
+                plain = column.cast(pa.large_string()) if pa.types.is_dictionary(column.type) else column
+                if pc.any(pc.match_substring(plain, "\x00")).as_py():
                     at = row + next(i for i, text in enumerate(texts) if "\x00" in text)
                     raise InputError(
                         f"Row {at:,} of {source.name!r} has a {quoted(field)} holding a NUL character, "

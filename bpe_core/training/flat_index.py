@@ -282,7 +282,7 @@ class FlatIndex(PairIndex):
 
 
 Keys = Callable[[str], str]
-RADIX_SORTED = 1024  # neighbours sorted by radix from this many (fewer: the narrowing costs more)
+RADIX_SORTED = 1024  # neighbours sorted by radix above this many (fewer: the narrowing costs more)
 
 
 def _sides(changes: Changes, a: str, b: str, new: str) -> list[tuple[Side, Keys, Keys]]:

@@ -154,7 +154,7 @@ class FlatWords:
         on past the words that end before it. A few gathers, where a binary search over two
         million words' bounds took three times as long."""
         if len(slots) <= FEW_SLOTS:  # a binary search is fewer calls: quicker for a few slots
-            return np.searchsorted(self.bounds, slots, side="right") - 1
+            return np.searchsorted(self.bounds, slots.astype(self.bounds.dtype, copy=False), side="right") - 1
         words = self.blocks[slots >> BLOCK_BITS]
         bounds = self.bounds
         later = np.flatnonzero(bounds[words + 1] <= slots)

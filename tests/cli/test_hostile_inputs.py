@@ -217,3 +217,43 @@ def test_inputs_without_words_are_named(tmp_path, monkeypatch):
     assert code == 1 and err == "bpe-studio: The file 'spaces.txt' holds no words after pre-tokenization.\n"
     code, _out, err = run("train", "spaces.txt", "empty.txt.gz")
     assert code == 1 and "The 2 inputs hold no words" in err
+
+
+def test_a_zstd_file_of_one_long_run_is_read_in_bounded_memory(tmp_path):
+    import tracemalloc
+
+    from bpe_core.io.sources import byte_blocks, expand
+
+    path = tmp_path / "run.txt.zst"
+    with open(path, "wb") as file, zstandard.ZstdCompressor().stream_writer(file) as writer:
+        for _ in range(256):  # 256 MB of one letter: a few kilobytes compressed
+            writer.write(b"a" * (1 << 20))
+    tracemalloc.start()
+    try:
+        read = sum(len(block) for block in byte_blocks(expand([str(path)])[0]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert read == 256 << 20 and peak < 64 << 20  # 32 MB out of a kilobyte at most, and a block
+
+
+def test_a_recursive_glob_under_a_missing_folder_matches_nothing(tmp_path):
+    refused(tmp_path, tmp_path / "nowhere" / "**" / "*.txt", says="No file matches")
+
+
+def test_an_output_that_is_an_input_under_another_name_is_refused(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("hello world", encoding="utf-8")
+    os.link(corpus, tmp_path / "same.txt")  # one file, two names
+    code, _out, err = run("count", str(corpus), "-o", str(tmp_path / "same.txt"))
+    assert code == 1 and "is one of the inputs" in err
+    assert corpus.read_text(encoding="utf-8") == "hello world"
+
+
+def test_a_counts_shard_named_with_its_folder_is_added_once(tmp_path):
+    (tmp_path / "shards").mkdir()
+    (tmp_path / "shards" / "0.tsv").write_text("#bpe-studio counts 1\nab\t3\n", encoding="utf-8")
+    options = ["--input", "counts", "--merges", "1", "--json"]
+    code, out, err = run("train", str(tmp_path / "shards"), str(tmp_path / "shards" / "0.tsv"), *options)
+    assert code == 0, err
+    assert json.loads(out)["merges"][0]["count"] == 3

@@ -125,7 +125,7 @@ def test_counts_open_as_counts_by_their_header_and_a_folder_of_shards_by_its_fil
     shards = tmp_path / "shards"
     shards.mkdir()
     (shards / "0.tsv").write_text("#bpe-studio counts 1\nlow\t5\nnewest\t6\n", encoding="utf-8")
-    (shards / "1.tsv").write_text("low\t1\nwidest\t3\n", encoding="utf-8")
+    (shards / "1.tsv").write_text("#bpe-studio counts 1\nlow\t1\nwidest\t3\n", encoding="utf-8")
     pq.write_table(pa.table({"word": ["newest"], "count": [1]}), shards / "2.parquet")
     chosen = staticmethod(lambda *args, **kwargs: str(shards))
     monkeypatch.setattr("app.files.QFileDialog.getExistingDirectory", chosen)

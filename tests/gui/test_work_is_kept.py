@@ -183,6 +183,9 @@ def test_while_a_corpus_loads_the_session_shown_still_scrolls_filters_and_encode
         assert all("est" in model.data(model.index(row, WORD)) for row in range(model.rowCount()))
         window.encode_pane.input.setPlainText("lowest")
         qtbot.waitUntil(window.encode_pane.is_current)
+        pairs = window.pairs_pane
+        pairs.view.selectRow(0)  # a pair may be looked at, not merged: the session is being replaced
+        assert pairs._selected is not None and not pairs.merge_button.isEnabled()
     finally:
         gate.release.set()
     wait_idle(qtbot, window)
