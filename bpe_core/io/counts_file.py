@@ -20,7 +20,7 @@ from pathlib import Path
 from bpe_core.errors import InputError, quoted
 from bpe_core.io.sources import is_text_type
 from bpe_core.pipeline.config import PipelineConfig
-from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus, Progress
+from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus, Progress, parsed_count
 from bpe_core.runtime.fileio import read_bounded, write_atomic
 
 HEADER = "#bpe-studio counts 1"
@@ -260,17 +260,7 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
         word, tab, count_text = line.rpartition("\t")
         if not tab or not word:
             raise InputError(f"{where} is not a word, a TAB and a count.")
-        yield unescaped(word, where), _count(count_text, where)
-
-
-def _count(text: str, where: str) -> int:
-    digits = text.lstrip("0")
-    if not (text.isascii() and text.isdigit()) or not digits:
-        shown = text if len(text) <= 30 else text[:27] + "..."
-        raise InputError(f"{where} has the count {quoted(shown)}, which is not a positive whole number.")
-    if len(digits) > len(str(MAX_TOTAL)) or int(digits) > MAX_TOTAL:
-        raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
-    return int(digits)
+        yield unescaped(word, where), parsed_count(count_text, where)
 
 
 def is_counts_parquet(path: str | Path) -> bool:

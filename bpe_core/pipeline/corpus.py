@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from bpe_core.errors import InputError
+from bpe_core.errors import InputError, quoted
 from bpe_core.pipeline.byte_alphabet import bytes_to_display
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.normalize import normalize
@@ -243,14 +243,19 @@ def _parse_counts(text: str, name: str | None = None) -> Iterator[tuple[str, int
             raise InputError(f"{where} has no TAB between word and count.")
         if not word:
             raise InputError(f"{where} has an empty word.")
-        count_text = count_text.strip()
-        digits = count_text.lstrip("0")
-        if not count_text.isdigit() or not count_text.isascii() or not digits:
-            shown = count_text if len(count_text) <= 30 else count_text[:27] + "..."
-            raise InputError(f"{where} has count {shown!r}, which is not a positive whole number.")
-        if len(digits) > len(str(MAX_TOTAL)) or int(digits) > MAX_TOTAL:
-            raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
-        yield word, int(digits)
+        yield word, parsed_count(count_text.strip(), where)
+
+
+def parsed_count(text: str, where: str) -> int:
+    """A count written in a counts file (``where`` names its line): ASCII digits of a number
+    from 1 to 2^62, refused with one sentence otherwise (never an ``int`` of thousands of digits)."""
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise InputError(f"{where} has the count {quoted(shown)}, which is not a positive whole number.")
+    if len(digits) > len(str(MAX_TOTAL)) or int(digits) > MAX_TOTAL:
+        raise InputError(f"{where} has a count beyond {MAX_TOTAL:,} (2^62).")
+    return int(digits)
 
 
 def base_symbols(word: str, config: PipelineConfig) -> list[str]:

@@ -306,7 +306,7 @@ class FewMerges:
     counts, lists and undo records as the vectorised path."""
 
     def __init__(self, flat: FlatWords, weights: np.ndarray) -> None:
-        self._bounds, self._weights = flat.bounds, weights
+        self._flat, self._weights = flat, weights
         self._views: tuple[memoryview, ...] = tuple(
             memoryview(array)  # type: ignore[arg-type]
             for array in (flat.symbols, flat.bounds, weights)
@@ -316,8 +316,7 @@ class FewMerges:
         """The weight (word count) of the word each slot is in: one binary search in numpy for
         them all, or a search a slot in Python for a few (where numpy's calls cost more)."""
         if len(slots) > SEARCHED_ONE_BY_ONE:
-            words = self._bounds.searchsorted(np.array(slots, dtype=np.int32), side="right") - 1
-            return self._weights[words].tolist()  # type: ignore[no-any-return]
+            return self._weights[self._flat.words_of(np.array(slots, dtype=np.int32))].tolist()  # type: ignore[no-any-return]
         _, bounds, weights = self._views
         return [weights[bisect_right(bounds, p) - 1] for p in slots]
 
