@@ -97,8 +97,8 @@ class RowTable(QTableView):
     sideways rather than show "…" where the text is.
 
     A sample may be a function giving it from the data (the largest number a column can hold
-    now): it is asked again at every model reset, so a small corpus's narrow numbers leave
-    the text columns room in a narrow pane."""
+    now): it is asked again at every model reset (and at ``fit_live_columns``), so a small
+    corpus's narrow numbers leave the text columns room in a narrow pane."""
 
     def __init__(
         self, model, column_samples: dict[int, Sample], stretch: dict[int, str] | None = None
@@ -117,9 +117,16 @@ class RowTable(QTableView):
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
         self.setWordWrap(False)
         self.setTabKeyNavigation(False)  # Tab goes to the next pane, not the next cell
+        # A table's layout is redone after each row it gains (a step appends one to Merges and
+        # Vocabulary): Qt then raises both scroll bars' containers, repainting them and, were
+        # they transparent, the pane beneath them too (0.4 ms a step with every pane shown).
+        for name in ("qt_scrollarea_hcontainer", "qt_scrollarea_vcontainer"):
+            container = self.findChild(QWidget, name)
+            if container is not None:
+                container.setAutoFillBackground(True)
         self.fit_columns()
         if any(callable(sample) for sample in column_samples.values()):
-            model.modelReset.connect(self._fit_live_columns)
+            model.modelReset.connect(self.fit_live_columns)
 
     def fit_columns(self) -> None:
         """Row height and column widths for the current font (start-up and every zoom)."""
@@ -127,7 +134,9 @@ class RowTable(QTableView):
         self._dragged.clear()  # a new font: every width as it needs, whatever was dragged before
         self._fit(self.column_samples)
 
-    def _fit_live_columns(self) -> None:
+    def fit_live_columns(self) -> None:
+        """Widths for what the sample functions give now (a model that changes its rows without
+        a reset calls this itself)."""
         self._fit({column: sample for column, sample in self.column_samples.items() if callable(sample)})
 
     def _fit(self, samples: dict[int, Sample]) -> None:

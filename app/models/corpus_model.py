@@ -63,11 +63,12 @@ class CorpusModel(TableModel):
         self._sort_column, self._sort_order = COUNT, Qt.SortOrder.DescendingOrder
         self._cache: RowCache[int, CorpusRow] = RowCache(self._compute, lambda: bridge.trainer_busy)
         self._highlight: frozenset[int] = frozenset()
-        # The last step's words: as the engine gives them, and as a mask for painting (a step
-        # early in a large corpus changes hundreds of thousands; a set of them costs tens of ms).
+        # The last step's words: as the engine gives them, and ascending for lookups (a step
+        # early in a large corpus changes hundreds of thousands: a set of them costs tens of
+        # ms, and a mask over every word a millisecond a step to set and clear).
         self._changed = NO_CHANGE
-        self._changed_array = NO_WORDS  # the same, as a numpy array (read in place)
-        self._changed_mask = np.zeros(0, dtype=bool)
+        self._changed_array: np.ndarray = NO_WORDS  # the same, ascending, as a numpy array
+        self._looked_up: dict[int, bool] = {}  # word -> changed, for the rows painted since
         self._lookup: WordLookup | None = None
         self._lengths: np.ndarray | None = None  # token counts as of the last change (sorting)
         self._colors = (highlight_background(), changed_background())
@@ -99,7 +100,7 @@ class CorpusModel(TableModel):
         w = self._rows[row]
         if w in self._highlight:
             return self._colors[0]
-        if self._changed_mask[w]:
+        if self._is_changed(w):
             return self._colors[1]
         return None
 
@@ -192,7 +193,7 @@ class CorpusModel(TableModel):
 
     def _tooltip(self, w: int, row: CorpusRow) -> str:
         after = " ".join(text + marker for text, marker in row.tokens)
-        if not self._changed_mask[w] or self._bridge.trainer_busy:
+        if not self._is_changed(w) or self._bridge.trainer_busy:
             return f"{row.word}: {row.count:,}× — {after}"
         change = self._bridge.trainer.last_change
         if change is None:
@@ -263,23 +264,18 @@ class CorpusModel(TableModel):
         # of those only the ones on screen: looked up from those few rows, not from the tens of
         # thousands of words an early step on millions of word types changes.
         shown = self._shown_words()
-        was = None
-        if shown is not None and len(self._changed_mask) == self._bridge.trainer.word_count:
-            was = self._changed_mask[shown[1]]
         self._set_changed(words)
         new = self._changed_array
         # Rows are cached for what was on screen: far fewer than the words a step may change.
         if len(new) < self._cache.size:
             self._cache.drop(words)
         else:
-            self._cache.drop_if(self._changed_mask.__getitem__)
+            self._cache.drop_if(self._is_changed)
         if shown is None:  # no view says which rows it shows
             rows = self._position()[np.concatenate((old, new))]
             rows = rows[rows >= 0]
-        elif was is None:  # another corpus
-            rows = shown[0] + np.arange(len(shown[1]))
         else:
-            rows = shown[0] + np.flatnonzero(was | self._changed_mask[shown[1]])
+            rows = shown[0] + np.flatnonzero(_among(shown[1], old) | _among(shown[1], new))
         if len(rows) > TARGETED_UPDATES:
             self.repaint_all()
         else:
@@ -298,14 +294,19 @@ class CorpusModel(TableModel):
         return first, rows[first : last + 1] if last >= first else NO_WORDS
 
     def _set_changed(self, words: array[int]) -> None:
-        mask = self._changed_mask
-        if len(mask) != self._bridge.trainer.word_count:  # another corpus
-            mask = self._changed_mask = np.zeros(self._bridge.trainer.word_count, dtype=bool)
-        else:
-            mask[self._changed_array] = False
-        self._changed_array = np.frombuffer(words, dtype=np.int32) if len(words) else NO_WORDS
-        mask[self._changed_array] = True
+        changed: np.ndarray = np.frombuffer(words, dtype=np.int32) if len(words) else NO_WORDS
+        if np.count_nonzero(changed[1:] <= changed[:-1]):  # the engine promises no order
+            changed = np.unique(changed)
+        self._changed_array = changed
         self._changed = words
+        self._looked_up = {}
+
+    def _is_changed(self, w: int) -> bool:
+        """Whether the last step changed word ``w`` (asked for each row painted)."""
+        changed = self._looked_up.get(w)
+        if changed is None:
+            changed = self._looked_up[w] = bool(_among(np.array([w]), self._changed_array)[0])
+        return changed
 
     def _position(self) -> np.ndarray:
         """Word index -> row (-1 if not shown), rebuilt only when the order changes."""
@@ -369,3 +370,12 @@ class CorpusModel(TableModel):
         ]
         self.changePersistentIndexList(old, new)
         self.layoutChanged.emit()
+
+
+def _among(words: np.ndarray, ascending: np.ndarray) -> np.ndarray:
+    """Whether each of ``words`` is in ``ascending`` (sorted, distinct)."""
+    if not len(ascending):
+        return np.zeros(len(words), dtype=bool)
+    at = np.searchsorted(ascending, words)
+    at[at == len(ascending)] = 0
+    return ascending[at] == words

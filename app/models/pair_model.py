@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QTimer
+from PySide6.QtCore import QModelIndex, QTimer, Signal
 
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
@@ -57,6 +57,9 @@ class PairModel(TableModel):
         "Replacements a merge would really make (non-overlapping)",
         "Word types containing the pair",
     )
+
+    sig_reranked = Signal()
+    """The rows were ranked again (the table reset or repainted): a selection may have moved."""
 
     def __init__(self, bridge: Bridge, parent=None) -> None:
         super().__init__(parent)
@@ -220,23 +223,35 @@ class PairModel(TableModel):
             self.refresh()
 
     def refresh(self) -> None:
-        """Back to the first page of the current ranking (after every change)."""
+        """Back to the first page of the current ranking (after every change).
+
+        A table keeping its number of rows (a step, most often) is repainted, not reset: a
+        reset makes the view lay out every row and its scroll bars again, a millisecond a step
+        on millions of word types. Either way ``sig_reranked`` follows."""
         if self._bridge.trainer_busy:
             return
         trainer = self._bridge.trainer
         if trainer is not self._trainer:  # a new corpus or session
             self._trainer, self._lineage = trainer, LineView(MergeLine())
             self._forget()
-        self.beginResetModel()
-        self._total = trainer.pair_total
+        total = trainer.pair_total
+        rows = self._ranked(min(PAGE, total))
+        reset = len(rows) != len(self._rows)
+        if reset:
+            self.beginResetModel()
+        self._total = total
         self._top = trainer.top_count()
         self._word_types = trainer.word_count
         self._ties = trainer.ties_at_top()
         self._rule = trainer.rule.spec
-        self._rows = self._ranked(min(PAGE, self._total))
+        self._rows = rows
         if not self._same_lineage(trainer.history):
             self._forget()
-        self.endResetModel()
+        if reset:
+            self.endResetModel()
+        else:
+            self.repaint_all()
+        self.sig_reranked.emit()
 
     def _forget(self) -> None:
         for cache in (self._words, self._replacements, self._strings, self._merged_strings):

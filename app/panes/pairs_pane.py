@@ -57,7 +57,8 @@ class PairsPane(QWidget):
         # Signals
         self.view.doubleClicked.connect(lambda _: self.merge_selected())
         self.merge_button.clicked.connect(self.merge_selected)
-        self.model.modelReset.connect(self._restore_selection)
+        self.model.sig_reranked.connect(self.view.fit_live_columns)  # an undo raises the top count
+        self.model.sig_reranked.connect(self._restore_selection)
         self._connect_selection()
         bridge.sig_change.connect(lambda _change: self._update_summary())  # after the model's update
         bridge.sig_busy_changed.connect(
@@ -92,9 +93,13 @@ class PairsPane(QWidget):
             self.sig_pair_selected.emit(pair)
 
     def _restore_selection(self) -> None:
-        """A step re-ranks the table; keep the selected pair selected if it still exists."""
+        """A step re-ranks the table; keep the selected pair selected if it still exists (at
+        its new row), else select nothing (the row it had now holds another pair)."""
         pair = self._selected
         if pair is not None and not self.select_pair(pair):
+            self.view.selectionModel().clear()  # says so through _on_current_row, if current
+            if self._selected is None:
+                return
             self._selected = None
             self.merge_button.setEnabled(False)
             self.sig_pair_selected.emit(None)

@@ -165,9 +165,10 @@ class FlatWords:
 
     def cuts(self, slots: np.ndarray, size: int) -> np.ndarray:
         """Where to cut ``slots`` (ascending) into runs of about ``size``, never within a word.
-        A merge of one run reads and writes a few hundred kilobytes of slots, which stay in the
-        processor's cache from one of its passes to the next: run by run, an early merge on
-        millions of words takes a third less time than all at once."""
+        A merge of one run reads and writes about a megabyte of slots and their temporaries,
+        which stay in the processor's cache from one of its passes to the next: run by run, an
+        early merge on millions of words takes a third less time than all at once (and runs of
+        16k slots a tenth less than runs of 4k: fewer calls)."""
         if len(slots) <= size:
             return np.zeros(0, dtype=np.int64)
         ends = self.bounds[self.words_of(slots[size - 1 :: size][: (len(slots) - 1) // size]) + 1]

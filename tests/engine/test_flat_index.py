@@ -44,12 +44,15 @@ ops_strategy = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integ
     # below which occurrences stay unpacked, neighbours are not radix-sorted and words are
     # binary-searched (one by one in Python, for a few): 0 takes the way of the many on any size
     few_of_many=st.sampled_from([0, 1024]),
+    threads=st.sampled_from([1, 2]),  # a merge's runs of words worked one after another, or two at once
 )
 def test_flat_index_matches_the_string_index_through_merges_and_undos(
-    words, counts, ops, few, part, few_of_many
+    words, counts, ops, few, part, few_of_many, threads
 ):
     with (
-        patch.multiple(flat_index, FEW=few, PART=part, PACKED=few_of_many, RADIX_SORTED=few_of_many),
+        patch.multiple(
+            flat_index, FEW=few, PART=part, PACKED=few_of_many, RADIX_SORTED=few_of_many, THREADS=threads
+        ),
         patch.multiple(flat_words, FEW_SLOTS=few_of_many, SEARCHED_ONE_BY_ONE=few_of_many),
     ):
         check_against_strings(words, counts, ops)

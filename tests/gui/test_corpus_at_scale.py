@@ -141,6 +141,30 @@ def test_the_corpus_table_filters_and_sorts_as_python_does(qtbot, bridge, monkey
     )
 
 
+def test_the_last_steps_words_are_shaded_in_whatever_order_the_engine_names_them(qtbot, bridge, monkeypatch):
+    """The engine promises no order for a step's words (nor that each is named once)."""
+    from array import array
+
+    from bpe_core.training.answers import LastChange
+
+    model = CorpusModel(bridge)
+    bridge.step()
+    real = bridge.trainer.last_change
+    changed = list(real.words)
+    assert len(changed) > 3
+    jumbled = array("i", [*changed[::-1], *changed[:3]])
+    monkeypatch.setattr(
+        type(bridge.trainer), "last_change", property(lambda _: LastChange(True, real.record, jumbled))
+    )
+    bridge.undo()  # the model hears of a single change and reads the jumbled words
+    shaded = {
+        model.word_index(row)
+        for row in range(model.rowCount())
+        if model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole)
+    }
+    assert shaded == set(changed) and model.changed_count == len(jumbled)
+
+
 def test_the_last_steps_words_are_shaded_and_counted(qtbot, bridge):
     model = CorpusModel(bridge)
     bridge.step()
