@@ -270,12 +270,15 @@ class CorpusModel(TableModel):
         if len(new) < self._cache.size:
             self._cache.drop(words)
         else:
-            self._cache.drop_if(self._is_changed)
+            cached = np.fromiter(self._cache.keys(), dtype=np.int64, count=self._cache.size)
+            self._cache.drop(cached[_among(cached, new)].tolist())
         if shown is None:  # no view says which rows it shows
             rows = self._position()[np.concatenate((old, new))]
             rows = rows[rows >= 0]
         else:
-            rows = shown[0] + np.flatnonzero(_among(shown[1], old) | _among(shown[1], new))
+            now = _among(shown[1], new)
+            self._looked_up.update(zip(shown[1].tolist(), now.tolist()))  # the rows about to be painted
+            rows = shown[0] + np.flatnonzero(_among(shown[1], old) | now)
         if len(rows) > TARGETED_UPDATES:
             self.repaint_all()
         else:
@@ -305,7 +308,9 @@ class CorpusModel(TableModel):
         """Whether the last step changed word ``w`` (asked for each row painted)."""
         changed = self._looked_up.get(w)
         if changed is None:
-            changed = self._looked_up[w] = bool(_among(np.array([w]), self._changed_array)[0])
+            ascending = self._changed_array
+            at = int(ascending.searchsorted(w))
+            changed = self._looked_up[w] = at < len(ascending) and int(ascending[at]) == w
         return changed
 
     def _position(self) -> np.ndarray:

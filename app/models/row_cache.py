@@ -7,7 +7,7 @@ a miss returns ``None`` (the model shows a placeholder) instead of reading the t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -38,10 +38,10 @@ class RowCache(Generic[K, V]):
         for key in keys:
             pop(key, None)
 
-    def drop_if(self, stale: Callable[[K], object]) -> None:
-        """Drop the rows whose key ``stale`` holds true of (cheaper than :meth:`drop` when the
-        keys to drop outnumber the rows cached)."""
-        self._rows = {key: row for key, row in self._rows.items() if not stale(key)}
+    def keys(self) -> Iterable[K]:
+        """The keys of the rows cached (to find the stale ones among them when the keys that
+        changed outnumber them)."""
+        return self._rows.keys()
 
     def clear(self) -> None:
         self._rows.clear()
