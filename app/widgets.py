@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QLineEdit,
     QSizePolicy,
+    QStyle,
     QTableView,
     QWidget,
 )
@@ -117,13 +118,7 @@ class RowTable(QTableView):
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
         self.setWordWrap(False)
         self.setTabKeyNavigation(False)  # Tab goes to the next pane, not the next cell
-        # A table's layout is redone after each row it gains (a step appends one to Merges and
-        # Vocabulary): Qt then raises both scroll bars' containers, repainting them and, were
-        # they transparent, the pane beneath them too (0.4 ms a step with every pane shown).
-        for name in ("qt_scrollarea_hcontainer", "qt_scrollarea_vcontainer"):
-            container = self.findChild(QWidget, name)
-            if container is not None:
-                container.setAutoFillBackground(True)
+        self._paint_scroll_bar_containers()
         self.fit_columns()
         if any(callable(sample) for sample in column_samples.values()):
             model.modelReset.connect(self.fit_live_columns)
@@ -196,7 +191,23 @@ class RowTable(QTableView):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:  # the window zoomed
             self.fit_columns()
+        elif event.type() == QEvent.Type.StyleChange:
+            self._paint_scroll_bar_containers()
         super().changeEvent(event)
+
+    def _paint_scroll_bar_containers(self) -> None:
+        """A table's layout is redone after each row it gains (a step appends one to Merges and
+        Vocabulary): Qt then raises both scroll bars' containers, repainting them and, were
+        they transparent, the pane beneath them too (0.4 ms a step with every pane shown). So
+        they paint their background, unless the style lays its scroll bars over the rows (as
+        macOS does): a container would then hide the rows beneath it."""
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            container = bar.parentWidget()
+            if container is not None and container is not self:
+                overlaps = self.style().pixelMetric(
+                    QStyle.PixelMetric.PM_ScrollView_ScrollBarOverlap, None, bar
+                )
+                container.setAutoFillBackground(overlaps == 0)
 
 
 def row_table(model, column_samples: dict[int, Sample], stretch: dict[int, str] | None = None) -> RowTable:

@@ -15,10 +15,11 @@ index instead (``PairIndex.from_cold``).
 from __future__ import annotations
 
 import os
+import threading
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -38,7 +39,7 @@ PART = 1 << 14
 # costs a few calls, worth it where the occurrences are many.
 PACKED = 1024
 # Threads a large merge's runs are worked on (see ``_each_part``).
-THREADS = min(2, os.cpu_count() or 1)
+THREADS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 # A list of fewer ascending runs than one for this many slots is sorted by merging its runs
 # (timsort): about as quick as a quicksort at that many, much quicker at fewer.
 RUNS_MERGED = 1024
@@ -309,19 +310,25 @@ class FlatIndex(PairIndex):
 Part = TypeVar("Part")
 Done = TypeVar("Done")
 _pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
 
 
 def _each_part(work: Callable[[Part], Done], parts: list[Part]) -> list[Done]:
     """``work`` done on each part, in order. Parts are runs of whole words, so no two read or
     write the same slots: a merge of many runs works them on two threads at once (numpy lets
     go of the interpreter while it gathers and scatters), and the first 200 merges of two
-    million word types take about four fifths of the time."""
+    million word types take about four fifths of the time. A part that fails is raised only
+    once every part has stopped: none is still writing slots while the caller hears of it."""
     global _pool
     if len(parts) < 2 or THREADS < 2:
         return [work(part) for part in parts]
-    if _pool is None:
-        _pool = ThreadPoolExecutor(THREADS, thread_name_prefix="merge")
-    return list(_pool.map(work, parts))
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(THREADS, thread_name_prefix="merge")
+        pool = _pool
+    running = [pool.submit(work, part) for part in parts]
+    wait(running)
+    return [done.result() for done in running]
 
 
 def _forget_pool() -> None:

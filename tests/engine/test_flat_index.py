@@ -5,6 +5,7 @@ slot on undo, whatever width the same token has in different places."""
 from unittest.mock import patch
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -186,3 +187,24 @@ def test_runs_of_slots_are_cut_between_words_only(lengths, data):
     words = [set(flat.words_of(run).tolist()) for run in runs]
     assert all(not (a & b) for i, a in enumerate(words) for b in words[i + 1 :])  # no word in two runs
     assert all(len(run) <= size + max(lengths) for run in runs)  # about ``size``: a word's slots more at most
+
+
+def test_a_failing_part_is_raised_only_once_every_part_has_stopped():
+    """A merge's parts run on two threads: none may still be writing slots when the caller
+    hears that another failed."""
+    import time
+
+    finished = []
+
+    def work(part: int) -> int:
+        if part == 0:
+            raise ValueError("part 0")
+        time.sleep(0.05)
+        finished.append(part)
+        return part
+
+    with patch.object(flat_index, "THREADS", 2):
+        with pytest.raises(ValueError, match="part 0"):
+            flat_index._each_part(work, [0, 1, 2, 3])
+        assert sorted(finished) == [1, 2, 3]
+        assert flat_index._each_part(lambda part: part * 2, [1, 2, 3]) == [2, 4, 6]  # in order

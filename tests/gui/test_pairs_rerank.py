@@ -86,3 +86,25 @@ def test_the_count_column_widens_again_when_an_undo_raises_the_top_count(qtbot, 
     assert pairs.model.top == 123_456_789
     needed = pairs.view.fontMetrics().horizontalAdvance("123,456,789") + 16
     assert pairs.view.columnWidth(COUNT) == wide >= needed
+
+
+def test_scroll_bars_laid_over_the_rows_leave_the_rows_visible_beneath(qtbot, make_window):
+    """Where the style lays scroll bars over a table's rows (as macOS does), their containers
+    stay transparent; elsewhere they paint their background (a step then repaints only them)."""
+    from PySide6.QtWidgets import QProxyStyle, QStyle
+
+    class OverlaidBars(QProxyStyle):
+        def pixelMetric(self, metric, option=None, widget=None):
+            if metric == QStyle.PixelMetric.PM_ScrollView_ScrollBarOverlap:
+                return 12
+            return super().pixelMetric(metric, option, widget)
+
+    window = make_window("Shakespeare")
+    table = window.pairs_pane.view
+    containers = [table.horizontalScrollBar().parentWidget(), table.verticalScrollBar().parentWidget()]
+    assert all(container.autoFillBackground() for container in containers)
+    style = OverlaidBars("Fusion")
+    table.setStyle(style)
+    assert not any(container.autoFillBackground() for container in containers)
+    table.setStyle(None)  # the application's style again
+    assert all(container.autoFillBackground() for container in containers)
