@@ -59,6 +59,7 @@ class PairsPane(QWidget):
         self.merge_button.clicked.connect(self.merge_selected)
         self.model.sig_reranked.connect(self.view.fit_live_columns)  # an undo raises the top count
         self.model.sig_reranked.connect(self._restore_selection)
+        self.model.sig_reranked.connect(self._fill_view)
         self._connect_selection()
         bridge.sig_change.connect(lambda _change: self._update_summary())  # after the model's update
         bridge.sig_busy_changed.connect(
@@ -103,6 +104,15 @@ class PairsPane(QWidget):
             self._selected = None
             self.merge_button.setEnabled(False)
             self.sig_pair_selected.emit(None)
+
+    def _fill_view(self) -> None:
+        """Rank the next page now if the last row is in view: a table taller than its rows has
+        no scroll bar, so scrolling would never ask for the pairs a step added."""
+        last = self.model.rowCount() - 1
+        if last < 0 or not self.model.canFetchMore():
+            return
+        if self.view.viewport().rect().intersects(self.view.visualRect(self.model.index(last, 0))):
+            self.model.fetchMore()
 
     def _update_summary(self) -> None:
         ties = self.model.ties

@@ -3,6 +3,7 @@ selected at its new row, or, merged away, leaves nothing selected and Merge sele
 
 from PySide6.QtCore import Qt
 
+from app.panes.pairs_pane import PairsPane
 from tests.gui_helpers import assert_panes_agree_with_core, press, wait_idle
 
 
@@ -108,3 +109,36 @@ def test_scroll_bars_laid_over_the_rows_leave_the_rows_visible_beneath(qtbot, ma
     assert not any(container.autoFillBackground() for container in containers)
     table.setStyle(None)  # the application's style again
     assert all(container.autoFillBackground() for container in containers)
+
+
+def test_a_table_taller_than_its_rows_shows_the_pairs_a_step_adds(qtbot, make_window, tmp_path):
+    """Fifty pairs fill the first page; a step making fifty-five must show all fifty-five in a
+    pane tall enough for them (no scroll bar is there to ask for more)."""
+    letters = "klmnopqrstuvwxyz"
+    fillers = [x + y for x in letters for y in letters if x != y][:23]
+    words = {
+        "cabf": 100,
+        "dabg": 100,
+        "eabh": 100,
+        **dict.fromkeys(["ca", "da", "ea", "bf", "bg", "bh", *fillers], 1),
+    }
+    counts = tmp_path / "counts.tsv"
+    counts.write_text(
+        "\n".join(["#bpe-studio counts 1", *(f"{w}\t{n}" for w, n in words.items())]) + "\n", encoding="utf-8"
+    )
+    window = make_window()
+    window.open_path(counts)
+    wait_idle(qtbot, window)
+    pairs = PairsPane(window.bridge)  # a pane of its own, as tall as a portrait screen
+    qtbot.addWidget(pairs)
+    pairs.resize(900, 1700)
+    pairs.show()
+    qtbot.waitExposed(pairs)
+    qtbot.wait(100)  # laid out: nothing is left for Qt's own look at the last row
+    assert pairs.view.viewport().height() > 60 * pairs.view.rowHeight(0)
+    assert window.bridge.trainer.pair_total == pairs.model.rowCount() == 50
+    window.bridge.step()
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.pair_total == 55
+    qtbot.wait(300)  # the next page is ranked on a later turn of the event loop
+    assert pairs.model.rowCount() == 55
