@@ -208,3 +208,31 @@ def test_a_failing_part_is_raised_only_once_every_part_has_stopped():
             flat_index._each_part(work, [0, 1, 2, 3])
         assert sorted(finished) == [1, 2, 3]
         assert flat_index._each_part(lambda part: part * 2, [1, 2, 3]) == [2, 4, 6]  # in order
+
+
+def test_a_forked_child_merges_on_threads_of_its_own():
+    """The pool's threads stay with the parent: a child forked after a large merge makes its own."""
+    import os
+    import signal
+    import time
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    with patch.object(flat_index, "THREADS", 2):
+        assert flat_index._each_part(lambda part: part + 1, [1, 2]) == [2, 3]  # the pool exists now
+        pid = os.fork()
+        if pid == 0:  # the child: a merge's parts again, then out without cleanup, whatever happens
+            code = 1
+            try:
+                fresh = flat_index._pool is None
+                code = 0 if fresh and flat_index._each_part(lambda part: part * 3, [1, 2]) == [3, 6] else 1
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + 30
+        while (ended := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if ended[0] == 0:  # never a hang of the whole suite
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child did not finish its merge within 30 s")
+    assert os.waitstatus_to_exitcode(ended[1]) == 0
