@@ -11,7 +11,7 @@ from pathlib import Path
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import counts_corpus, plain_counts
-from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand
+from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, one_name_per_file
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, Progress
 from bpe_core.runtime.fileio import text_blocks
@@ -64,14 +64,7 @@ def _counts_files(specs: list[str]) -> list[str]:
             names.extend(source.name for source in expand([spec]))
         else:
             names.append(spec)
-    seen: set[str] = set()  # a file named twice (a shard and its folder) is read once
-    unique = []
-    for name in names:
-        same = name if name == STDIN else os.path.realpath(name)
-        if same not in seen:
-            seen.add(same)
-            unique.append(name)
-    return unique
+    return one_name_per_file(names)
 
 
 def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Corpus:

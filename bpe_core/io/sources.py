@@ -30,7 +30,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -104,17 +104,25 @@ def expand(specs: Sequence[str]) -> list[Source]:
             raise InputError(f"The file {spec!r} does not exist.")
     if names.count(STDIN) > 1:
         raise InputError("Standard input (-) can be read only once.")
-    sources, seen = [], set()
-    for name in names:
-        same = name if name == STDIN else os.path.realpath(name)  # one file however it is reached
-        if same in seen:
-            continue
-        seen.add(same)
+    sources = []
+    for name in one_name_per_file(names):
         kind, compression = kind_of(name) if name != STDIN else ("text", None)
         if kind == "parquet" and compression is not None:
             raise InputError(f"The file {name!r} is a compressed Parquet file; Parquet compresses itself.")
         sources.append(Source(name, kind, compression, None if name == STDIN else _size(name)))
     return sources
+
+
+def one_name_per_file(names: Iterable[str]) -> list[str]:
+    """``names`` without a second name for a file already named (a link, another spelling, a
+    shard named beside its folder): each file is read once, under the first name given."""
+    kept, seen = [], set()
+    for name in names:
+        same = name if name == STDIN else os.path.realpath(name)
+        if same not in seen:
+            seen.add(same)
+            kept.append(name)
+    return kept
 
 
 def refuse_overwriting_inputs(outputs: Sequence[str | None], specs: Sequence[str]) -> None:
