@@ -58,6 +58,11 @@ TIE_LIST = 50  # tied pairs listed when asking the user (the rules' picks are al
 # Said where counts would be, in an imported tokenizer's session without a corpus.
 NO_CORPUS = "Attach a corpus (File → Attach corpus…) to see counts"
 SYNC_JUMP = 50  # jumps of more merges than this run in the background
+# The next merge is worked out ahead (``Trainer.prepare_next``) this long after the views have
+# taken in a change, restarted by each: after the repaint (which the work, run beside it, slowed
+# by half), not between the steps of a held key (repeated every 33 ms or so, unless a step
+# itself takes longer), but while the user looks at the step.
+AHEAD_AFTER_MS = 50
 COUNTS_SUFFIXES = (".tsv", ".counts")
 
 
@@ -136,6 +141,9 @@ class Bridge(QObject):
         self.source = source or Source("untitled")
         # The window's Encode test string, kept in the session file (None: none to keep).
         self.test_text: Callable[[], str | None] = lambda: None
+        self._ahead_timer = QTimer(self, singleShot=True, interval=AHEAD_AFTER_MS)
+        self._ahead_timer.timeout.connect(self._prepare_next)
+        self._ahead_timer.start()
 
     # -- state -------------------------------------------------------------------------
 
@@ -208,6 +216,15 @@ class Bridge(QObject):
         note_activity()
         switched = branch_switched or branch != branch_now
         self.sig_change.emit(Change(kind, before, after, switched, revision != revision_now))
+        self._ahead_timer.start()
+
+    def _prepare_next(self) -> None:
+        if self.trainer_busy or self._closed:
+            return
+        try:
+            self._trainer.prepare_next()
+        except Exception:  # work ahead only saves time: a step works its merge out itself
+            log.exception("Working out the next merge ahead failed")
 
     def _summary(self, held: list[Event]) -> tuple[ChangeKind, bool]:
         """One change for everything a background job did: (kind, branch switched)."""
@@ -758,6 +775,7 @@ class Bridge(QObject):
         """Swap in a new trainer (a loaded corpus or session): every view rebinds. ``saved``:
         it is what ``session_path`` holds (or there is nothing to save yet)."""
         self._unsubscribe()
+        self._trainer.stop_ahead()
         self._trainer = trainer
         self._unsubscribe = trainer.events.subscribe(self._on_core_event)
         self._encoder = None
@@ -782,6 +800,10 @@ class Bridge(QObject):
         after a cancel."""
         self._closed = final
         self.cancel()
+        if final:
+            self._ahead_timer.stop()
+            if not self.trainer_busy:  # (a job's next merge waits for the work itself)
+                self._trainer.stop_ahead()
         job = self._job
         if job is not None:
             job.wait()

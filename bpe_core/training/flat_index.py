@@ -8,6 +8,9 @@ neighbours, all at once in numpy, with no Python object per word: on millions of
 early merge touching hundreds of thousands of words takes milliseconds. Lists are supersets (a
 slot that no longer holds the pair is skipped when read), as the word lists are.
 
+A merge of many slots can also be worked out ahead, in the background, and only written when
+it is made (:meth:`FlatIndex.prepare`): the window asks for the next step's once it is still.
+
 It is the index of a corpus counted afresh; a session opened from a file starts from a cold
 index instead (``PairIndex.from_cold``).
 """
@@ -19,7 +22,7 @@ import threading
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -38,6 +41,9 @@ PART = 1 << 14
 # Merges replacing more occurrences than this keep them packed for undo (``Packed``): packing
 # costs a few calls, worth it where the occurrences are many.
 PACKED = 1024
+# Merges listing at least this many slots are worked out ahead when asked (``FlatIndex.prepare``):
+# smaller ones take a few milliseconds, not worth a thread's hand-over.
+PREPARED = 1 << 15
 # Threads a large merge's runs are worked on (see ``_each_part``).
 THREADS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 # A list of fewer ascending runs than one for this many slots is sorted by merging its runs
@@ -77,6 +83,31 @@ class FlatEffect(MergeEffect):
         return array("i", _distinct_run(words).astype(np.int32).tobytes())
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A merge worked out from the slots (written, or still to be written by ``_write``): its
+    occurrences and the slot after each, where they split into the runs of words they were
+    worked out in, each side's changed neighbour pairs (per neighbour: its symbol, the total
+    weight and the slots of the pair gained, as ``_by_neighbour`` gives them), the changed words
+    and the weighted number of replacements: about 24 bytes an occurrence in all."""
+
+    found: Occurrences
+    beyond: np.ndarray
+    runs: np.ndarray  # where ``found`` splits into its runs (indexes into it)
+    sides: list[list[tuple[str, int, bytes]]]
+    words: array[int]
+    replaced: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Ahead:
+    """A merge being worked out ahead (``FlatIndex.prepare``), and how to stop it."""
+
+    pair: str
+    stop: threading.Event
+    work: Future[_Plan | None]
+
+
 def _distinct_run(ascending: np.ndarray) -> np.ndarray:
     """An ascending array without its repeats."""
     if len(ascending) < 2:
@@ -104,6 +135,8 @@ class FlatIndex(PairIndex):
     """A :class:`PairIndex` whose words are flat slots (see the module). Everything about
     pairs (counts, histogram, tokens) is the parent's; everything about words is here."""
 
+    works_ahead = True
+
     def __init__(self, segs: list[str], counts: Sequence[int], n_symbols: int) -> None:
         self._setup(counts)
         found = count_initial(segs, self._weights, n_symbols, _SORT_BITS, slots=True)
@@ -113,6 +146,7 @@ class FlatIndex(PairIndex):
         self.flat = FlatWords.from_segs(segs)
         self._few = FewMerges(self.flat, self._weights)
         self._latest: FlatEffect | None = None  # the last merge, which keeps its changed words
+        self._ahead: _Ahead | None = None  # a merge being worked out ahead (see prepare)
 
     @staticmethod
     def fits(segs: list[str]) -> bool:
@@ -213,19 +247,72 @@ class FlatIndex(PairIndex):
 
     # -- merge -----------------------------------------------------------------------------
 
+    def prepare(self, pair: str) -> None:
+        """Start working out the merge of ``pair`` in the background (a merge listing many
+        slots only), so that merging it next only writes its slots: on millions of words the
+        first merges take a tenth of a second, most of it reading. Work ahead for another pair
+        is stopped. It only reads the slots, and a merge or undo waits for it before writing."""
+        listed = self.where.get(pair)
+        ahead = self._ahead
+        if ahead is not None and ahead.pair == pair:
+            return
+        if ahead is not None:
+            ahead.stop.set()  # still waited for by the next merge or undo (see _prepared)
+        if listed is None or len(listed) < PREPARED:
+            return
+        stop = threading.Event()
+        work = _preparer().submit(self._plan, _listed(listed), ord(pair[0]), ord(pair[1]), None, stop)
+        self._ahead = _Ahead(pair, stop, work)
+
+    def stop_ahead(self) -> None:
+        """Stop any work ahead, without waiting for it: the index is being let go (a reset, a
+        new corpus, the window closing), and work for it would only hold its slots and delay
+        the next index's."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            ahead.stop.set()
+
+    def _prepared(self, pair: str | None) -> _Plan | None:
+        """The merge of ``pair`` worked out ahead, if it was; work ahead for any other pair is
+        stopped. Either way, once this returns nothing in the background reads the slots (work
+        ahead runs on one thread, in the order asked: the last asked ends after the others).
+        Work ahead that failed is as none: the merge is worked out again, here, where an error
+        is raised as any merge's is."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is None:
+            return None
+        if ahead.pair != pair:
+            ahead.stop.set()
+        try:
+            plan = ahead.work.result()
+        except Exception:
+            return None
+        return plan if ahead.pair == pair else None
+
     def merge(self, pair: str, new: str, fresh: bool) -> FlatEffect:
         """Replace every occurrence of ``pair`` by the symbol ``new`` and update all statistics
         (``fresh`` needs no different handling here: undo restores slots, not strings)."""
         a, b = pair[0], pair[1]
+        plan = self._prepared(pair)
         listed = self.where.pop(pair, None) or array("i")
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
         words = array("i")
         found: Occurrences | Packed
-        if len(listed) <= FEW:
+        if plan is not None:
+            self._write(plan, ord(new))
+        elif len(listed) > FEW:
+            plan = self._plan(_listed(listed), ord(a), ord(b), ord(new))
+        if plan is None:
             found, replaced = self._few.merge(sorted(set(listed)), a, b, new, delta, self.where)
         else:
-            found, replaced, words = self._merge_many(listed, a, b, new, delta)
+            for groups, (lost, gained) in zip(plan.sides, _side_pairs(a, b, new), strict=True):
+                for x, total, slots in groups:
+                    delta[lost(x)] -= total
+                    delta[gained(x)] += total
+                    self.where[gained(x)].frombytes(slots)
+            found = Packed.of(plan.found) if len(plan.found.merged) > PACKED else plan.found
+            replaced, words = plan.replaced, plan.words
         delta[pair] -= replaced
         if self._latest is not None:
             self._latest.words = array("i")
@@ -238,34 +325,56 @@ class FlatIndex(PairIndex):
         self.total_tokens -= replaced
         return effect
 
-    def _merge_many(
-        self, listed: array[int], a: str, b: str, new: str, delta: defaultdict[str, int]
-    ) -> tuple[Occurrences | Packed, int, array[int]]:
-        """:meth:`merge`'s work on many listed slots, vectorised (with the changed words)."""
-        flat, left, right, token, weights = self.flat, ord(a), ord(b), ord(new), self._weights
+    def _plan(
+        self,
+        ascending: np.ndarray,
+        left: int,
+        right: int,
+        token: int | None,
+        stop: threading.Event | None = None,
+    ) -> _Plan | None:
+        """The merge of the pair ``(left, right)`` listed at the ``ascending`` slots, worked out
+        in numpy a run of words at a time (see ``_each_part``). With a ``token`` each run is
+        also written as it is worked out, while its slots are in the processor's cache; without
+        one nothing is written (see :meth:`prepare`). ``None`` once ``stop`` is set."""
+        flat, weights = self.flat, self._weights
 
-        def merged(part: np.ndarray) -> tuple[Occurrences, Changes]:
+        def worked(part: np.ndarray) -> tuple[Occurrences, Changes] | None:
+            if stop is not None and stop.is_set():
+                return None
             found = flat.occurrences(part, left, right)
             changes = flat.changes(found, weights)
-            flat.merge(found, token, changes.beyond)
+            if token is not None:
+                flat.merge(found, token, changes.beyond)
             return found, changes
 
-        ascending = _listed(listed)
         cuts = flat.cuts(ascending, PART)
-        done = _each_part(merged, np.split(ascending, cuts) if len(cuts) else [ascending])
-        found, changes = _concatenated([f for f, _ in done]), _concatenated([c for _, c in done])
-        for side, lost, gained in _sides(changes, a, b, new):
-            for x, total, slots in _by_neighbour(side, side.gained_at):
-                delta[lost(x)] -= total
-                delta[gained(x)] += total
-                self.where[gained(x)].frombytes(slots)
-        words = array("i", _distinct_run(changes.words).astype(np.int32, copy=False).tobytes())
-        kept = Packed.of(found) if len(found.merged) > PACKED else found
-        return kept, _total(changes.own), words
+        done = _each_part(worked, np.split(ascending, cuts) if len(cuts) else [ascending])
+        runs = [part for part in done if part is not None]
+        if len(runs) < len(done) or (stop is not None and stop.is_set()):
+            return None
+        found, changes = _concatenated([f for f, _ in runs]), _concatenated([c for _, c in runs])
+        if stop is not None and stop.is_set():  # the grouping below takes a few milliseconds
+            return None
+        return _Plan(
+            found,
+            changes.beyond,
+            np.cumsum([len(f.merged) for f, _ in runs[:-1]], dtype=np.int64),
+            [list(_by_neighbour(side, side.gained_at)) for side in changes[:3]],
+            array("i", _distinct_run(changes.words).astype(np.int32, copy=False).tobytes()),
+            _total(changes.own),
+        )
+
+    def _write(self, plan: _Plan, token: int) -> None:
+        """Write a merge worked out ahead into the slots, a run of words at a time."""
+        flat, cuts = self.flat, plan.runs
+        runs = zip(*(np.split(slots, cuts) for slots in (*plan.found, plan.beyond)), strict=True)
+        _each_part(lambda run: flat.merge(Occurrences(run[0], run[1]), token, run[2]), list(runs))
 
     def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up."""
         assert isinstance(effect, FlatEffect)
+        self._prepared(None)
         a, b, found = pair[0], pair[1], effect.occurrences()
         delta: defaultdict[str, int] = defaultdict(int)
         if len(found.merged) <= FEW:
@@ -282,7 +391,7 @@ class FlatIndex(PairIndex):
                 Occurrences(*part) for part in zip(*(np.split(slots, cuts) for slots in found), strict=True)
             ]
             changes = _concatenated(_each_part(unmerged, parts))
-            for side, lost, gained in _sides(changes, a, b, new):
+            for side, (lost, gained) in zip(changes[:3], _side_pairs(a, b, new), strict=True):
                 for x, total, slots in _by_neighbour(side, side.lost_at):
                     delta[lost(x)] += total
                     delta[gained(x)] -= total
@@ -311,6 +420,7 @@ class FlatIndex(PairIndex):
 Part = TypeVar("Part")
 Done = TypeVar("Done")
 _pool: ThreadPoolExecutor | None = None
+_ahead_pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
@@ -332,10 +442,20 @@ def _each_part(work: Callable[[Part], Done], parts: list[Part]) -> list[Done]:
     return [done.result() for done in running]
 
 
+def _preparer() -> ThreadPoolExecutor:
+    """The one thread merges are worked out ahead on (see ``FlatIndex.prepare``): one, so that
+    work asked last ends last. It hands each merge's runs to the merge threads."""
+    global _ahead_pool
+    with _pool_lock:
+        if _ahead_pool is None:
+            _ahead_pool = ThreadPoolExecutor(1, thread_name_prefix="merge-ahead")
+        return _ahead_pool
+
+
 def _forget_pool() -> None:
     """In a forked child, which has none of its parent's threads (nor a say in its locks)."""
-    global _pool, _pool_lock
-    _pool, _pool_lock = None, threading.Lock()
+    global _pool, _ahead_pool, _pool_lock
+    _pool, _ahead_pool, _pool_lock = None, None, threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):  # POSIX: Windows never forks
@@ -345,12 +465,13 @@ Keys = Callable[[str], str]
 RADIX_SORTED = 1024  # neighbours sorted by radix above this many (fewer: the narrowing costs more)
 
 
-def _sides(changes: Changes, a: str, b: str, new: str) -> list[tuple[Side, Keys, Keys]]:
-    """Each side of the changes with the pair it loses and the pair it gains, by neighbour."""
+def _side_pairs(a: str, b: str, new: str) -> list[tuple[Keys, Keys]]:
+    """For each side of a merge's changes (left, right, joined: see ``Changes``), the pair it
+    loses and the pair it gains, by neighbour."""
     return [
-        (changes.left, lambda x: x + a, lambda x: x + new),
-        (changes.right, lambda x: b + x, lambda x: new + x),
-        (changes.joined, lambda x: b + a, lambda x: new + new),
+        (lambda x: x + a, lambda x: x + new),
+        (lambda x: b + x, lambda x: new + x),
+        (lambda x: b + a, lambda x: new + new),
     ]
 
 

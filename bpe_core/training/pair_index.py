@@ -411,6 +411,16 @@ class PairIndex:
 
     # -- merge -----------------------------------------------------------------------------
 
+    # Whether merges can be worked out ahead (``FlatIndex``); here a merge works on the words it
+    # lists, and nothing is worth doing ahead.
+    works_ahead = False
+
+    def prepare(self, pair: str) -> None:
+        """Work out the merge of ``pair`` ahead, where the index can (see ``works_ahead``)."""
+
+    def stop_ahead(self) -> None:
+        """Stop work ahead, without waiting for it (the index is being let go)."""
+
     def merge(self, pair: str, new: str, fresh: bool) -> MergeEffect:
         """Replace every occurrence of ``pair`` by the symbol ``new`` and update all statistics.
 

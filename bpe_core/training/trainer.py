@@ -143,6 +143,8 @@ class Trainer(TrainerQueries, Branching, Restoring):
     def _index_segs(self, segs: list[str] | ColdIndex, lazy: range = range(0)) -> None:
         """Count pairs and tokens afresh over the segmentations ``segs`` (one per word type), or
         start from a cold index (its ``lazy`` tokens: see ``PairIndex.from_cold``)."""
+        if hasattr(self, "_index"):  # (a trainer being made has none yet)
+            self._index.stop_ahead()  # work ahead for the index let go
         if isinstance(segs, ColdIndex):
             self._index = PairIndex.from_cold(segs, self.corpus.counts, len(self.vocab), lazy)
         elif FLAT_INDEX and FlatIndex.fits(segs):
@@ -384,6 +386,24 @@ class Trainer(TrainerQueries, Branching, Restoring):
         if self.position != start:
             self.events.emit(Jumped(start, self.position, reason))
         return reason
+
+    def prepare_next(self) -> None:
+        """Have the index work out ahead, in the background, the merge that the next step or
+        redo would make (see ``FlatIndex.prepare``): the line's next merge where there is
+        one, else the rule's pick. The window asks once it is still after a change. Nothing
+        observable changes."""
+        if not self._index.works_ahead or self.training.merges_per_pass != 1:
+            return
+        if self.can_redo:
+            pair: str | None = pair_key(self._records[self.position].pair)
+        else:
+            pair = self._queue.best() if self.stop_reason() is None else None
+        if pair is not None:
+            self._index.prepare(pair)
+
+    def stop_ahead(self) -> None:
+        """Stop the index's work ahead, if any, without waiting (the trainer is let go)."""
+        self._index.stop_ahead()
 
     def stop_reason(self, min_frequency: int | None = None) -> StopReason | None:
         """Why no further step would happen now, or ``None`` if one can."""

@@ -59,16 +59,43 @@ def test_flat_index_matches_the_string_index_through_merges_and_undos(
         check_against_strings(words, counts, ops)
 
 
-def check_against_strings(words, counts, ops):
+@settings(max_examples=200, deadline=None)
+@given(
+    words=words_strategy,
+    counts=st.data(),
+    ops=ops_strategy,
+    part=st.sampled_from([1, 2, 1 << 12]),
+    threads=st.sampled_from([1, 2]),
+)
+def test_merges_worked_out_ahead_match_the_string_index(words, counts, ops, part, threads):
+    """Before each merge or undo, the merge itself, another pair or several are worked out ahead
+    (on any number of slots): a merge takes its own if it was the last asked for, and nothing
+    else worked out ahead changes a slot or a count."""
+    with patch.multiple(flat_index, PREPARED=0, FEW=0, PART=part, THREADS=threads):
+        check_against_strings(words, counts, ops, ahead=True)
+
+
+def check_against_strings(words, counts, ops, ahead=False):
     weights = [counts.draw(st.integers(1, 5)) for _ in words]
     n = FIRST_NEW + 8
     flat, strings = FlatIndex(list(words), weights, n), PairIndex(list(words), weights, n)
     done: list[tuple[str, str, object, object]] = []
     next_id = FIRST_NEW
     assert state(flat, len(words)) == state(strings, len(words))
+
+    def work_ahead(*merging: str) -> None:  # some pairs, then maybe the one about to be merged
+        if not ahead:
+            return
+        candidates = [*merging, *sorted(strings.pair_count)]
+        for _ in range(counts.draw(st.integers(0, 2)) if candidates else 0):
+            flat.prepare(counts.draw(st.sampled_from(candidates)))
+        if merging and counts.draw(st.booleans()):
+            flat.prepare(merging[0])
+
     for undo, pick, into in ops:
         if undo and done:
             pair, new, flat_effect, string_effect = done.pop()
+            work_ahead()
             flat.unmerge(pair, new, flat_effect)
             strings.unmerge(pair, new, string_effect)
         else:
@@ -89,6 +116,7 @@ def check_against_strings(words, counts, ops):
             else:
                 continue
             fresh = strings.token_freq[ord(new)] == 0
+            work_ahead(pair)
             done.append((pair, new, flat.merge(pair, new, fresh), strings.merge(pair, new, fresh)))
         assert state(flat, len(words)) == state(strings, len(words))
     while done:
