@@ -401,6 +401,15 @@ def _emit(node: object) -> str:
     return body + suffix + ("" if node.greedy else "?")
 
 
+def _anchor_among(node: object) -> bool:
+    """Whether ``node`` is, as Oniguruma sees it, an anchor or look-around, or alternatives
+    one of which is (``(?:a|(?:b|\\b))``; not inside a capturing group)."""
+    inner = _strip(node)
+    if isinstance(inner, (_Raw, _Group)):
+        return inner.zero_width
+    return isinstance(inner, _Alt) and any(_anchor_among(branch) for branch in inner.branches)
+
+
 def _strip(node: object) -> object:
     """The node Oniguruma sees through ``(?:...)`` groups and one-item sequences."""
     while True:
@@ -600,14 +609,9 @@ class _Parser:
         return node
 
     def check_target(self, node: object) -> None:
-        """Refuse a quantifier on an anchor or look-around, as Oniguruma does."""
-        inner = _strip(node)
-        if (isinstance(inner, (_Raw, _Group)) and inner.zero_width) or (
-            isinstance(inner, _Alt)
-            and any(
-                isinstance(b := _strip(branch), (_Raw, _Group)) and b.zero_width for branch in inner.branches
-            )
-        ):
+        """Refuse a quantifier on an anchor or look-around, as Oniguruma does: on one, or on
+        alternatives one of which is one, through any depth of ``(?:...)`` alternatives."""
+        if _anchor_among(node):
             raise self.invalid("target of repeat operator is invalid")
 
     def interval(self) -> tuple[int, int | None, bool] | None:

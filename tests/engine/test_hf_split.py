@@ -484,7 +484,17 @@ REFUSED = [
     r"(?i)[[:alpha:]]", r"\M-a", r"\x{110000}", r"\uD800", r"(?<=\R)b",
 ]  # fmt: skip
 INVALID = [r"(", r")", r"[a", "\\", r"*a", r"{2}", r"a|*", r"[z-a]", r"[a-\w]", r"[\w-a]", r"\b+", r"(?=a)*",
-           r"(?<=\z)", r"(?<!(a))", r"(?s)a", r"\xC3", r"\u12", r"(?P<n>a)"]  # fmt: skip
+           r"(?<=\z)", r"(?<!(a))", r"(?s)a", r"\xC3", r"\u12", r"(?P<n>a)",
+           r"(?:|(?:|\b))?", r"(?:a|(?:b|\b))?", r"(?:a|(?:b|(?=x)))*"]  # fmt: skip
+# Quantified alternatives with an anchor Oniguruma takes: inside a capturing group, or in a sequence.
+ANCHORED_BUT_VALID = [r"(?:a|(?:b|\b)c)?", r"(|(?:|\b))?", r"(?:a(?:|\b))?"]
+
+
+@pytest.mark.parametrize("pattern", ANCHORED_BUT_VALID)
+def test_quantified_alternatives_with_an_anchor_oniguruma_takes_split_like_hf(pattern):
+    hs.translate_pattern(pattern)
+    for text in ("ab c", "bcb", ""):
+        assert_split_like_hf(pattern, text, behaviors=("isolated",), inverts=(False,))
 
 
 @pytest.mark.parametrize("pattern", REFUSED + INVALID)
