@@ -4,6 +4,7 @@ from collections import Counter
 from itertools import pairwise
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.training.flat_index import FlatIndex
 
 
 def trainer_for(
@@ -49,3 +50,18 @@ def snapshot(trainer: Trainer) -> tuple:
         tuple(trainer.top_pairs(10)),
         trainer.ties_at_top(),
     )
+
+
+def counted_takes() -> tuple[list, object]:
+    """A list of what merges and undos took from work ahead (by kind), and the
+    ``FlatIndex._prepared`` that fills it."""
+    taken: list = []
+    prepared = FlatIndex._prepared
+
+    def counted(index, key):
+        plan = prepared(index, key)
+        if plan is not None:
+            taken.append("merge" if isinstance(key, str) else "undo")
+        return plan
+
+    return taken, counted

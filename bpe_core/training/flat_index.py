@@ -8,8 +8,9 @@ neighbours, all at once in numpy, with no Python object per word: on millions of
 early merge touching hundreds of thousands of words takes milliseconds. Lists are supersets (a
 slot that no longer holds the pair is skipped when read), as the word lists are.
 
-A merge of many slots can also be worked out ahead, in the background, and only written when
-it is made (:meth:`FlatIndex.prepare`): the window asks for the next step's once it is still.
+A merge of many slots, or the undo of the last merge, can also be worked out ahead, in the
+background, and only written when it is made (:meth:`FlatIndex.prepare`, ``prepare_undo``): the
+window asks for both once it is still.
 
 It is the index of a corpus counted afresh; a session opened from a file starts from a cold
 index instead (``PairIndex.from_cold``).
@@ -61,6 +62,13 @@ class FlatEffect(MergeEffect):
     found: Occurrences | Packed | None = None  # packed for a merge of many occurrences
     flat: FlatWords | None = None  # the index's slots, shared
 
+    @property
+    def size(self) -> int:
+        """How many occurrences the merge replaced."""
+        if isinstance(self.found, Packed):
+            return len(self.found.offsets)
+        return 0 if self.found is None else len(self.found.merged)
+
     def occurrences(self) -> Occurrences:
         """The occurrences the merge replaced (none for an effect without them)."""
         if isinstance(self.found, Packed):
@@ -100,12 +108,28 @@ class _Plan:
 
 
 @dataclass(frozen=True, slots=True)
-class _Ahead:
-    """A merge being worked out ahead (``FlatIndex.prepare``), and how to stop it."""
+class _UndoPlan:
+    """The undo of a merge worked out from the slots (see ``_Plan``): the occurrences it
+    restores, where they split into runs, each side's neighbour pairs (per neighbour: its
+    symbol, the total weight and the slots of the pair restored), and the changed words."""
 
-    pair: str
+    found: Occurrences
+    runs: np.ndarray
+    sides: list[list[tuple[str, int, bytes]]]
+    words: array[int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Ahead:
+    """Work ahead (``FlatIndex.prepare``, ``prepare_undo``) and how to stop it: a merge's, named
+    by its pair, or an undo's, by the effect of the merge it undoes."""
+
+    key: str | FlatEffect
     stop: threading.Event
-    work: Future[_Plan | None]
+    work: Future[_Plan | _UndoPlan | None]
+
+    def is_for(self, key: str | FlatEffect | None) -> bool:
+        return self.key is key or (isinstance(key, str) and self.key == key)
 
 
 def _distinct_run(ascending: np.ndarray) -> np.ndarray:
@@ -146,7 +170,7 @@ class FlatIndex(PairIndex):
         self.flat = FlatWords.from_segs(segs)
         self._few = FewMerges(self.flat, self._weights)
         self._latest: FlatEffect | None = None  # the last merge, which keeps its changed words
-        self._ahead: _Ahead | None = None  # a merge being worked out ahead (see prepare)
+        self._ahead: list[_Ahead] = []  # work ahead, in the order asked (see prepare)
 
     @staticmethod
     def fits(segs: list[str]) -> bool:
@@ -252,48 +276,65 @@ class FlatIndex(PairIndex):
         slots only), so that merging it next only writes its slots: on millions of words the
         first merges take a tenth of a second, most of it reading. Work ahead for another pair
         is stopped. It only reads the slots, and a merge or undo waits for it before writing."""
-        listed = self.where.get(pair)
-        ahead = self._ahead
-        if ahead is not None and ahead.pair == pair:
-            return
-        if ahead is not None:
-            ahead.stop.set()  # still waited for by the next merge or undo (see _prepared)
-        if listed is None or len(listed) < PREPARED:
-            return
+        if self._asking(pair):
+            listed = self.where.get(pair)
+            if listed is not None and len(listed) >= PREPARED:
+                self._ask(pair, self._plan, _listed(listed), ord(pair[0]), ord(pair[1]), None)
+
+    def prepare_undo(self, pair: str, effect: MergeEffect) -> None:
+        """Start working out the undo of the last merge (of ``pair``, which had ``effect``) in
+        the background, as :meth:`prepare` does a merge: of many occurrences only."""
+        if isinstance(effect, FlatEffect) and self._asking(effect) and effect.size >= PREPARED:
+            self._ask(effect, self._undo_plan, effect.occurrences(), ord(pair[0]), ord(pair[1]), False)
+
+    def _asking(self, key: str | FlatEffect) -> bool:
+        """Whether work ahead for ``key`` is to be asked for: not if it is already. Work ahead
+        of the same kind (another merge's, another undo's) is stopped: only one is next."""
+        if any(ahead.is_for(key) and not ahead.stop.is_set() for ahead in self._ahead):
+            return False
+        for ahead in self._ahead:
+            if isinstance(ahead.key, str) == isinstance(key, str):
+                ahead.stop.set()  # still waited for by the next merge or undo (see _prepared)
+        return True
+
+    def _ask(self, key: str | FlatEffect, work: Callable[..., _Plan | _UndoPlan | None], *args: Any) -> None:
         stop = threading.Event()
-        work = _preparer().submit(self._plan, _listed(listed), ord(pair[0]), ord(pair[1]), None, stop)
-        self._ahead = _Ahead(pair, stop, work)
+        kept = [ahead for ahead in self._ahead if not (ahead.stop.is_set() and ahead.work.done())]
+        self._ahead = [*kept, _Ahead(key, stop, _preparer().submit(work, *args, stop=stop))]
 
     def stop_ahead(self) -> None:
         """Stop any work ahead, without waiting for it: the index is being let go (a reset, a
         new corpus, the window closing), and work for it would only hold its slots and delay
         the next index's."""
-        ahead, self._ahead = self._ahead, None
-        if ahead is not None:
+        asked, self._ahead = self._ahead, []
+        for ahead in asked:
             ahead.stop.set()
 
-    def _prepared(self, pair: str | None) -> _Plan | None:
-        """The merge of ``pair`` worked out ahead, if it was; work ahead for any other pair is
-        stopped. Either way, once this returns nothing in the background reads the slots (work
-        ahead runs on one thread, in the order asked: the last asked ends after the others).
-        Work ahead that failed is as none: the merge is worked out again, here, where an error
-        is raised as any merge's is."""
-        ahead, self._ahead = self._ahead, None
-        if ahead is None:
-            return None
-        if ahead.pair != pair:
-            ahead.stop.set()
-        try:
-            plan = ahead.work.result()
-        except Exception:
-            return None
-        return plan if ahead.pair == pair else None
+    def _prepared(self, key: str | FlatEffect) -> Any:
+        """The work ahead for ``key`` (a merge's pair, an undo's effect), if it was done; any
+        other is stopped. Either way, once this returns nothing in the background reads the
+        slots (work ahead runs on one thread, in the order asked, and every piece is waited
+        for). Work ahead that failed is as none: the merge or undo is worked out again, here,
+        where an error is raised as any merge's is."""
+        asked, self._ahead = self._ahead, []
+        for ahead in asked:
+            if not ahead.is_for(key):
+                ahead.stop.set()
+        wanted = None
+        for ahead in asked:
+            try:
+                plan = ahead.work.result()
+            except Exception:
+                continue
+            if plan is not None and ahead.is_for(key):
+                wanted = plan
+        return wanted
 
     def merge(self, pair: str, new: str, fresh: bool) -> FlatEffect:
         """Replace every occurrence of ``pair`` by the symbol ``new`` and update all statistics
         (``fresh`` needs no different handling here: undo restores slots, not strings)."""
         a, b = pair[0], pair[1]
-        plan = self._prepared(pair)
+        plan: _Plan | None = self._prepared(pair)
         listed = self.where.pop(pair, None) or array("i")
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
@@ -365,6 +406,36 @@ class FlatIndex(PairIndex):
             _total(changes.own),
         )
 
+    def _undo_plan(
+        self, found: Occurrences, left: int, right: int, write: bool, stop: threading.Event | None = None
+    ) -> _UndoPlan | None:
+        """The undo of the merge of ``(left, right)`` that replaced ``found``, worked out a run
+        of words at a time: written as it goes (``write``: each run is restored, then read as it
+        is before the merge), or not (read as it is after the merge, see ``prepare_undo``)."""
+        flat, weights = self.flat, self._weights
+
+        def worked(run: Occurrences) -> Changes | None:
+            if stop is not None and stop.is_set():
+                return None
+            if not write:
+                return flat.changes_undone(run, weights, right)
+            flat.unmerge(run, left, right)
+            return flat.changes(run, weights)
+
+        cuts = flat.cuts(found.merged, PART)
+        runs = [Occurrences(*run) for run in zip(*(np.split(slots, cuts) for slots in found), strict=True)]
+        done = _each_part(worked, runs)
+        changes = [part for part in done if part is not None]
+        if len(changes) < len(done) or (stop is not None and stop.is_set()):
+            return None
+        joined = _concatenated(changes)
+        return _UndoPlan(
+            found,
+            cuts,
+            [list(_by_neighbour(side, side.lost_at)) for side in joined[:3]],
+            array("i", _distinct_run(joined.words).astype(np.int32, copy=False).tobytes()),
+        )
+
     def _write(self, plan: _Plan, token: int) -> None:
         """Write a merge worked out ahead into the slots, a run of words at a time."""
         flat, cuts = self.flat, plan.runs
@@ -374,29 +445,25 @@ class FlatIndex(PairIndex):
     def unmerge(self, pair: str, new: str, effect: MergeEffect) -> list[str]:
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up."""
         assert isinstance(effect, FlatEffect)
-        self._prepared(None)
-        a, b, found = pair[0], pair[1], effect.occurrences()
+        a, b = pair[0], pair[1]
+        plan: _UndoPlan | None = self._prepared(effect)
         delta: defaultdict[str, int] = defaultdict(int)
-        if len(found.merged) <= FEW:
-            self._few.unmerge(found, a, b, new, delta, self.where)
+        if plan is not None:
+            flat, left, right = self.flat, ord(a), ord(b)
+            runs = zip(*(np.split(slots, plan.runs) for slots in plan.found), strict=True)
+            _each_part(lambda run: flat.unmerge(Occurrences(*run), left, right), list(runs))
+            effect.words = plan.words  # its changed words, as the latest merge's are kept
+        elif effect.size > FEW:
+            plan = self._undo_plan(effect.occurrences(), ord(a), ord(b), True)
         else:
-            flat, left, right, weights = self.flat, ord(a), ord(b), self._weights
-            cuts = flat.cuts(found.merged, PART)
-
-            def unmerged(part: Occurrences) -> Changes:
-                flat.unmerge(part, left, right)
-                return flat.changes(part, weights)
-
-            parts = [
-                Occurrences(*part) for part in zip(*(np.split(slots, cuts) for slots in found), strict=True)
-            ]
-            changes = _concatenated(_each_part(unmerged, parts))
-            for side, (lost, gained) in zip(changes[:3], _side_pairs(a, b, new), strict=True):
-                for x, total, slots in _by_neighbour(side, side.lost_at):
+            self._few.unmerge(effect.occurrences(), a, b, new, delta, self.where)
+        if plan is not None:
+            for groups, (lost, gained) in zip(plan.sides, _side_pairs(a, b, new), strict=True):
+                for x, total, slots in groups:
                     delta[lost(x)] += total
                     delta[gained(x)] -= total
                     self.where[lost(x)].frombytes(slots)
-            self.where[pair].frombytes(found.merged.astype(np.int32).tobytes())
+            self.where[pair].frombytes(plan.found.merged.astype(np.int32).tobytes())
         replaced = effect.replacements
         delta[pair] += replaced
         increased: list[str] = []

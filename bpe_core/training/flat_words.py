@@ -227,17 +227,46 @@ class FlatWords:
     def changes(self, found: Occurrences, weights: np.ndarray) -> Changes:
         """What merging ``found`` does to neighbour pairs, read from the slots as they are
         before the merge (or again after undoing it)."""
-        symbols, merged, absorbed = self.symbols, found.merged, found.absorbed
-        words = self.words_of(merged)
-        own = weights[words]
+        merged, absorbed = found
         before = self.before(merged)
-        beyond = self.after(absorbed)
         # Side by side (``a b a b``): the first occurrence's right neighbour is the second's
         # left one. The pair between them is counted once, on the second one's left.
         joined = np.zeros(len(merged), dtype=bool)
         if len(merged) > 1:
             np.equal(absorbed[:-1], before[1:], out=joined[1:])
+        return self._changes(found, weights, before, self.after(absorbed), joined)
+
+    def changes_undone(self, found: Occurrences, weights: np.ndarray, right: int) -> Changes:
+        """The same changes as :meth:`changes`, read from the slots as they are *after* the
+        merge of a pair whose right symbol is ``right`` (what undoing it will change back, worked
+        out before it is undone). Only occurrences side by side read differently: the second's
+        left neighbour is the first's merged token, and was the first's right symbol."""
+        merged, absorbed = found
+        before = self.before(merged)
+        joined = np.zeros(len(merged), dtype=bool)
+        if len(merged) > 1:
+            np.equal(merged[:-1], before[1:], out=joined[1:])
+        before[joined] = absorbed[np.flatnonzero(joined) - 1]
+        return self._changes(found, weights, before, self.after(merged), joined, right)
+
+    def _changes(
+        self,
+        found: Occurrences,
+        weights: np.ndarray,
+        before: np.ndarray,
+        beyond: np.ndarray,
+        joined: np.ndarray,
+        joined_symbol: int | None = None,
+    ) -> Changes:
+        """:meth:`changes` from each occurrence's left neighbour (``before``), the slot after it
+        (``beyond``) and which occurrences follow the one before side by side (``joined``),
+        whose left symbol is ``joined_symbol`` where the slots no longer hold it."""
+        symbols, merged, absorbed = self.symbols, found.merged, found.absorbed
+        words = self.words_of(merged)
+        own = weights[words]
         left_symbol = symbols[before]
+        if joined_symbol is not None:
+            left_symbol[joined] = joined_symbol
         has_left = (left_symbol >= 0) & ~joined
         right_symbol = symbols[beyond]
         has_right = right_symbol >= 0

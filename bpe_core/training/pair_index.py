@@ -418,6 +418,9 @@ class PairIndex:
     def prepare(self, pair: str) -> None:
         """Work out the merge of ``pair`` ahead, where the index can (see ``works_ahead``)."""
 
+    def prepare_undo(self, pair: str, effect: MergeEffect) -> None:
+        """Work out the undo of the last merge ahead, where the index can."""
+
     def stop_ahead(self) -> None:
         """Stop work ahead, without waiting for it (the index is being let go)."""
 

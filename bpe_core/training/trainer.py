@@ -257,8 +257,9 @@ class Trainer(TrainerQueries, Branching, Restoring):
         if not self.can_undo:
             raise MergeError("There is no merge to undo.")
         start = self.position
-        words = self._last_effect().changed_ids
+        effect = self._last_effect()
         record = self._unmerge()
+        words = effect.changed_ids  # (an undo worked out ahead brings them)
         while self.position and self._records.pass_number(self.position - 1) == record.pass_number:
             record = self._unmerge()  # the rest of its pass: a pass is one node of the history
         if self.position == start - 1:
@@ -388,18 +389,19 @@ class Trainer(TrainerQueries, Branching, Restoring):
         return reason
 
     def prepare_next(self) -> None:
-        """Have the index work out ahead, in the background, the merge that the next step or
-        redo would make (see ``FlatIndex.prepare``): the line's next merge where there is
-        one, else the rule's pick. The window asks once it is still after a change. Nothing
-        observable changes."""
-        if not self._index.works_ahead or self.training.merges_per_pass != 1:
+        """Have the index work out ahead, in the background, what the next step or redo would
+        merge (see ``FlatIndex.prepare``: the line's next merge where there is one, else the
+        rule's pick) and what the next undo would undo. The window asks once it is still after
+        a change. Nothing observable changes."""
+        index = self._index
+        if not index.works_ahead or self.training.merges_per_pass != 1:
             return
         if self.can_redo:
-            pair: str | None = pair_key(self._records[self.position].pair)
-        else:
-            pair = self._queue.best() if self.stop_reason() is None else None
-        if pair is not None:
-            self._index.prepare(pair)
+            index.prepare(pair_key(self._records[self.position].pair))
+        elif self.stop_reason() is None and (pair := self._queue.best()) is not None:
+            index.prepare(pair)
+        if self.can_undo and (effect := self._effects[-1]) is not None:
+            index.prepare_undo(pair_key(self._records[self.position - 1].pair), effect)
 
     def stop_ahead(self) -> None:
         """Stop the index's work ahead, if any, without waiting (the trainer is let go)."""

@@ -68,9 +68,9 @@ def test_flat_index_matches_the_string_index_through_merges_and_undos(
     threads=st.sampled_from([1, 2]),
 )
 def test_merges_worked_out_ahead_match_the_string_index(words, counts, ops, part, threads):
-    """Before each merge or undo, the merge itself, another pair or several are worked out ahead
-    (on any number of slots): a merge takes its own if it was the last asked for, and nothing
-    else worked out ahead changes a slot or a count."""
+    """Before each merge or undo, the merge or undo itself, other merges, undos of earlier
+    merges, or several are worked out ahead (of any size): a merge or undo takes its own if it
+    was asked for, and nothing else worked out ahead changes a slot or a count."""
     with patch.multiple(flat_index, PREPARED=0, FEW=0, PART=part, THREADS=threads):
         check_against_strings(words, counts, ops, ahead=True)
 
@@ -83,19 +83,27 @@ def check_against_strings(words, counts, ops, ahead=False):
     next_id = FIRST_NEW
     assert state(flat, len(words)) == state(strings, len(words))
 
-    def work_ahead(*merging: str) -> None:  # some pairs, then maybe the one about to be merged
+    def work_ahead(*merging: str, undoing: bool = False) -> None:
+        """Some merges and undos worked out ahead, then maybe the merge about to be made or
+        the undo about to be done (of the last merge)."""
         if not ahead:
             return
         candidates = [*merging, *sorted(strings.pair_count)]
-        for _ in range(counts.draw(st.integers(0, 2)) if candidates else 0):
-            flat.prepare(counts.draw(st.sampled_from(candidates)))
+        for _ in range(counts.draw(st.integers(0, 3))):
+            if done and counts.draw(st.booleans()):  # any merge's undo: only the last one's is next
+                pair, _, flat_effect, _ = counts.draw(st.sampled_from(done))
+                flat.prepare_undo(pair, flat_effect)
+            elif candidates:
+                flat.prepare(counts.draw(st.sampled_from(candidates)))
         if merging and counts.draw(st.booleans()):
             flat.prepare(merging[0])
+        if undoing and counts.draw(st.booleans()):
+            flat.prepare_undo(done[-1][0], done[-1][2])
 
     for undo, pick, into in ops:
         if undo and done:
+            work_ahead(undoing=True)
             pair, new, flat_effect, string_effect = done.pop()
-            work_ahead()
             flat.unmerge(pair, new, flat_effect)
             strings.unmerge(pair, new, string_effect)
         else:
