@@ -58,10 +58,10 @@ TIE_LIST = 50  # tied pairs listed when asking the user (the rules' picks are al
 # Said where counts would be, in an imported tokenizer's session without a corpus.
 NO_CORPUS = "Attach a corpus (File → Attach corpus…) to see counts"
 SYNC_JUMP = 50  # jumps of more merges than this run in the background
-# The next merge is worked out ahead (``Trainer.prepare_next``) this long after the views have
-# taken in a change, restarted by each: after the repaint (which the work, run beside it, slowed
-# by half), not between the steps of a held key (repeated every 33 ms or so, unless a step
-# itself takes longer), but while the user looks at the step.
+# The next merge and undo are worked out ahead (``Trainer.prepare_next``) this long after the
+# views have taken in a change, restarted by each: after the repaint (which the work, run beside
+# it, slowed by half), not between the steps of a held key (repeated every 33 ms or so, unless
+# a step itself takes longer), but while the user looks at the step.
 AHEAD_AFTER_MS = 50
 COUNTS_SUFFIXES = (".tsv", ".counts")
 
@@ -224,7 +224,7 @@ class Bridge(QObject):
         try:
             self._trainer.prepare_next()
         except Exception:  # work ahead only saves time: a step works its merge out itself
-            log.exception("Working out the next merge ahead failed")
+            log.exception("Working out the next merge and undo ahead failed")
 
     def _summary(self, held: list[Event]) -> tuple[ChangeKind, bool]:
         """One change for everything a background job did: (kind, branch switched)."""

@@ -55,9 +55,10 @@ RUNS_MERGED = 1024
 @dataclass(slots=True)
 class FlatEffect(MergeEffect):
     """A merge's effect on a flat index: the occurrences it replaced, to be restored by undo.
-    The words that changed (``words``) are kept only while the merge is the index's latest,
-    else worked out from the occurrences when asked (once a step, for the last merge only):
-    kept for every merge, they took four bytes a changed word."""
+    The words that changed (``words``) are kept only while the merge is the index's latest (or
+    once an undo worked out ahead has undone it, which brings them), else worked out from the
+    occurrences when asked (once a step, for the last merge only): kept for every merge, they
+    took four bytes a changed word."""
 
     found: Occurrences | Packed | None = None  # packed for a merge of many occurrences
     flat: FlatWords | None = None  # the index's slots, shared
@@ -119,7 +120,7 @@ class _UndoPlan:
     words: array[int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # one piece of work: never equal to another
 class _Ahead:
     """Work ahead (``FlatIndex.prepare``, ``prepare_undo``) and how to stop it: a merge's, named
     by its pair, or an undo's, by the effect of the merge it undoes."""
@@ -285,7 +286,7 @@ class FlatIndex(PairIndex):
         """Start working out the undo of the last merge (of ``pair``, which had ``effect``) in
         the background, as :meth:`prepare` does a merge: of many occurrences only."""
         if isinstance(effect, FlatEffect) and self._asking(effect) and effect.size >= PREPARED:
-            self._ask(effect, self._undo_plan, effect.occurrences(), ord(pair[0]), ord(pair[1]), False)
+            self._ask(effect, self._undo_plan, effect, ord(pair[0]), ord(pair[1]), False)
 
     def _asking(self, key: str | FlatEffect) -> bool:
         """Whether work ahead for ``key`` is to be asked for: not if it is already. Work ahead
@@ -407,10 +408,10 @@ class FlatIndex(PairIndex):
         )
 
     def _undo_plan(
-        self, found: Occurrences, left: int, right: int, write: bool, stop: threading.Event | None = None
+        self, effect: FlatEffect, left: int, right: int, write: bool, stop: threading.Event | None = None
     ) -> _UndoPlan | None:
-        """The undo of the merge of ``(left, right)`` that replaced ``found``, worked out a run
-        of words at a time: written as it goes (``write``: each run is restored, then read as it
+        """The undo of the merge of ``(left, right)`` that had ``effect``, worked out a run of
+        words at a time: written as it goes (``write``: each run is restored, then read as it
         is before the merge), or not (read as it is after the merge, see ``prepare_undo``)."""
         flat, weights = self.flat, self._weights
 
@@ -422,6 +423,7 @@ class FlatIndex(PairIndex):
             flat.unmerge(run, left, right)
             return flat.changes(run, weights)
 
+        found = effect.occurrences()
         cuts = flat.cuts(found.merged, PART)
         runs = [Occurrences(*run) for run in zip(*(np.split(slots, cuts) for slots in found), strict=True)]
         done = _each_part(worked, runs)
@@ -429,6 +431,8 @@ class FlatIndex(PairIndex):
         if len(changes) < len(done) or (stop is not None and stop.is_set()):
             return None
         joined = _concatenated(changes)
+        if stop is not None and stop.is_set():  # the grouping below takes a few milliseconds
+            return None
         return _UndoPlan(
             found,
             cuts,
@@ -454,7 +458,7 @@ class FlatIndex(PairIndex):
             _each_part(lambda run: flat.unmerge(Occurrences(*run), left, right), list(runs))
             effect.words = plan.words  # its changed words, as the latest merge's are kept
         elif effect.size > FEW:
-            plan = self._undo_plan(effect.occurrences(), ord(a), ord(b), True)
+            plan = self._undo_plan(effect, ord(a), ord(b), True)
         else:
             self._few.unmerge(effect.occurrences(), a, b, new, delta, self.where)
         if plan is not None:

@@ -76,10 +76,10 @@ def test_work_ahead_that_fails_leaves_the_merge_to_be_worked_out_as_usual():
             raise MemoryError
         return plan(index, ascending, left, right, token, stop)
 
-    def failing_undo_plan(index, found, left, right, write, stop=None):
+    def failing_undo_plan(index, effect, left, right, write, stop=None):
         if not write:
             raise MemoryError
-        return undo_plan(index, found, left, right, write, stop)
+        return undo_plan(index, effect, left, right, write, stop)
 
     taken, counted = counted_takes()
     with (
@@ -133,5 +133,5 @@ def test_work_ahead_is_stopped_when_asked_for_another_pair_or_let_go():
 def test_small_merges_are_not_worked_out_ahead():
     ahead = trainer()
     ahead.step()
-    ahead.prepare_next()  # no pair of this small text lists 32,768 slots
+    ahead.prepare_next()  # no pair of this small text lists 32,768 slots, no merge replaces as many
     assert not ahead._index._ahead
