@@ -335,7 +335,7 @@ class FlatIndex(PairIndex):
         """Replace every occurrence of ``pair`` by the symbol ``new`` and update all statistics
         (``fresh`` needs no different handling here: undo restores slots, not strings)."""
         a, b = pair[0], pair[1]
-        plan: _Plan | None = self._prepared(pair)
+        plan: _Plan | None = self._prepared(pair) if self._ahead else None
         listed = self.where.pop(pair, None) or array("i")
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)
@@ -450,7 +450,7 @@ class FlatIndex(PairIndex):
         """Undo :meth:`merge` exactly; returns the pairs whose counts went up."""
         assert isinstance(effect, FlatEffect)
         a, b = pair[0], pair[1]
-        plan: _UndoPlan | None = self._prepared(effect)
+        plan: _UndoPlan | None = self._prepared(effect) if self._ahead else None
         delta: defaultdict[str, int] = defaultdict(int)
         if plan is not None:
             flat, left, right = self.flat, ord(a), ord(b)
