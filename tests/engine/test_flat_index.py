@@ -2,6 +2,7 @@
 merges (into fresh tokens or into tokens that already occur) and undos, and restores every
 slot on undo, whatever width the same token has in different places."""
 
+from concurrent.futures import wait
 from unittest.mock import patch
 
 import numpy as np
@@ -99,6 +100,8 @@ def check_against_strings(words, counts, ops, ahead=False):
             flat.prepare(merging[0])
         if undoing and counts.draw(st.booleans()):
             flat.prepare_undo(done[-1][0], done[-1][2])
+        if counts.draw(st.booleans()):  # done by then (else stopped if not half done)
+            wait([work.work for work in flat._ahead])
 
     for undo, pick, into in ops:
         if undo and done:

@@ -2,6 +2,8 @@
 makes, the undo worked out is the next undo's, and taking them, or dropping them for another
 merge, leaves exactly the state that working without them does."""
 
+import time
+from concurrent.futures import wait
 from unittest.mock import patch
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
@@ -15,6 +17,13 @@ TEXT = data_text("shakespeare_200k.txt")[:60_000]
 
 def trainer(config: PipelineConfig | None = None) -> Trainer:
     return Trainer(Corpus.from_text(TEXT, config or PipelineConfig()), TrainingConfig())
+
+
+def worked_out(trained: Trainer) -> Trainer:
+    """The trainer once its work ahead is done (a merge takes its own only once at least half
+    of it is)."""
+    wait([ahead.work for ahead in trained._index._ahead])
+    return trained
 
 
 def asked(trained: Trainer) -> list:
@@ -35,7 +44,7 @@ def test_the_next_merge_and_undo_are_worked_out_ahead_and_taken():
             for _ in range(40):
                 ahead.prepare_next()
                 assert asked(ahead)[0] == ahead._queue.best()
-                ahead.step()
+                worked_out(ahead).step()
                 plain.step()
                 assert not ahead._index._ahead  # taken or dropped by the step
                 assert snapshot(ahead) == snapshot(plain)
@@ -44,7 +53,7 @@ def test_the_next_merge_and_undo_are_worked_out_ahead_and_taken():
             for _ in range(15):
                 ahead.prepare_next()
                 assert asked(ahead)[-1] is ahead._effects[-1]
-                ahead.undo()
+                worked_out(ahead).undo()
                 plain.undo()
                 assert snapshot(ahead) == snapshot(plain)
             assert taken == ["undo"] * 15
@@ -52,7 +61,7 @@ def test_the_next_merge_and_undo_are_worked_out_ahead_and_taken():
             for _ in range(15):  # the line's next merge is what redo makes
                 ahead.prepare_next()
                 assert asked(ahead)[0] == pair_key(ahead.record(ahead.position + 1).pair)
-                ahead.redo()
+                worked_out(ahead).redo()
                 plain.redo()
                 assert snapshot(ahead) == snapshot(plain)
             assert taken == ["merge"] * 15
@@ -96,6 +105,21 @@ def test_work_ahead_that_fails_leaves_the_merge_to_be_worked_out_as_usual():
         ahead.undo()
         plain.undo()
     assert not taken and snapshot(ahead) == snapshot(plain)
+
+
+def test_a_merge_asked_before_its_work_ahead_started_works_itself_out():
+    plain, ahead = trainer(), trainer()
+    taken, counted = counted_takes()
+    with patch.object(flat_index, "PREPARED", 0), patch.object(flat_index.FlatIndex, "_prepared", counted):
+        for step in range(3):
+            worked_out(ahead)
+            flat_index._preparer().submit(time.sleep, 0.2)  # the thread busy: the work waits
+            ahead.prepare_next()
+            assert asked(ahead) and not ahead._index._ahead[0].work.done()
+            (ahead.step if step < 2 else ahead.undo)()  # stops it, and waits for it
+            (plain.step if step < 2 else plain.undo)()
+            assert snapshot(ahead) == snapshot(plain)
+    assert not taken
 
 
 def test_a_pair_chosen_over_the_one_worked_out_ahead_merges_as_usual():

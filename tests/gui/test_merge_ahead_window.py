@@ -29,7 +29,12 @@ def worked_out_ahead(window) -> str | None:
 
 
 def wait_ahead(qtbot, window, pair: str) -> None:
-    qtbot.waitUntil(lambda: worked_out_ahead(window) == pair)
+    """Until the index works out ``pair`` ahead, and all its work ahead is done (a merge takes
+    its own only once at least half of it is)."""
+    index = window.bridge.trainer._index
+    qtbot.waitUntil(
+        lambda: worked_out_ahead(window) == pair and all(ahead.work.done() for ahead in index._ahead)
+    )
 
 
 def test_keys_in_a_fresh_window_take_the_work_done_ahead(qtbot, make_window):
