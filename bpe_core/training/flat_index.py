@@ -416,12 +416,8 @@ class FlatIndex(PairIndex):
             return found, changes
 
         cuts = flat.cuts(ascending, PART)
-        parts = np.split(ascending, cuts) if len(cuts) else [ascending]
-        if stop is not None:
-            stop.runs = len(parts)
-        done = _each_part(worked, parts)
-        runs = [part for part in done if part is not None]
-        if len(runs) < len(done) or (stop is not None and stop.is_set()):
+        runs = _worked_runs(worked, np.split(ascending, cuts) if len(cuts) else [ascending], stop)
+        if runs is None:
             return None
         found, changes = _concatenated([f for f, _ in runs]), _concatenated([c for _, c in runs])
         if stop is not None and stop.is_set():  # the grouping below takes a few milliseconds
@@ -457,11 +453,8 @@ class FlatIndex(PairIndex):
         found = effect.occurrences()
         cuts = flat.cuts(found.merged, PART)
         runs = [Occurrences(*run) for run in zip(*(np.split(slots, cuts) for slots in found), strict=True)]
-        if stop is not None:
-            stop.runs = len(runs)
-        done = _each_part(worked, runs)
-        changes = [part for part in done if part is not None]
-        if len(changes) < len(done) or (stop is not None and stop.is_set()):
+        changes = _worked_runs(worked, runs, stop)
+        if changes is None:
             return None
         joined = _concatenated(changes)
         if stop is not None and stop.is_set():  # the grouping below takes a few milliseconds
@@ -544,6 +537,20 @@ def _each_part(work: Callable[[Part], Done], parts: list[Part]) -> list[Done]:
     running = [pool.submit(work, part) for part in parts]
     wait(running)
     return [done.result() for done in running]
+
+
+def _worked_runs(
+    work: Callable[[Part], Done | None], runs: list[Part], stop: _Stop | None
+) -> list[Done] | None:
+    """``work`` done on each run of words (see ``_each_part``), counted in ``stop``; ``None``
+    if ``stop`` was set meanwhile (a run it stopped gives ``None``)."""
+    if stop is not None:
+        stop.runs = len(runs)
+    done = _each_part(work, runs)
+    worked = [part for part in done if part is not None]
+    if len(worked) < len(done) or (stop is not None and stop.is_set()):
+        return None
+    return worked
 
 
 def _preparer() -> ThreadPoolExecutor:
