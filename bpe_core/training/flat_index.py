@@ -359,6 +359,8 @@ class FlatIndex(PairIndex):
         (``fresh`` needs no different handling here: undo restores slots, not strings)."""
         a, b = pair[0], pair[1]
         plan: _Plan | None = self._prepared(pair) if self._ahead else None
+        if self.flat.fit(ord(new)):  # nothing reads the slots now: work ahead was waited for
+            self._few = FewMerges(self.flat, self._weights)
         listed = self.where.pop(pair, None) or array("i")
         self._first.pop(pair, None)
         delta: defaultdict[str, int] = defaultdict(int)

@@ -8,8 +8,12 @@ slots ``| a b | c |``; merging ``a b`` into ``X`` makes them ``| X 1 | c |``.
 A token spanning ``w`` slots (``w`` of the first symbols) keeps ``w - 1`` in its second and its
 last slot, as allocators keep a block's size at both its ends ("boundary tags"): the token after
 a token starting at ``p`` starts at ``p + w``, read from slot ``p + 1``, and the token before it
-ends at ``p - 1``, whose tag says where it starts. Both neighbours are found in O(1) from four
-bytes a slot, so a merge reads and writes only the occurrences it replaces, all at once in numpy.
+ends at ``p - 1``, whose tag says where it starts. Both neighbours are found in O(1) from the
+slots alone, so a merge reads and writes only the occurrences it replaces, all at once in numpy.
+
+A slot takes two bytes while every token id and every word's length allows (see
+``FlatWords.fit``), else four: two million word types take 40 million slots, and a merge's
+reads and writes, scattered over them, take about half the time over half the bytes.
 
 An occurrence of a pair is named by its left symbol's slot. A merge keeps, for undo, the slots
 it merged and those it marked dead: undoing restores every slot it wrote, whatever merged since
@@ -39,6 +43,9 @@ FEW_SLOTS = 1024  # up to this many slots, their words are binary-searched inste
 SEARCHED_ONE_BY_ONE = 8  # up to this many slots, their words are searched in Python
 # A token's second and last slots hold ``TAG - (width - 1)``: below every other value.
 TAG = -2
+# The highest token id, and token width less one, that 2-byte slots hold: ``TAG`` less either
+# must fit them too (``_beyond_tags`` computes it in place).
+NARROW_MAX = 2**15 - 3
 
 
 class Occurrences(NamedTuple):
@@ -127,15 +134,29 @@ class FlatWords:
         lengths = np.fromiter(map(len, segs), dtype=np.int32, count=len(segs))
         bounds = np.zeros(len(segs) + 1, dtype=np.int32)  # slots are fewer than 2**31
         np.cumsum(lengths + 1, out=bounds[1:])
-        symbols = np.full(int(bounds[-1]) + 1, SEPARATOR, dtype=np.int32)
+        # A token is never wider than its word: tags fit 2 bytes if the longest word does.
+        narrow = int(lengths.max(initial=0)) - 1 <= NARROW_MAX
+        symbols = np.full(int(bounds[-1]) + 1, SEPARATOR, dtype=np.int16 if narrow else np.int32)
         for first in range(0, len(segs), BUILT_WORDS):  # a run of words at a time: temporaries stay small
             last = min(first + BUILT_WORDS, len(segs))
+            codes = symbols_of("".join(segs[first:last]))
+            if symbols.dtype == np.int16 and int(codes.max(initial=0)) > NARROW_MAX:
+                symbols = symbols.astype(np.int32)
             low = int(bounds[first])
             part = symbols[low : int(bounds[last])]
             inside = np.ones(len(part), dtype=bool)
             inside[bounds[first:last] - low] = False
-            part[inside] = symbols_of("".join(segs[first:last]))
+            part[inside] = codes
         return cls(symbols, bounds, _blocks(bounds, len(symbols)))
+
+    def fit(self, token: int) -> bool:
+        """Make room in the slots for the token id ``token``: 2-byte slots are widened to 4
+        bytes (for good) if it is above what they hold. Returns whether they were; the caller
+        then reads :attr:`symbols` anew (and nothing may be reading the old slots meanwhile)."""
+        if token <= NARROW_MAX or self.symbols.dtype != np.int16:
+            return False
+        self.symbols = self.symbols.astype(np.int32)
+        return True
 
     def after(self, starts: np.ndarray) -> np.ndarray:
         """Where the token (or separator) after each token starting at ``starts`` is."""

@@ -3,6 +3,7 @@ merges (into fresh tokens or into tokens that already occur) and undos, and rest
 slot on undo, whatever width the same token has in different places."""
 
 from concurrent.futures import wait
+from itertools import pairwise
 from unittest.mock import patch
 
 import numpy as np
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from bpe_core.training import flat_index, flat_words
 from bpe_core.training.flat_index import FEW, PACKED, FlatIndex
-from bpe_core.training.flat_words import FlatWords, Occurrences, Packed
+from bpe_core.training.flat_words import NARROW_MAX, FlatWords, Occurrences, Packed
 from bpe_core.training.pair_index import PairIndex
 
 ALPHABET = "abcd"
@@ -47,15 +48,20 @@ ops_strategy = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integ
     # binary-searched (one by one in Python, for a few): 0 takes the way of the many on any size
     few_of_many=st.sampled_from([0, 1024]),
     threads=st.sampled_from([1, 2]),  # a merge's runs of words worked one after another, or two at once
+    # the highest id 2-byte slots hold: below the alphabet and most words' lengths (4 bytes from
+    # the start), the second new token's (widened on its first merge), or the real one
+    narrow_max=st.sampled_from([5, FIRST_NEW + 1, NARROW_MAX]),
 )
 def test_flat_index_matches_the_string_index_through_merges_and_undos(
-    words, counts, ops, few, part, few_of_many, threads
+    words, counts, ops, few, part, few_of_many, threads, narrow_max
 ):
     with (
         patch.multiple(
             flat_index, FEW=few, PART=part, PACKED=few_of_many, RADIX_SORTED=few_of_many, THREADS=threads
         ),
-        patch.multiple(flat_words, FEW_SLOTS=few_of_many, SEARCHED_ONE_BY_ONE=few_of_many),
+        patch.multiple(
+            flat_words, FEW_SLOTS=few_of_many, SEARCHED_ONE_BY_ONE=few_of_many, NARROW_MAX=narrow_max
+        ),
     ):
         check_against_strings(words, counts, ops)
 
@@ -154,6 +160,52 @@ def test_a_token_made_two_ways_spans_its_own_slots_in_each_word():
     index.unmerge("cb", "\x10", first)
     assert index.pair_count == {"ab": 1, "bd": 3, "ac": 2, "cb": 2}
     assert np.array_equal(index.flat.symbols, FlatIndex(["abd", "acbd"], [1, 2], 8).flat.symbols)
+
+
+def test_slots_take_two_bytes_until_a_token_id_needs_four():
+    a, b = chr(NARROW_MAX - 1), chr(NARROW_MAX)  # the two highest ids 2-byte slots hold
+    words = [a + b + a + b, b + a, a]
+    n = NARROW_MAX + 3
+    flat, strings = FlatIndex(words, [2, 3, 1], n), PairIndex(words, [2, 3, 1], n)
+    assert flat.flat.symbols.dtype == np.int16
+    new = chr(NARROW_MAX + 1)
+    done = [(flat.merge(a + b, new, True), strings.merge(a + b, new, True))]
+    assert flat.flat.symbols.dtype == np.int32  # widened for good
+    done.append(
+        (flat.merge(b + a, chr(NARROW_MAX + 2), True), strings.merge(b + a, chr(NARROW_MAX + 2), True))
+    )
+    assert state(flat, 3) == state(strings, 3)
+    for (pair, token), (flat_effect, string_effect) in zip(
+        [(b + a, chr(NARROW_MAX + 2)), (a + b, new)], done[::-1], strict=True
+    ):
+        flat.unmerge(pair, token, flat_effect)
+        strings.unmerge(pair, token, string_effect)
+        assert state(flat, 3) == state(strings, 3)
+    assert flat.flat.symbols.tolist() == FlatIndex(words, [2, 3, 1], n).flat.symbols.tolist()
+
+
+@pytest.mark.parametrize("length", [NARROW_MAX + 1, NARROW_MAX + 2])
+def test_a_token_as_wide_as_the_longest_word_fits_its_slots(length):
+    """Slots take two bytes while the longest word's tags fit them: a word of ``NARROW_MAX + 1``
+    symbols, merged into one token, tags it with the lowest value they hold."""
+    word, n = "a" * length, FIRST_NEW + 40  # room for every merge's token
+    flat, strings = FlatIndex([word, "ab"], [1, 2], n), PairIndex([word, "ab"], [1, 2], n)
+    assert flat.flat.symbols.dtype == (np.int16 if length == NARROW_MAX + 1 else np.int32)
+    done = []
+    next_id = FIRST_NEW
+    while len(strings.seg(0)) > 1:  # pairs of equal tokens first (doubling widths), then the rest
+        seg = strings.seg(0)
+        pair = next((x + y for x, y in pairwise(seg) if x == y), seg[:2])
+        new, next_id = chr(next_id), next_id + 1
+        done.append((pair, new, flat.merge(pair, new, True), strings.merge(pair, new, True)))
+        assert state(flat, 2) == state(strings, 2)
+    assert flat.seg_length(0) == 1 and flat.flat.symbols[2] == flat_words.tag(length - 1)
+    while done:
+        pair, new, flat_effect, string_effect = done.pop()
+        flat.unmerge(pair, new, flat_effect)
+        strings.unmerge(pair, new, string_effect)
+    assert state(flat, 2) == state(strings, 2)
+    assert flat.flat.symbols.tolist() == FlatIndex([word, "ab"], [1, 2], n).flat.symbols.tolist()
 
 
 @settings(max_examples=200, deadline=None)
