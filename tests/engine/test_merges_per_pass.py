@@ -8,7 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
-from bpe_core.io.session import parse_session, session_to_dict, trainer_from_session
+from bpe_core.io.session import (
+    load_session,
+    parse_session,
+    save_session,
+    session_to_dict,
+    trainer_from_session,
+)
 from tests.cli.test_contract import run
 from tests.helpers import recount, snapshot
 
@@ -131,6 +137,31 @@ def test_a_pair_picked_by_hand_never_stands_inside_a_pass_of_the_line_ahead():
     assert snapshot(trainer) == after_pick
     trainer.switch(0)
     assert [r.pair for r in trainer.history] == first_pass and trainer.position == len(first_pass)
+
+
+def test_a_reopened_line_shares_no_step_of_a_pass_another_line_goes_on_with(tmp_path):
+    """One line's pass of one merge and another's of two that begins with it are two nodes:
+    picking that merge by hand in the reopened session marks only the first line's, as in
+    the session before it was saved."""
+
+    trainer = Trainer(
+        Corpus.from_text("aabb", PipelineConfig(end_of_word=None)),
+        TrainingConfig(min_frequency=1, merges_per_pass=3),
+    )
+    trainer.run(merges=1)  # the main line: a pass cut short after (a, a)
+    first = trainer.history[0].pair
+    trainer.undo()
+    trainer.step()  # a new branch: the pass (a, a), (b, b)
+    save_session(trainer, tmp_path / "s.json")
+    reopened = load_session(tmp_path / "s.json")
+    for each in (trainer, reopened):
+        each.undo()
+        each.step(first, chosen=True)  # the main line's pass, followed
+    assert (
+        [(b.length, b.decided_by) for b in reopened.branches()]
+        == [(b.length, b.decided_by) for b in trainer.branches()]
+        == [(1, "user"), (2, "first-seen")]
+    )
 
 
 texts = st.text(alphabet="abcd ", min_size=1, max_size=50).filter(lambda t: t.split())

@@ -137,6 +137,7 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
         shared = 0
         while shared < min(len(merges), len(current)) and merges[shared] == data["merges"][shared]:
             shared += 1
+        shared = _whole_passes(merges, data["merges"], shared)
         if parent is not None and entry["fork"] > shared:
             records, start = built[parent].fork(entry["fork"]), entry["fork"]
         else:
@@ -146,6 +147,21 @@ def _branches(trainer: Trainer, data: dict[str, Any]) -> list[Branch]:
         Branch(branch_id, " ".join(entry["name"].split()), built[branch_id], entry["parent"], entry["fork"])
         for branch_id, entry in entries.items()
     ]
+
+
+def _whole_passes(line: list[dict[str, Any]], other: list[dict[str, Any]], shared: int) -> int:
+    """The first ``shared`` merges, equal in both lines, less those of a last pass that either
+    line goes on with: the pass then differs, and so does every step of it, another node of
+    the history in each line (a row they cannot share: choosing it by hand in one must not
+    change the other's)."""
+    if not shared or "pass" not in line[shared - 1]:  # without passes, each merge is one
+        return shared
+    number = line[shared - 1]["pass"]
+    if not any(len(merges) > shared and merges[shared].get("pass") == number for merges in (line, other)):
+        return shared
+    while shared and line[shared - 1].get("pass") == number:
+        shared -= 1
+    return shared
 
 
 def _branch_line(
