@@ -175,7 +175,13 @@ def make_commands(window: MainWindow) -> dict[str, QAction]:
         window.show_compression,
         tip="The session as the classic compression variant writes it, with decompression",
     )
-    add("cancel", "Cancel", window.on_escape, ("Escape",), "Cancel the running job; leave a text field")
+    add(
+        "cancel",
+        "Cancel",
+        window.on_escape,
+        ("Escape",),
+        "Cancel the running job; in a text field, leave it (a job goes on)",
+    )
     return commands
 
 

@@ -75,6 +75,7 @@ class Source:
 
     name: str
     path: Path | None = None
+    more: tuple[Path, ...] = ()  # inputs counted with ``path``, as one corpus (several dropped)
     text: str | None = None
     input_kind: str = "text"
     sample: bool = False
@@ -633,6 +634,34 @@ class Bridge(QObject):
 
         self._open(f"Opening {path.name}", work, on_opened, opens=path)
 
+    def open_files(self, paths: list[Path]) -> None:
+        """Several files or folders (dropped together) counted as one corpus, as the command
+        line counts its inputs: all of them texts, or all word counts."""
+        if len(paths) == 1:
+            self.open_file(paths[0])
+            return
+        if any(self.refused_pipe(path) for path in paths):
+            return
+        training = self._next_training()
+
+        def work(progress, cancelled):
+            report = _cancellable(progress, cancelled)
+            kinds = {path: corpus_kind(path) for path in paths}
+            if len(set(kinds.values())) > 1:
+                counts = next(path for path, kind in kinds.items() if kind == "counts")
+                text = next(path for path, kind in kinds.items() if kind == "text")
+                raise InputError(
+                    f"{counts.name} holds word counts and {text.name} text: open word counts and "
+                    "texts apart, since counts were made by a pipeline of their own."
+                )
+            kind = kinds[paths[0]]
+            corpus = _load_corpus(paths, PipelineConfig(), kind, report)
+            report(0, 0)
+            name = f"{paths[0].name} and {len(paths) - 1} more"
+            return Trainer(corpus, training), Source(name, paths[0], tuple(paths[1:]), input_kind=kind), None
+
+        self._open(f"Opening {len(paths)} files", work, None, opens=None)
+
     def open_tokenizer(
         self,
         path: str | Path,
@@ -679,10 +708,10 @@ class Bridge(QObject):
         if self.busy:
             return
         path, trainer, source, session_path = Path(path), self._trainer, self.source, self.path
-        input_kind = kind or corpus_kind(path)
 
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
+            input_kind = kind or corpus_kind(path)  # here: a folder mixing counts and text is refused
             return attach_corpus(
                 trainer, _load_corpus(path, trainer.corpus.config, input_kind, report), report
             )
@@ -736,7 +765,7 @@ class Bridge(QObject):
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
             if source.path is not None:
-                corpus = _load_corpus(source.path, config, source.input_kind, report)
+                corpus = _load_corpus([source.path, *source.more], config, source.input_kind, report)
             elif source.text is not None and source.input_kind == "counts":
                 corpus = Corpus.from_counts(source.text, config)
             elif source.text is not None:
@@ -906,11 +935,19 @@ def corpus_kind(path: Path) -> str:
         except InputError:
             return "text"  # counting the folder says what is wrong with it
         # by their header or columns only: a folder of .tsv may well be sentences
-        return "counts" if files and all(map(is_counts_file, files)) else "text"
+        counts = [file for file in files if is_counts_file(file)]
+        if counts and len(counts) < len(files):
+            text = next(file for file in files if file not in counts)
+            raise InputError(
+                f"The folder {path.name!r} holds word counts ({counts[0].name}) and text "
+                f"({text.name}): open word counts and texts apart, since counts were made by a "
+                "pipeline of their own."
+            )
+        return "counts" if counts else "text"
     return "counts" if path.suffix.lower() in COUNTS_SUFFIXES or is_counts_file(path) else "text"
 
 
-def _load_corpus(path: str | Path, config: PipelineConfig, kind: str, report) -> Corpus:
+def _load_corpus(path: Path | list[Path], config: PipelineConfig, kind: str, report) -> Corpus:
     """A corpus counted on every core (worker processes are spawned: this process has threads)."""
     return load_corpus(path, config, kind, report, workers=os.cpu_count() or 1)
 

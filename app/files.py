@@ -120,6 +120,10 @@ class FileActions(QObject):
             return
         self.request_open(lambda: self._bridge.open_file(path, kind=kind))
 
+    def open_together(self, paths: list[Path]) -> None:
+        """Files and folders dropped together, counted as one corpus."""
+        self.request_open(lambda: self._bridge.open_files(paths))
+
     def ask_open_corpus(self) -> None:
         with keeping_focus(self._window):
             path, chosen = QFileDialog.getOpenFileName(

@@ -55,7 +55,7 @@ from app.playback import Playback
 from app.samples import GPT2_RANKS, GPT2_TEST_TEXT, SAMPLES_DIR, Sample
 from app.status_bar import StatusFields
 from app.text_keys import TextFieldKeys
-from app.widgets import FRAME, TITLE_BAR, keeping_focus, table_csv
+from app.widgets import FRAME, TITLE_BAR, keeping_focus, pass_file_drops, table_csv
 from bpe_core import Trainer
 from bpe_core.errors import BpeError
 from bpe_core.io.session import MAX_TEST_TEXT
@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(placeholder)  # every pane is a dock; the centre stays empty
         self._make_docks()
         self._name_main_tables()
+        pass_file_drops(self)
         self.commands: dict[str, QAction] = make_commands(self)
         self.toolbar = make_toolbar(self, self.commands, self.speed, self.rule_box)
         self.addToolBar(self.toolbar)
@@ -514,13 +515,16 @@ class MainWindow(QMainWindow):
         box.deleteLater()
 
     def on_escape(self) -> None:
-        """Esc cancels the running job, and in a text field hands the keys back to the tables."""
-        if self.bridge.busy:
-            self.bridge.cancel()
+        """Esc in a text field hands the keys back to the tables, and only that: leaving a
+        field typed in while a corpus loads must not throw the load away. Elsewhere it cancels
+        the running job."""
         if isinstance(QApplication.focusWidget(), TEXT_FIELDS):
             table = self._last_table or self.corpus_pane.view
             if table.isVisible():
                 table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
+        if self.bridge.busy:
+            self.bridge.cancel()
 
     def maybe_save(self) -> bool:
         return self.files.maybe_save()
@@ -662,7 +666,10 @@ class MainWindow(QMainWindow):
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
-            self.open_path(paths[0])
+            if len(paths) == 1:
+                self.open_path(paths[0])
+            else:
+                self.files.open_together([Path(path) for path in paths])
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -7,16 +7,18 @@ import io
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QHideEvent, QPainter, QPalette, QShowEvent
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QDropEvent, QHideEvent, QPainter, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDialog,
     QLineEdit,
+    QPlainTextEdit,
     QSizePolicy,
     QStyle,
     QTableView,
+    QTextEdit,
     QWidget,
 )
 from shiboken6 import isValid
@@ -302,3 +304,30 @@ def _cell_text(index) -> str:
     if value is None:  # painted by a delegate: the tokens it draws
         value = " ".join("".join(token) for token in index.data(TOKENS_ROLE) or ())
     return str(value)
+
+
+_DRAGS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
+
+
+@guard_overrides
+class FileDropsToWindow(QObject):
+    """Files dragged over a text box fall through to the window, which opens them: the box
+    would take them as text and type their URLs. Ignored here, the drag goes on to the box's
+    parents, up to the window."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in _DRAGS and isinstance(event, QDropEvent):  # drag enter and move too
+            data = event.mimeData()
+            if data.hasUrls() and any(url.isLocalFile() for url in data.urls()):
+                event.ignore()
+                return True
+        return False
+
+
+def pass_file_drops(window: QWidget) -> None:
+    """Every text box of ``window`` lets files dropped on it open in the window."""
+    passer = FileDropsToWindow(window)
+    for field in window.findChildren(QLineEdit):
+        field.installEventFilter(passer)
+    for editor in [*window.findChildren(QPlainTextEdit), *window.findChildren(QTextEdit)]:
+        editor.viewport().installEventFilter(passer)  # a scroll area's drags go to its viewport

@@ -172,13 +172,13 @@ def qt_wait_until(condition, timeout_ms=5000) -> None:
 
 
 def drop_file(window, path, at=(300, 300)) -> None:
-    """Drag a file over the window and drop it, as the platform delivers it (drag enter, then
-    drop, to the window under the pointer)."""
+    """Drag a file (or a list of files) over the window and drop it, as the platform delivers
+    it (drag enter, then drop, to the window under the pointer)."""
     from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
     data = QMimeData()
-    data.setUrls([QUrl.fromLocalFile(str(path))])
+    data.setUrls([QUrl.fromLocalFile(str(one)) for one in (path if isinstance(path, list) else [path])])
     buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     handle = window.windowHandle()
     enter = QDragEnterEvent(QPoint(*at), Qt.DropAction.CopyAction, data, buttons, modifiers)

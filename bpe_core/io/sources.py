@@ -82,7 +82,7 @@ def expand(specs: Sequence[str]) -> list[Source]:
         elif os.path.isdir(spec):
             found = _folder_files(spec)
             if not found:
-                raise InputError(f"The folder {spec!r} holds no files.")
+                raise InputError(f"The folder {spec!r} holds no files{_but_hidden(spec)}.")
             names.extend(found)
         elif _exists(spec):
             names.append(spec)
@@ -194,6 +194,18 @@ def _folder_files(folder: str) -> list[str]:
         )
         out.extend(os.path.join(root, f) for f in files if not _hidden_name(f))
     return sorted(filter(_listed, out))
+
+
+def _but_hidden(folder: str) -> str:
+    """What to add to "holds no files" where the folder holds hidden ones only (skipped: a
+    ``.git`` or an editor's backup is not corpus text)."""
+    try:
+        hidden = any(_hidden_name(name) for _, dirs, files in os.walk(folder) for name in [*dirs, *files])
+    except OSError:
+        return ""
+    return (
+        " that are read (hidden files and folders, named with a leading dot, are skipped)" if hidden else ""
+    )
 
 
 def _listed(path: str) -> bool:

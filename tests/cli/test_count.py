@@ -78,6 +78,17 @@ def test_an_empty_folder_and_a_glob_matching_nothing_say_so(tmp_path):
         assert code == 1 and says in err and err.count("\n") == 1
 
 
+def test_a_folder_of_hidden_files_only_says_they_are_skipped(tmp_path):
+    (tmp_path / "hidden" / ".git").mkdir(parents=True)
+    (tmp_path / "hidden" / ".git" / "notes.txt").write_text("low lower", encoding="utf-8")
+    (tmp_path / "hidden" / ".draft.txt").write_text("newest", encoding="utf-8")
+    (tmp_path / "empty" / "sub").mkdir(parents=True)
+    code, _out, err = run("count", str(tmp_path / "hidden"), "-o", str(tmp_path / "c.tsv"))
+    assert code == 1 and err.count("\n") == 1 and "hidden files and folders" in err
+    code, _out, err = run("count", str(tmp_path / "empty"), "-o", str(tmp_path / "c.tsv"))
+    assert code == 1 and err.endswith("holds no files.\n")  # nothing hidden to mention
+
+
 def test_counts_from_standard_input_and_as_parquet(tmp_path, monkeypatch):
     import io
     import sys

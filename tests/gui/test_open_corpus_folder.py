@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 
 from bpe_core import PipelineConfig, load_corpus
 from tests.conftest import data_text
-from tests.gui_helpers import drop_file, fresh_focus, qt_wait_until
+from tests.gui_helpers import drop_file, fresh_focus, press, qt_wait_until, sample
 
 
 def make_folder(tmp_path, copies: int = 1):
@@ -143,3 +143,88 @@ def test_a_session_saved_into_the_corpus_folder_is_not_counted_as_its_text(qtbot
     window.open_path(folder)
     wait_opened(window, "corpus")
     assert counted(window) == {"low": 1, "lower": 1, "newest": 1}
+
+
+def test_files_dropped_together_open_as_one_corpus_and_counts_with_text_are_refused(
+    qtbot, make_window, tmp_path, dialogs
+):
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    (tmp_path / "a.txt").write_text("low lower low", encoding="utf-8")
+    (tmp_path / "b.txt.gz").write_bytes(gzip.compress(b"newest lower"))
+    folder = tmp_path / "more"
+    folder.mkdir()
+    (folder / "c.jsonl").write_text('{"text": "widest low"}\n', encoding="utf-8")
+    drop_file(window, [tmp_path / "a.txt", tmp_path / "b.txt.gz", folder])
+    wait_opened(window, "a.txt and 2 more")
+    assert counted(window) == {"low": 3, "lower": 2, "newest": 1, "widest": 1}
+    window.bridge.step()
+    before = (window.bridge.source.name, window.bridge.trainer.position, counted(window))
+
+    counts = tmp_path / "c.counts"
+    counts.write_text("#bpe-studio counts 1\nhello\t5\n", encoding="utf-8")
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "a.counts").write_text("#bpe-studio counts 1\nhello\t5\n", encoding="utf-8")
+    (mixed / "b.txt").write_text("plain text words", encoding="utf-8")
+    for dropped, says in (
+        ([counts, tmp_path / "a.txt"], "c.counts holds word counts and a.txt text"),
+        ([mixed], "holds word counts (a.counts) and text (b.txt)"),
+    ):
+        shown = len(dialogs.shown)
+        drop_file(window, dropped)
+        qt_wait_until(lambda n=shown: len(dialogs.shown) > n and not window.bridge.busy, timeout_ms=30_000)
+        assert says in dialogs.shown[-1][2]
+        assert (window.bridge.source.name, window.bridge.trainer.position, counted(window)) == before
+    press("Space")  # the keys still step
+    assert window.bridge.trainer.position == before[1] + 1
+
+
+def test_a_file_dropped_on_a_text_box_opens_instead_of_typing_its_address(qtbot, make_window, tmp_path):
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    (tmp_path / "dropped.txt").write_text("low lower newest", encoding="utf-8")
+    for box in (window.encode_pane.input, window.corpus_pane.filter_edit):
+        text = box.toPlainText() if hasattr(box, "toPlainText") else box.text()
+        centre = box.mapTo(window, box.rect().center())
+        drop_file(window, tmp_path / "dropped.txt", at=(centre.x(), centre.y()))
+        wait_opened(window, "dropped.txt")
+        assert counted(window) == {"low": 1, "lower": 1, "newest": 1}
+        assert (box.toPlainText() if hasattr(box, "toPlainText") else box.text()) == text
+        window.open_sample(sample("Shakespeare"))
+        qt_wait_until(lambda: window.bridge.source.name != "dropped.txt" and not window.bridge.busy)
+
+
+def test_space_on_the_cancel_button_cancels_and_escape_in_a_text_field_lets_the_load_go_on(
+    qtbot, make_window, tmp_path
+):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from bpe_core.io import counting
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    before = (window.bridge.source.name, window.bridge.trainer.position)
+    folder = make_folder(tmp_path, copies=12)
+    counting.CHUNK = 4_000  # many small tasks on worker processes: still counting a moment later
+    counting.ONE_WORKER_BELOW = 0
+    try:
+        window.open_path(folder)
+        qt_wait_until(lambda: window.bridge.busy, timeout_ms=10_000)
+        button = window.status.cancel_button
+        qt_wait_until(button.isVisible, timeout_ms=10_000)
+        button.setFocus(Qt.FocusReason.TabFocusReason)
+        press("Space")  # the focused button is pressed, as with the mouse
+        qt_wait_until(lambda: not window.bridge.busy, timeout_ms=60_000)
+        assert (window.bridge.source.name, window.bridge.trainer.position) == before
+
+        window.open_path(folder)
+        qt_wait_until(lambda: window.bridge.busy, timeout_ms=10_000)
+        QTest.mouseClick(window.corpus_pane.filter_edit, Qt.MouseButton.LeftButton)
+        press("Escape")  # leaves the field; the load goes on
+        assert QApplication.focusWidget() is not window.corpus_pane.filter_edit
+        wait_opened(window, "corpus")
+    finally:
+        counting.CHUNK, counting.ONE_WORKER_BELOW = 1 << 21, 1 << 22
