@@ -23,6 +23,18 @@ def positive(text: str) -> int:
     return int(text)
 
 
+def workers(text: str) -> int:
+    """A number of counting processes: at most four a core (at least 8), since each holds its
+    own word counts and more only wait their turn; a slip of a digit must not fork thousands."""
+    number = positive(text)
+    most = max(8, 4 * (os.cpu_count() or 1))
+    if number > most:
+        raise argparse.ArgumentTypeError(
+            f"{number:,} is more processes than this machine can use (at most {most})"
+        )
+    return number
+
+
 def count(text: str) -> int:
     if not (text.isdigit() and text.isascii()):
         raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a whole number")
@@ -82,7 +94,7 @@ def input_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=positive,
+        type=workers,
         default=os.cpu_count() or 1,
         metavar="N",
         help="processes counting the inputs (default: the machine's cores)",

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from typing import TYPE_CHECKING, TextIO
 
 from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar
 from bpe_core.cli.options import pipeline_of, tie_break_option, training_options
+from bpe_core.errors import ConfigError
 from bpe_core.history.merge_line import LineView
 from bpe_core.io.corpus_files import load_corpus
 from bpe_core.io.sources import refuse_overwriting_inputs
@@ -51,6 +53,8 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for path in (args.output, args.walkthrough):
         if path is not None:
             check_writable(path)  # now, not after minutes of training
+    if args.output and args.walkthrough and _same_path(args.output, args.walkthrough):
+        raise ConfigError(f"-o and --walkthrough both name {args.output!r}; one would replace the other.")
     refuse_overwriting_inputs([args.output, args.walkthrough], args.file)
     # A command-line process has no threads, so counting may fork its workers.
     progress = CountProgress(stderr)
@@ -87,6 +91,14 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     else:
         _train_summary(trainer, message, time.perf_counter() - started, args.output, stdout)
     return 0
+
+
+def _same_path(a: str, b: str) -> bool:
+    """Whether two output paths name one file (by any spelling, once it exists)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _train_json(trainer: Trainer, reason: str, message: str) -> dict:

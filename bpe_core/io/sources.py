@@ -524,6 +524,11 @@ def parquet_batches(
     if field not in names:
         shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
         raise InputError(f"The Parquet file {source.name!r} has no column {quoted(field)} (it has: {shown}).")
+    if names.count(field) > 1:
+        raise InputError(
+            f"The Parquet file {source.name!r} has {names.count(field)} columns named {quoted(field)}, "
+            "so which one holds the text is unclear."
+        )
     column_type = parquet.schema_arrow.field(field).type
     if not is_text_type(column_type):
         raise InputError(f"The column {quoted(field)} of {source.name!r} holds {column_type}, not strings.")
@@ -539,7 +544,9 @@ def parquet_batches(
                     at = row + nulls.index(True)
                     raise InputError(f"Row {at:,} of {source.name!r} has no {quoted(field)} (null).")
                 texts = column.to_pylist()
-                plain = column.cast(pa.large_string()) if pa.types.is_dictionary(column.type) else column
+                # searched as plain strings: compute has no kernel for dictionaries or views
+                plain_type = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+                plain = column if plain_type else column.cast(pa.large_string())
                 if pc.any(pc.match_substring(plain, "\x00")).as_py():
                     at = row + next(i for i, text in enumerate(texts) if "\x00" in text)
                     raise InputError(

@@ -91,6 +91,9 @@ def test_text_columns_of_every_string_encoding_are_read(tmp_path):
     expected = {"red": 3, "blue": 1, "green": 1}
     assert counted(tmp_path, tmp_path / "category.parquet") == expected
     assert counted(tmp_path, tmp_path / "large.parquet") == expected
+    if hasattr(pa, "string_view"):  # strings viewed, not copied (pyarrow 16 and later)
+        pq.write_table(pa.table({"text": pa.array(words, pa.string_view())}), tmp_path / "view.parquet")
+        assert counted(tmp_path, tmp_path / "view.parquet") == expected
     counts = tmp_path / "counts.parquet"
     pq.write_table(pa.table({"word": pa.array(["ab", "abc"], pa.large_string()), "count": [3, 2]}), counts)
     code, out, err = run("train", str(counts), "--input", "counts", "--merges", "2", "--json")
@@ -153,6 +156,21 @@ def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path):
     code, _out, err = run("train", str(tmp_path), "-o", str(corpus))
     assert code == 1 and "is one of the inputs" in err
     assert corpus.read_text(encoding="utf-8") == "hello world"
+
+
+def test_two_text_columns_two_outputs_on_one_file_and_thousands_of_workers_are_refused(tmp_path):
+    twice = pa.Table.from_arrays([pa.array(["a b"]), pa.array(["c"])], names=["text", "text"])
+    pq.write_table(twice, tmp_path / "twice.parquet")
+    code, _out, err = run("count", str(tmp_path / "twice.parquet"), "-o", str(tmp_path / "c.tsv"))
+    assert code == 1 and "2 columns named 'text'" in err and err.count("\n") == 1
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower", encoding="utf-8")
+    both = tmp_path / "both.md"
+    code, _out, err = run("train", str(corpus), "-o", str(both), "--walkthrough", str(both), "--merges", "1")
+    assert code == 1 and "one would replace the other" in err and not both.exists()
+    code, _out, err = run("count", str(corpus), "--workers", "100000", "-o", str(tmp_path / "c.tsv"))
+    assert code != 0 and "more processes than this machine can use" in err and err.count("\n") == 1
+    assert not (tmp_path / "c.tsv").exists()
 
 
 def test_standard_input_closed_is_said_in_one_sentence(tmp_path):
