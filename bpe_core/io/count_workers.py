@@ -23,7 +23,7 @@ import queue
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, repeat
 from operator import add
 from typing import Any
@@ -62,10 +62,13 @@ def count_on_workers(
         )
         for _ in range(workers)
     ]
-    for process in processes:
-        process.start()
-    gathered = _Gathered(results, processes, cancelled)
+    started: list[Any] = []  # (a process never started can be neither stopped nor joined)
     try:
+        with _signals_held():
+            for process in processes:
+                process.start()
+                started.append(process)
+        gathered = _Gathered(results, processes, cancelled)
         for item in chain(enumerate(work), repeat((None, None), workers)):  # then a "stop" each
             _put(tasks, item, gathered.check)
         while len(gathered.totals) < workers:
@@ -74,17 +77,36 @@ def count_on_workers(
         # Tasks before the failed one may still be counting, and may fail too: the fault
         # reported is the first in the inputs' order, whichever process met it first.
         abandon.set()
-        faults = [failure, *_stop(tasks, results, processes)]
+        faults = [failure, *_stop(tasks, results, started)]
         raise min(faults, key=lambda fault: fault.number).error from None
     except BaseException:
         abandon.set()
-        _stop(tasks, results, processes)
+        _stop(tasks, results, started)
         raise
     for process in processes:
         process.join()
     tasks.close()
     tasks.join_thread()
     return merged(gathered.totals, n_specials)
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl+C and SIGTERM held back while workers start, and delivered once they have: one
+    arriving within ``fork`` ran its handler inside the parent's after-fork hooks, which drop
+    the exception, and the count went on to write its output (a worker unblocks them itself,
+    see :func:`_work`). Where signals cannot be masked (Windows), nothing is held."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
 def _put(tasks: Any, item: Any, check: Callable[[], None]) -> None:
@@ -201,6 +223,11 @@ def _work(
     from bpe_core.io.counting import count_task  # (that module starts the workers)
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the main process's to handle
+    # Ended by the main process (or with the whole group) at once and without a traceback: a
+    # forked worker would otherwise keep the command's handler, which raises.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held while it was started
     pipeline = PipelineConfig.from_dict(config)
     counter: Counter[str] = Counter()
     specials = [0] * n_specials

@@ -576,3 +576,59 @@ def test_a_nul_byte_deep_in_a_file_is_refused(tmp_path):
     path.write_bytes(b"hello world " * 10_000 + b"\x00" + b"more words")
     code, _, err = run("train", str(path))
     assert code == 1 and one_sentence(err) and "NUL" in err
+
+
+# Ctrl+C within ``fork``, as a worker starts: its handler would run in the parent's after-fork
+# hooks, which drop the exception.
+INTERRUPTED_AT_FORK = """
+import os, signal, sys
+from app import launcher
+from bpe_core.io import counting
+
+counting.ONE_WORKER_BELOW = 0  # on worker processes however small the input
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+launcher.main(sys.argv[1:])
+"""
+
+# One worker killed (as the out-of-memory killer would) while the other is deep in a task.
+WORKER_KILLED = """
+import os, signal, sys, time
+from app import launcher
+from bpe_core.io import counting, count_workers
+
+counting.ONE_WORKER_BELOW, counting.CHUNK, count_workers.STOP_SECONDS = 0, 4_000, 0.5
+def task(task, *args):
+    try:  # the first worker to get here is killed once the other is in a task
+        os.close(os.open("killed", os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        open("counting", "w").close()
+        time.sleep(30)  # still counting when the main process ends it
+    while not os.path.exists("counting"):
+        time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+counting.count_task = task
+launcher.main(sys.argv[1:])
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signals")
+def test_ctrl_c_as_counting_processes_start_and_a_worker_killed_end_in_one_sentence(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower newest widest\n" * 2000, encoding="utf-8")
+    for script, code, says in (
+        (INTERRUPTED_AT_FORK, 130, "bpe-studio: Interrupted.\n"),
+        (WORKER_KILLED, 1, "A counting process ended unexpectedly"),
+    ):
+        output = tmp_path / "counts.tsv"
+        result = subprocess.run(
+            [sys.executable, "-c", script, "count", str(corpus), "--workers", "2", "-o", str(output)],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == code and says in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        assert not output.exists() and not list(tmp_path.glob("*.tmp"))
