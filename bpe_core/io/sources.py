@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bz2
 import codecs
+import fnmatch
 import glob
 import gzip
 import io
@@ -92,9 +93,7 @@ def expand(specs: Sequence[str]) -> list[Source]:
             fixed = _fixed_folder(spec)
             if _walks_all_of(spec, fixed):  # glob skips folders it cannot list without a word
                 _folder_files(fixed)
-            matches = sorted(
-                p for p in glob.glob(spec, recursive=True) if not _hidden(os.path.relpath(p, fixed))
-            )
+            matches = sorted(p for p in _glob(spec, fixed) if not _hidden(os.path.relpath(p, fixed)))
             listed = (_folder_files(p) if os.path.isdir(p) else [p] for p in matches)
             files = [f for found in listed for f in found if _listed(f)]
             if not files:
@@ -162,6 +161,38 @@ def _exists(spec: str) -> bool:
     return True
 
 
+def _glob(pattern: str, fixed: str) -> list[str]:
+    """What ``glob.glob(pattern, recursive=True)`` matches, but where the pattern holds ``**``
+    every real folder under ``fixed`` is walked once, as a folder input's are (hidden ones
+    left out): glob follows every link, and a link back up (``ln -s .. up``) had it list paths
+    without end."""
+    parts = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
+    if "**" not in parts:
+        return glob.glob(pattern, recursive=True)
+    found: list[str] = []
+    walked = set()
+    for root, dirs, files in os.walk(fixed, followlinks=True):
+        walked.add(os.path.realpath(root))
+        dirs[:] = sorted(
+            d for d in dirs if not _hidden_name(d) and os.path.realpath(os.path.join(root, d)) not in walked
+        )
+        for name in [*dirs, *files]:
+            path = os.path.join(root, name)
+            relative = os.path.relpath(path, fixed)
+            if not _hidden_name(name) and _matched(Path(relative).parts, parts):
+                found.append(relative if fixed == os.curdir else path)
+    return found
+
+
+def _matched(names: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+    """Whether a path's ``names`` match a glob pattern's ``parts`` (``**``: any number of names)."""
+    if not parts:
+        return not names
+    if parts[0] == "**":
+        return any(_matched(names[skipped:], parts[1:]) for skipped in range(len(names) + 1))
+    return bool(names) and fnmatch.fnmatch(names[0], parts[0]) and _matched(names[1:], parts[1:])
+
+
 def _walks_all_of(pattern: str, fixed: str) -> bool:
     """Whether a glob pattern descends into every folder under its fixed ones (``fixed/**/…``),
     which must then all be listable."""
@@ -203,9 +234,7 @@ def _but_hidden(folder: str) -> str:
         hidden = any(_hidden_name(name) for _, dirs, files in os.walk(folder) for name in [*dirs, *files])
     except OSError:
         return ""
-    return (
-        " that are read (hidden files and folders, named with a leading dot, are skipped)" if hidden else ""
-    )
+    return " that are read (names starting with . or _ are skipped)" if hidden else ""
 
 
 def _listed(path: str) -> bool:

@@ -84,7 +84,7 @@ def test_a_folder_of_hidden_files_only_says_they_are_skipped(tmp_path):
     (tmp_path / "hidden" / ".draft.txt").write_text("newest", encoding="utf-8")
     (tmp_path / "empty" / "sub").mkdir(parents=True)
     code, _out, err = run("count", str(tmp_path / "hidden"), "-o", str(tmp_path / "c.tsv"))
-    assert code == 1 and err.count("\n") == 1 and "hidden files and folders" in err
+    assert code == 1 and err.count("\n") == 1 and "names starting with . or _ are skipped" in err
     code, _out, err = run("count", str(tmp_path / "empty"), "-o", str(tmp_path / "c.tsv"))
     assert code == 1 and err.endswith("holds no files.\n")  # nothing hidden to mention
 

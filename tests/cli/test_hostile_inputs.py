@@ -146,6 +146,12 @@ def test_linked_folders_are_followed_once_and_one_file_named_twice_counts_once(t
     assert counted(tmp_path, tmp_path / "corpus") == expected
     monkeypatch.chdir(tmp_path)
     assert counted(tmp_path, "corpus", "./corpus/base.txt", "shard/more.txt") == expected
+    # a recursive glob walks each real folder once too (glob itself followed the loop without end)
+    (tmp_path / "shard" / "me").symlink_to(".")
+    for pattern in ("corpus/**/*.txt", "corpus/**", str(tmp_path / "corpus" / "**" / "*.txt"), "**/more.txt"):
+        assert counted(tmp_path, pattern) == (
+            expected if "more" not in pattern else {"linked": 1, "words": 1}
+        )
 
 
 def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path):
