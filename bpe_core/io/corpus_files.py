@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
-from bpe_core.io.counts_file import counts_corpus, plain_counts
+from bpe_core.io.counts_file import counts_corpus, parquet_counts_corpus, plain_counts, read_counts_text
 from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, one_name_per_file
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, Progress
@@ -68,10 +68,13 @@ def _counts_files(specs: list[str]) -> list[str]:
 
 
 def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Corpus:
-    corpus = counts_corpus(path, config, progress)
+    if path.lower().endswith(".parquet"):
+        return parquet_counts_corpus(path, config)
+    text = read_counts_text(path)
+    corpus = counts_corpus(text, path, config, progress)
     if corpus is not None:
         return corpus
-    text = read_text_file(path)  # word<TAB>count lines, each word text
+    # without the header: word<TAB>count lines, each word text
     counted = plain_counts(text, config, progress)
     if counted is None:  # each word read as text, line by line
         return Corpus.from_counts(text, config, progress, name=path)

@@ -29,8 +29,10 @@ from typing import AnyStr, BinaryIO
 
 from bpe_core.errors import Cancelled, InputError
 from bpe_core.io.count_workers import count_on_workers
+from bpe_core.io.counts_file import is_counts_file
 from bpe_core.io.sources import (
     DEFAULT_FIELD,
+    STDIN,
     Source,
     jsonl_line_batches,
     parquet_batches,
@@ -102,6 +104,13 @@ def count_sources(
     (else they are spawned). Raises ``InputError`` naming the file (and line or row) that cannot be read,
     before anything is returned.
     """
+    for source in sources:  # counted as text, its counts would be words: refused, named
+        on_disk = source.name != STDIN and source.data is None
+        if source.kind == "text" and on_disk and is_counts_file(source.name):
+            raise InputError(
+                f"The file {source.name!r} holds word counts (its first line says so), not text: "
+                "give word counts with --input counts."
+            )
     sized = all(s.size is not None for s in sources)  # standard input's size is not known
     total = sum(s.size or 0 for s in sources) if sized else 0
     read = _Reading(progress, total)

@@ -12,16 +12,19 @@ Parquet: columns ``word`` (string) and ``count`` (int64), in the same order.
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
+import lzma
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from bpe_core.errors import InputError, quoted
-from bpe_core.io.sources import is_text_type
+from bpe_core.io.sources import Source, byte_blocks, expand, is_text_type, kind_of, text_blocks
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus, Progress, parsed_count
-from bpe_core.runtime.fileio import read_bounded, write_atomic
+from bpe_core.runtime.fileio import write_atomic
 
 HEADER = "#bpe-studio counts 1"
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -30,6 +33,7 @@ _ESCAPED = re.compile(r"[\\\t\n\r]")
 _ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
 _LINE_BREAKS = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines()'s, but \n
 _WHITESPACE = re.compile(r"\s")  # exactly what str.split() splits at
+_FIRST_LINE = re.compile(r"[^\r\n]*")  # up to a LF, CRLF or lone CR
 
 
 def sorted_counts(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -48,7 +52,9 @@ def unescaped(text: str, where: str) -> str:
     def one(match: re.Match[str]) -> str:
         escape = "\\" + match.group(1)
         if escape not in _UNESCAPES:
-            raise InputError(f"{where} has {quoted(escape)}, which is no escape of a counts file.")
+            # one backslash, as the file has it (a repr doubles it)
+            written = f"'{escape}'" if escape.isprintable() else quoted(escape)
+            raise InputError(f"{where} has {written}, which is no escape of a counts file.")
         return _UNESCAPES[escape]
 
     return _ESCAPE.sub(one, text)
@@ -60,11 +66,28 @@ def counts_tsv(counts: dict[str, int]) -> str:
 
 
 def write_counts(counts: dict[str, int], path: str | Path) -> None:
-    """TSV, or Parquet for a ``.parquet`` path; written atomically."""
+    """TSV, or Parquet for a ``.parquet`` path, compressed as the name says (``.gz``, ``.bz2``,
+    ``.xz``, ``.zst``: read back as any input is); written atomically."""
     if str(path).lower().endswith(".parquet"):
         write_atomic(path, _parquet_bytes(sorted_counts(counts)))
-    else:
-        write_atomic(path, counts_tsv(counts))
+        return
+    compression = kind_of(str(path))[1]
+    data = counts_tsv(counts).encode("utf-8")
+    write_atomic(path, data if compression is None else _compressed(data, compression))
+
+
+def _compressed(data: bytes, compression: str) -> bytes:
+    if compression == "gzip":
+        return gzip.compress(data, mtime=0)  # the same counts, the same bytes
+    if compression == "bzip2":
+        return bz2.compress(data)
+    if compression == "xz":
+        return lzma.compress(data)
+    try:
+        import zstandard
+    except ImportError:
+        raise InputError("Writing a .zst file needs the zstandard package: pip install zstandard.") from None
+    return zstandard.ZstdCompressor().compress(data)
 
 
 def _parquet_bytes(items: list[tuple[str, int]]) -> bytes:
@@ -95,34 +118,46 @@ def has_header(data: bytes) -> bool:
 
 
 def is_counts_file(path: str | Path) -> bool:
-    """Whether a file holds word counts, whatever its name: it starts with the header, or it
-    is Parquet with the columns ``word`` and ``count``."""
-    if str(path).lower().endswith(".parquet"):
+    """Whether a file holds word counts, whatever its name: it starts with the header (once
+    decompressed, as its suffix says), or it is Parquet with the columns ``word`` and ``count``."""
+    name = str(path)
+    if name.lower().endswith(".parquet"):
         return is_counts_parquet(path)
     try:
-        with open(path, "rb") as file:
-            return has_header(file.read(len(HEADER) + 4))
-    except OSError:
+        first = next(byte_blocks(Source(name, *kind_of(name), None)), b"")
+    except InputError:
         return False  # the reading says why
+    return has_header(first[: len(HEADER) + 4])
+
+
+def read_counts_text(name: str) -> str:
+    """A counts file's text (``-``: standard input; decompressed as its suffix says), refused
+    as any text input is: missing, binary, or not UTF-8, naming the line."""
+    return "".join(text_blocks(expand([name])[0]))
+
+
+def parquet_counts_corpus(name: str, config: PipelineConfig) -> Corpus:
+    """The corpus of a Parquet counts file (its words as pieces)."""
+    return Corpus.from_word_counts(_parquet_counts(name), config)
 
 
 def counts_corpus(
-    path: str | Path, config: PipelineConfig, progress: Progress | None = None
+    text: str, name: str, config: PipelineConfig, progress: Progress | None = None
 ) -> Corpus | None:
-    """The corpus of a counts file written by ``count`` (its words as pieces), or ``None`` for
-    a file without the header (the caller reads it as word<TAB>count lines of text).
-    ``progress(done, total)`` hears how far reading has got (characters, or lines when the
-    file is read line by line)."""
-    name = str(path)
-    if name.lower().endswith(".parquet"):
-        return Corpus.from_word_counts(_parquet_counts(name), config)
-    data = read_bounded(Path(path), "counts file")
-    if not has_header(data):
+    """The corpus of a counts file's ``text`` written by ``count`` (its words as pieces), or
+    ``None`` for a file without the header (the caller reads it as word<TAB>count lines of
+    text). ``progress(done, total)`` hears how far reading has got (characters, or lines when
+    the file is read line by line)."""
+    first = _FIRST_LINE.match(text).group()  # type: ignore[union-attr]  # (any text matches)
+    if first.startswith(HEADER.rsplit(" ", 1)[0] + " ") and first != HEADER:
+        raise InputError(
+            f"The counts file {name!r} starts with {quoted(first)}, a version this BPE Studio does not "
+            f"read (it reads {quoted(HEADER)})."
+        )
+    if first != HEADER:
         return None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"The counts file {name!r} is not UTF-8 text.") from None
+    if not text[len(first) :].strip("\r\n"):
+        raise InputError(f"The counts file {name!r} holds no word counts under its header.")
     counted = counts_columns(text, progress)
     if counted is None:  # read line by line, which names the line at fault
         lines = text.count("\n") + 1 if progress is not None else 0
@@ -260,6 +295,8 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
         word, tab, count_text = line.rpartition("\t")
         if not tab or not word:
             raise InputError(f"{where} is not a word, a TAB and a count.")
+        if "\t" in word:
+            raise InputError(f"{where} has more than one TAB (a TAB in a word is written \\t).")
         yield unescaped(word, where), parsed_count(count_text, where)
 
 
@@ -297,4 +334,6 @@ def _parquet_counts(name: str) -> Iterable[tuple[str, int]]:
             raise InputError(
                 f"Row {row:,} of the counts file {name!r} has an empty word or a count out of range."
             )
+        if "\x00" in word:
+            raise InputError(f"Row {row:,} of the counts file {name!r} has a word holding a NUL character.")
         yield word, count

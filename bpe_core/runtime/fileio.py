@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import glob
 import io
 import os
 import re
@@ -208,9 +209,11 @@ def write_all_atomic(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
     interrupt leaves the old set whole rather than a new file beside an old one. Within
     :func:`replaced_together`, the renames wait for the end of the block."""
     prepared: list[tuple[str, Path, str | Path]] = []  # (temporary, target, path) once written
+    targets: list[Path] = []
     try:
         for path, text in files:
             target = check_writable(path)
+            targets.append(target)
             data = text.encode("utf-8") if isinstance(text, str) else text
             kind = _kind(target)
             if kind is not None and (stat.S_ISCHR(kind) or stat.S_ISFIFO(kind)):
@@ -227,6 +230,10 @@ def write_all_atomic(files: Sequence[tuple[str | Path, str | bytes]]) -> None:
             prepared = []
         else:
             _place(prepared)
+    except BaseException:
+        for target in targets:  # one made just before Ctrl+C, not yet listed in ``prepared``
+            _remove_own_temporaries(target)
+        raise
     finally:  # Ctrl+C, SIGTERM, a full disk: no temporary left behind
         _remove(prepared)
 
@@ -315,6 +322,14 @@ def _mode_for(target: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def _remove_own_temporaries(target: Path) -> None:
+    """This process's temporary files for ``target``: an interrupt between a temporary's
+    making and its listing among those to remove left it behind."""
+    with contextlib.suppress(OSError):
+        for leftover in target.parent.glob(f".{glob.escape(target.name)}.{os.getpid()}.*.tmp"):
+            leftover.unlink(missing_ok=True)
 
 
 def _remove_stale_temporaries(target: Path) -> None:

@@ -193,6 +193,19 @@ def test_standard_input_closed_is_said_in_one_sentence(tmp_path):
         ("plain.tsv", "ab 3\n", "Line 1 of the counts file 'plain.tsv' has no TAB"),
         ("huge.tsv", "#bpe-studio counts 1\nab\t99999999999999999999\n", "a count beyond"),
         ("plainhuge.tsv", "ab\t99999999999999999999\n", "a count beyond"),
+        (
+            "tabs.tsv",
+            "#bpe-studio counts 1\nlow\t5\t6\n",
+            "Line 2 of the counts file 'tabs.tsv' has more than one TAB",
+        ),
+        ("v2.tsv", "#bpe-studio counts 2\nlow\t5\n", "starts with '#bpe-studio counts 2', a version"),
+        ("bare.tsv", "#bpe-studio counts 1\n", "'bare.tsv' holds no word counts under its header"),
+        ("escape.tsv", "#bpe-studio counts 1\nlo\\qw\t5\n", "has '\\q', which is no escape"),
+        (
+            "nul.tsv",
+            "#bpe-studio counts 1\nlo\x00w\t5\n",
+            "'nul.tsv' looks binary, not like text (a NUL byte on line 2)",
+        ),
     ],
 )
 def test_faults_of_a_counts_file_name_it(tmp_path, monkeypatch, name, text, says):
@@ -210,6 +223,31 @@ def test_a_counts_file_with_lone_cr_line_ends_and_a_parquet_one_with_a_null(tmp_
     pq.write_table(pa.table({"word": ["ab", "cd", None], "count": [3, 2, 1]}), tmp_path / "null.parquet")
     code, _out, err = run("train", str(tmp_path / "null.parquet"), "--input", "counts")
     assert code == 1 and "Row 3 of the counts file" in err
+
+
+def test_counts_written_compressed_are_read_back_compressed_and_from_standard_input(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower newest widest low\n", encoding="utf-8")
+    _code, expected, _err = run("train", str(corpus), "--merges", "4", "--json")
+    for suffix, opener in ((".gz", gzip.open), (".bz2", bz2.open), (".xz", lzma.open), (".zst", None)):
+        output = tmp_path / f"counts.tsv{suffix}"
+        code, _out, err = run("count", str(corpus), "-o", str(output))
+        assert code == 0, err
+        if opener is not None:
+            assert opener(output).read().startswith(b"#bpe-studio counts 1\n")  # compressed, as named
+        code, out, err = run("train", str(output), "--input", "counts", "--merges", "4", "--json")
+        assert (code, out) == (0, expected), err
+    command = f'"{sys.executable}" -m bpe_core.cli train - --input counts --merges 4 --json'
+    with open(tmp_path / "counts.tsv.gz", "rb") as packed:
+        plain = gzip.decompress(packed.read())
+    done = subprocess.run(["bash", "-c", command], input=plain, capture_output=True, timeout=120)
+    assert (done.returncode, done.stdout.decode()) == (0, expected), done.stderr
+    for command in ("train", "count"):  # without --input counts: its counts are no text
+        code, _out, err = run(command, str(tmp_path / "counts.tsv.gz"), "-o", str(tmp_path / "o.tsv"))
+        assert code == 1 and "holds word counts (its first line says so)" in err and err.count("\n") == 1
+    pq.write_table(pa.table({"word": ["lo\x00w"], "count": [2]}), tmp_path / "nul.parquet")
+    code, _out, err = run("train", str(tmp_path / "nul.parquet"), "--input", "counts")
+    assert code == 1 and "Row 1 of the counts file" in err and "NUL" in err
 
 
 def test_counts_files_of_shards_are_named_by_a_folder_or_a_glob(tmp_path):

@@ -316,7 +316,8 @@ def test_a_counts_file_out_of_the_usual_reads_or_is_refused_as_line_by_line(
 
 def test_a_counts_file_without_the_header_reads_as_before(tmp_path):
     (tmp_path / "old.tsv").write_text("low lower\t3\nnew\t2\n", encoding="utf-8")
-    assert counts_corpus(tmp_path / "old.tsv", PipelineConfig()) is None
+    text = (tmp_path / "old.tsv").read_text(encoding="utf-8")
+    assert counts_corpus(text, "old.tsv", PipelineConfig()) is None
     corpus = load_corpus(tmp_path / "old.tsv", PipelineConfig(), "counts")
     assert dict(zip(corpus.words, corpus.counts, strict=True)) == {"low": 3, "lower": 3, "new": 2}
 

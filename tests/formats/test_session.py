@@ -60,6 +60,23 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
 
 
+def test_ctrl_c_as_the_temporary_file_is_made_leaves_none_and_the_old_file(tmp_path, monkeypatch):
+    import tempfile
+
+    made = tempfile.mkstemp
+
+    def interrupted(*args, **kwargs):  # the file is made, then Ctrl+C before it is returned
+        made(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    path = tmp_path / "s.json"
+    path.write_text("previous contents")
+    monkeypatch.setattr(tempfile, "mkstemp", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        save_session(trained(), path)
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"] and path.read_text() == "previous contents"
+
+
 def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
     import os
 
