@@ -120,12 +120,23 @@ class ModalAnswerer:
 
     def __init__(self, kind, answer) -> None:
         self.seen: list = []
+        shown: list = []  # polls that found the dialog before the keys had reached it
 
         def poll() -> None:
             dialog = QApplication.activeModalWidget()
-            if isinstance(dialog, kind) and dialog.isVisible() and dialog not in self.seen:
-                self.seen.append(dialog)
-                answer(dialog)
+            if not (isinstance(dialog, kind) and dialog.isVisible() and dialog not in self.seen):
+                return
+            # As a user, once the dialog has the keys: answered at the first poll after its
+            # showing, a key typed into "whatever has the focus" went elsewhere, and the dialog
+            # waited for ever (on a loaded machine). Ten polls on, it is answered regardless.
+            focus = QApplication.focusWidget()
+            has_keys = focus is not None and (focus is dialog or dialog.isAncestorOf(focus))
+            if not has_keys and len(shown) < 10:
+                shown.append(dialog)
+                return
+            shown.clear()
+            self.seen.append(dialog)
+            answer(dialog)
 
         self._timer = QTimer(interval=20)
         self._timer.timeout.connect(poll)

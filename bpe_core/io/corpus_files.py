@@ -11,7 +11,7 @@ from pathlib import Path
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import counts_corpus, parquet_counts_corpus, plain_counts, read_counts_text
-from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, one_name_per_file
+from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, named, one_name_per_file
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, Progress
 from bpe_core.runtime.fileio import text_blocks
@@ -50,8 +50,7 @@ def load_corpus(
     if not counted.counter:  # said of the inputs, which the user named
         if len(sources) > 1:
             raise InputError(f"The {len(sources):,} inputs hold no words after pre-tokenization.")
-        named = "Standard input" if sources[0].name == STDIN else f"The file {sources[0].name!r}"
-        raise InputError(f"{named} holds no words after pre-tokenization.")
+        raise InputError(f"{named(sources[0].name)} holds no words after pre-tokenization.")
     return counted.corpus(config)
 
 

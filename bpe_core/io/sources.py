@@ -264,6 +264,11 @@ def _size(name: str) -> int:
         raise unreadable(name, error) from None
 
 
+def named(name: str) -> str:
+    """An input as a sentence names it: standard input, or the file."""
+    return "Standard input" if name == STDIN else f"The file {name!r}"
+
+
 def unreadable(name: str, error: OSError) -> InputError:
     """The sentence refusing a file the system would not let us read."""
     return InputError(f"The file {name!r} cannot be read ({error.strerror}).")
@@ -398,7 +403,7 @@ def text_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
         if "\x00" in text:
             line = lines + text[: text.index("\x00")].count("\n")
             raise InputError(
-                f"The file {source.name!r} looks binary, not like text (a NUL byte on line {line:,})."
+                f"{named(source.name)} looks binary, not like text (a NUL byte on line {line:,})."
             )
         lines += text.count("\n")
         if first and text:
@@ -416,7 +421,7 @@ def _decode(
         return decoder.decode(data, final)
     except UnicodeDecodeError as error:
         line += data[: max(error.start - held, 0)].count(b"\n")
-        raise InputError(f"The file {source.name!r} is not valid UTF-8 (line {line:,}).") from None
+        raise InputError(f"{named(source.name)} is not valid UTF-8 (line {line:,}).") from None
 
 
 def spannable(source: Source) -> bool:

@@ -179,6 +179,15 @@ def test_two_text_columns_two_outputs_on_one_file_and_thousands_of_workers_are_r
     assert not (tmp_path / "c.tsv").exists()
 
 
+def test_standard_input_that_is_not_utf8_is_named_as_standard_input(tmp_path):
+    command = f'"{sys.executable}" -m bpe_core.cli count - -o "{tmp_path / "c.tsv"}"'
+    done = subprocess.run(["bash", "-c", command], input=b"ab \xff cd\n", capture_output=True, timeout=120)
+    assert (
+        done.returncode == 1
+        and done.stderr.decode() == "bpe-studio: Standard input is not valid UTF-8 (line 1).\n"
+    )
+
+
 def test_standard_input_closed_is_said_in_one_sentence(tmp_path):
     command = f'"{sys.executable}" -m bpe_core.cli count - -o "{tmp_path / "c.tsv"}" <&-'
     done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
