@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -29,11 +30,11 @@ from typing import AnyStr, BinaryIO
 
 from bpe_core.errors import Cancelled, InputError
 from bpe_core.io.count_workers import count_on_workers
-from bpe_core.io.counts_file import is_counts_file
+from bpe_core.io.counts_file import HEADER, has_header
 from bpe_core.io.sources import (
     DEFAULT_FIELD,
-    STDIN,
     Source,
+    byte_blocks,
     jsonl_line_batches,
     parquet_batches,
     part_text,
@@ -104,13 +105,8 @@ def count_sources(
     (else they are spawned). Raises ``InputError`` naming the file (and line or row) that cannot be read,
     before anything is returned.
     """
-    for source in sources:  # counted as text, its counts would be words: refused, named
-        on_disk = source.name != STDIN and source.data is None
-        if source.kind == "text" and on_disk and is_counts_file(source.name):
-            raise InputError(
-                f"The file {source.name!r} holds word counts (its first line says so), not text: "
-                "give word counts with --input counts."
-            )
+    for source in sources:
+        refuse_other_than_text(source)
     sized = all(s.size is not None for s in sources)  # standard input's size is not known
     total = sum(s.size or 0 for s in sources) if sized else 0
     read = _Reading(progress, total)
@@ -133,6 +129,28 @@ def count_sources(
     forks = fork and threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if forks else "spawn")
     return WordCounts(*count_on_workers(work, config, field, workers, context, cancelled))
+
+
+_SESSION = re.compile(rb'\s*\{\s*"format"\s*:\s*"bpe-studio-session"')  # how a session begins
+
+
+def refuse_other_than_text(source: Source) -> None:
+    """A file named as text that is word counts or a saved session is refused, named: counted,
+    its counts or its JSON would be taken for words. Only a regular file is looked at (a pipe's
+    first bytes, read here, would be lost to the count)."""
+    if source.kind != "text" or source.data is not None or not os.path.isfile(source.name):
+        return
+    first = next(byte_blocks(source), b"").removeprefix(b"\xef\xbb\xbf")
+    if has_header(first[: len(HEADER) + 4]):
+        raise InputError(
+            f"The file {source.name!r} holds word counts (its first line says so), not text: "
+            "give word counts with --input counts."
+        )
+    if _SESSION.match(first):
+        raise InputError(
+            f"The file {source.name!r} is a saved BPE Studio session, not text: open it in the window, "
+            "or give the corpus it was trained on."
+        )
 
 
 class _Reading:

@@ -31,7 +31,7 @@ from urllib.parse import unquote
 
 import bpe_core
 from bpe_core.errors import InputError
-from bpe_core.io.counting import Task, count_task, tasks
+from bpe_core.io.counting import Task, count_task, refuse_other_than_text, tasks
 from bpe_core.io.sources import STDIN, Source, expand, kind_of
 from bpe_core.pipeline.config import PipelineConfig
 
@@ -52,6 +52,8 @@ def spark_counts(
         raise InputError("The Spark engine reads files, not standard input.")
     remote = [spec for spec in specs if _URL.match(spec) and not spec.startswith("file://")]
     local = expand([spec.removeprefix("file://") for spec in specs if spec not in remote])
+    for source in local:  # refused as the local engine refuses them: the counts are the same
+        refuse_other_than_text(source)
     parquet = [Path(s.name).resolve().as_uri() for s in local if s.kind == "parquet"]
     files = [Path(s.name).resolve().as_uri() for s in local if s.kind != "parquet"]
     for url in remote:

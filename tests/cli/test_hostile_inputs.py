@@ -254,6 +254,11 @@ def test_counts_written_compressed_are_read_back_compressed_and_from_standard_in
     for command in ("train", "count"):  # without --input counts: its counts are no text
         code, _out, err = run(command, str(tmp_path / "counts.tsv.gz"), "-o", str(tmp_path / "o.tsv"))
         assert code == 1 and "holds word counts (its first line says so)" in err and err.count("\n") == 1
+    code, _out, err = run("train", str(corpus), "--merges", "2", "-o", str(tmp_path / "s.bpe.json"))
+    code, _out, err = run("count", str(tmp_path / "s.bpe.json"), "-o", str(tmp_path / "o.tsv"))
+    assert (
+        code == 1 and "is a saved BPE Studio session, not text" in err and not (tmp_path / "o.tsv").exists()
+    )
     pq.write_table(pa.table({"word": ["lo\x00w"], "count": [2]}), tmp_path / "nul.parquet")
     code, _out, err = run("train", str(tmp_path / "nul.parquet"), "--input", "counts")
     assert code == 1 and "Row 1 of the counts file" in err and "NUL" in err
