@@ -776,7 +776,8 @@ class Bridge(QObject):
                 raise Cancelled
             return Trainer(corpus, training), source, session_path, saved
 
-        self._open(f"Opening {source.name}", work, on_opened, opens=source.path)
+        # several inputs are no one file to list among the recent ones
+        self._open(f"Opening {source.name}", work, on_opened, opens=None if source.more else source.path)
 
     def refused_pipe(self, path: Path) -> bool:
         """A pipe (``bpe-studio <(command)``) is refused with a dialog: the window reads its

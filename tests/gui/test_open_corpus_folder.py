@@ -4,6 +4,7 @@ counted in the background on several processes with progress, and cancelled with
 import gzip
 import json
 import multiprocessing
+from dataclasses import replace
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -158,6 +159,11 @@ def test_files_dropped_together_open_as_one_corpus_and_counts_with_text_are_refu
     drop_file(window, [tmp_path / "a.txt", tmp_path / "b.txt.gz", folder])
     wait_opened(window, "a.txt and 2 more")
     assert counted(window) == {"low": 3, "lower": 2, "newest": 1, "widest": 1}
+    lowered = window.bridge.trainer.corpus.config  # new settings count them all again
+    window.bridge.rebuild(replace(lowered, lowercase=True), window.bridge.trainer.training)
+    qt_wait_until(lambda: window.bridge.trainer.corpus.config.lowercase and not window.bridge.busy)
+    assert counted(window) == {"low": 3, "lower": 2, "newest": 1, "widest": 1}
+    assert not any("a.txt" in path for path in window.files.recent())  # no one file reopens them all
     window.bridge.step()
     before = (window.bridge.source.name, window.bridge.trainer.position, counted(window))
 
