@@ -540,32 +540,10 @@ def parquet_batches(
 ) -> Iterator[list[str]]:
     """The strings of column ``field``, a batch of rows at a time; a missing column, a column
     that is not text, a null and a file that is not Parquet are refused with one sentence."""
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise InputError(
-            f'Reading the Parquet file {source.name!r} needs pyarrow: pip install "bpe-studio[parquet]".'
-        ) from None
-    if source.name == STDIN:
-        raise InputError("Standard input is read as text; give a Parquet file by its path.")
-    try:
-        parquet = pq.ParquetFile(source.name)
-    except (OSError, pa.ArrowException):
-        raise InputError(f"The file {source.name!r} is not a Parquet file, or it is damaged.") from None
-    names = parquet.schema_arrow.names
-    if field not in names:
-        shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
-        raise InputError(f"The Parquet file {source.name!r} has no column {quoted(field)} (it has: {shown}).")
-    if names.count(field) > 1:
-        raise InputError(
-            f"The Parquet file {source.name!r} has {names.count(field)} columns named {quoted(field)}, "
-            "so which one holds the text is unclear."
-        )
-    column_type = parquet.schema_arrow.field(field).type
-    if not is_text_type(column_type):
-        raise InputError(f"The column {quoted(field)} of {source.name!r} holds {column_type}, not strings.")
+    parquet = parquet_text_column(source, field)  # (which says if pyarrow is missing)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     row = 1
     done = 0
     try:
@@ -595,6 +573,38 @@ def parquet_batches(
             done = now
     except (OSError, pa.ArrowException):  # a damaged page: pyarrow says OSError
         raise InputError(f"The Parquet file {source.name!r} is damaged (from row {row:,}).") from None
+
+
+def parquet_text_column(source: Source, field: str) -> Any:
+    """The Parquet file of ``source`` opened (a ``pyarrow.parquet.ParquetFile``), once its
+    column ``field`` is known to be one column of strings: else refused with one sentence
+    naming the file (its schema only is read)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            f'Reading the Parquet file {source.name!r} needs pyarrow: pip install "bpe-studio[parquet]".'
+        ) from None
+    if source.name == STDIN:
+        raise InputError("Standard input is read as text; give a Parquet file by its path.")
+    try:
+        parquet = pq.ParquetFile(source.name)
+    except (OSError, pa.ArrowException):
+        raise InputError(f"The file {source.name!r} is not a Parquet file, or it is damaged.") from None
+    names = parquet.schema_arrow.names
+    if field not in names:
+        shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
+        raise InputError(f"The Parquet file {source.name!r} has no column {quoted(field)} (it has: {shown}).")
+    if names.count(field) > 1:
+        raise InputError(
+            f"The Parquet file {source.name!r} has {names.count(field)} columns named {quoted(field)}, "
+            "so which one holds the text is unclear."
+        )
+    column_type = parquet.schema_arrow.field(field).type
+    if not is_text_type(column_type):
+        raise InputError(f"The column {quoted(field)} of {source.name!r} holds {column_type}, not strings.")
+    return parquet
 
 
 def is_text_type(column_type: Any) -> bool:

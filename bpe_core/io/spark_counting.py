@@ -16,6 +16,7 @@ a zip. Needs ``pyspark`` (``pip install "bpe-studio[spark]"``) and Java 17 or ne
 from __future__ import annotations
 
 import contextlib
+import logging
 import operator
 import os
 import re
@@ -32,7 +33,7 @@ from urllib.parse import unquote
 import bpe_core
 from bpe_core.errors import InputError
 from bpe_core.io.counting import Task, count_task, refuse_other_than_text, tasks
-from bpe_core.io.sources import STDIN, Source, expand, kind_of
+from bpe_core.io.sources import STDIN, Source, expand, kind_of, parquet_batches, parquet_text_column
 from bpe_core.pipeline.config import PipelineConfig
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -54,8 +55,16 @@ def spark_counts(
     local = expand([spec.removeprefix("file://") for spec in specs if spec not in remote])
     for source in local:  # refused as the local engine refuses them: the counts are the same
         refuse_other_than_text(source)
-    parquet = [Path(s.name).resolve().as_uri() for s in local if s.kind == "parquet"]
-    files = [Path(s.name).resolve().as_uri() for s in local if s.kind != "parquet"]
+        if ":" in Path(source.name).resolve().as_posix():
+            raise InputError(
+                f"Spark cannot read {source.name!r}: Hadoop's paths hold no colon; rename it, or count "
+                "with the local engine."
+            )
+    for source in local:  # checked as the local engine checks them, naming the file
+        if source.kind == "parquet":
+            parquet_text_column(source, field)
+    parquet = [_spark_path(s.name) for s in local if s.kind == "parquet"]
+    files = [_spark_path(s.name) for s in local if s.kind != "parquet"]
     for url in remote:
         (parquet if kind_of(url)[0] == "parquet" else files).append(url)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the executors run this Python
@@ -65,18 +74,19 @@ def spark_counts(
     memory = _local_driver_memory(master)
     if memory is not None:
         builder = builder.config("spark.driver.memory", memory)
+    builder = builder.config("spark.sql.caseSensitive", "true")  # a column "TEXT" is not "text"
     try:
         with _quiet_stderr():  # the JVM's start-up notes are not ours to print
             spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     except Exception as error:  # no Java, or a master that does not answer
         raise InputError(f"Spark did not start ({_first_line(error)}); it needs Java 17 or newer.") from None
     spark.sparkContext.setLogLevel("ERROR")
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, _logging_off():
         spark.sparkContext.addPyFile(_package_zip(Path(folder)))
         try:
             counts = _count(spark, files, parquet, config.to_dict(), field)
         except Exception as error:
-            raise _our_error(error) from None
+            raise _in_a_row(_our_error(error), field) from None
         finally:
             _stop(spark)
     return Counter(dict(counts)), len(files) + len(parquet)
@@ -134,7 +144,7 @@ def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field
 
 def _file_counts(row: Any, config: dict, field: str) -> Iterator[tuple[str, int]]:
     """On an executor: a whole text or JSONL file's counts, read by the local engine's readers."""
-    name = row.path.removeprefix("file:")
+    name = _local(row.path)  # as the user named it (Spark gives it %-escaped)
     kind, compression = kind_of(name)
     source = Source(name, kind, compression, len(row.content), bytes(row.content))
     pipeline = PipelineConfig.from_dict(config)
@@ -157,6 +167,19 @@ def _texts_counts(rows: Iterator[tuple[str, str]], config: dict, field: str) -> 
         texts.append(text)
     counts, _ = count_task(Task("texts", "parquet", texts), pipeline, field)
     return iter(counts.items())
+
+
+@contextmanager
+def _logging_off() -> Iterator[None]:
+    """No log records meanwhile: Py4J logs a call that Ctrl+C broke as errors with their
+    tracebacks (some 50 lines before "Interrupted."), and every failure it logs is raised too,
+    where it is said in one sentence."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(previous)
 
 
 @contextmanager
@@ -183,6 +206,23 @@ def _package_zip(folder: Path) -> str:
     return str(path)
 
 
+_ROW_FAULT = re.compile(r"A row of (?:the Parquet file )?'(.+?)' ")
+
+
+def _in_a_row(error: Exception, field: str) -> Exception:
+    """A fault Spark met in a row of a Parquet file on this machine, said as the local engine
+    says it (naming the row: Spark names only the file), read again here."""
+    found = _ROW_FAULT.match(str(error))
+    if found is None or not os.path.isfile(found.group(1)):
+        return error
+    try:
+        for _ in parquet_batches(Source(found.group(1), "parquet", None, None), field):
+            pass
+    except InputError as said:
+        return said
+    return error
+
+
 def _our_error(error: Exception) -> Exception:
     """Our one-sentence refusal raised on an executor, as it was raised; else Spark's first line."""
     if isinstance(error, InputError):
@@ -194,6 +234,16 @@ def _our_error(error: Exception) -> Exception:
     if file is not None:
         return InputError(f"Spark could not read the file {_local(file.group(1))!r}: it is damaged.")
     return InputError(f"Spark could not count the inputs ({_first_line(error)}).")
+
+
+def _spark_path(name: str) -> str:
+    """A local file as Spark (Hadoop) reads a path: not %-escaped (Hadoop takes the path as it
+    is, so a file URI's ``%20`` named no file), and with the characters of its glob patterns
+    escaped (``[ ] { } * ?``), since every path given to Spark is a pattern."""
+    return "file://" + _HADOOP_GLOB.sub(r"\\\g<0>", Path(name).resolve().as_posix())
+
+
+_HADOOP_GLOB = re.compile(r"[\\\[\]{}*?]")
 
 
 def _local(url: str) -> str:

@@ -6,6 +6,11 @@ import bz2
 import gzip
 import json
 import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -13,6 +18,8 @@ import pytest
 
 from tests.cli.test_contract import run
 from tests.conftest import data_text
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -110,6 +117,11 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
     local, spark = tmp_path / "local.tsv", tmp_path / "spark.tsv"
     options = ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none"]
+    # names Spark takes for patterns or %-escapes: read as they are
+    odd = folder / "more" / "a b ü"
+    odd.mkdir()
+    (odd / "br[1]{x,y}*?%41 #.txt").write_text("odd names counted", encoding="utf-8")
+    pq.write_table(pa.table({"text": ["a parquet of its own"]}), odd / "ü e.parquet")
     assert run("count", str(folder), "-o", str(local), *options)[0] == 0
     code, out, err = run(
         "count", str(folder), "-o", str(spark), "--engine", "spark", "--spark-master", "local[2]", *options
@@ -135,6 +147,52 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     )
     assert code == 1 and "pages.parquet" in err and "damaged" in err and err.count("\n") == 1
     assert not (tmp_path / "x.tsv").exists()
+
+    (folder / "pages.parquet").unlink()  # a name Hadoop cannot take: refused, named
+    (folder / "co:lon.txt").write_text("colon", encoding="utf-8")
+    code, _out, err = run(
+        "count", str(folder), "-o", str(tmp_path / "x.tsv"), "--engine", "spark", "--spark-master", "local[2]"
+    )
+    assert code == 1 and "co:lon.txt" in err and "no colon" in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(_java() is None, reason="the Spark engine needs Java, which this machine lacks")
+def test_spark_reads_parquet_columns_by_their_exact_name_and_names_faults_as_the_local_engine(tmp_path):
+    pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
+    spark = ["--engine", "spark", "--spark-master", "local[2]"]
+    two = pa.Table.from_arrays([pa.array(["x y"]), pa.array(["Z"])], names=["text", "TEXT"])
+    pq.write_table(two, tmp_path / "two.parquet")
+    local, counted = tmp_path / "local.tsv", tmp_path / "spark.tsv"
+    assert run("count", str(tmp_path / "two.parquet"), "-o", str(local))[0] == 0
+    code, _out, err = run("count", str(tmp_path / "two.parquet"), "-o", str(counted), *spark)
+    assert code == 0 and counted.read_bytes() == local.read_bytes(), err
+    pq.write_table(pa.table({"body": ["a b"]}), tmp_path / "body.parquet")  # refused before Spark starts
+    pq.write_table(pa.table({"text": ["a b", None]}), tmp_path / "null.parquet")  # met by Spark
+    for name in ("body.parquet", "null.parquet"):
+        said = [
+            run("count", str(tmp_path / name), "-o", str(tmp_path / "x.tsv"), *engine)[2]
+            for engine in ([], spark)
+        ]
+        assert said[0] == said[1] and name in said[0] and said[0].count("\n") == 1, said
+    assert "Row 2 of" in said[0] and not (tmp_path / "x.tsv").exists()
+
+
+@pytest.mark.skipif(_java() is None, reason="the Spark engine needs Java, which this machine lacks")
+def test_ctrl_c_during_a_spark_count_says_interrupted_only(folder, tmp_path):
+    """Py4J logs a call that Ctrl+C broke, with its tracebacks: none of it is shown."""
+    pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
+    output = tmp_path / "counts.tsv"
+    argv = ["count", str(folder), "-o", str(output), "--engine", "spark", "--spark-master", "local[2]"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", *argv], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    time.sleep(7)  # Spark has started, and is counting or about to
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=120)
+    if process.returncode == 0:  # it had finished
+        return
+    assert (process.returncode, err.decode()) == (130, "bpe-studio: Interrupted.\n")
+    assert not output.exists()
 
 
 def test_a_local_spark_is_given_a_heap_that_holds_large_files_unless_the_user_chose_one(monkeypatch):
