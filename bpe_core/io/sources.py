@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
+from urllib.parse import unquote
 
 from bpe_core.errors import InputError, has_lone_surrogate, quoted
 
@@ -74,10 +75,12 @@ def kind_of(name: str) -> tuple[str, str | None]:
 
 
 def expand(specs: Sequence[str]) -> list[Source]:
-    """The sources the user's paths, folders, globs and ``-`` name, each once, in the order
-    given (a folder's and a glob's files in path order)."""
+    """The sources the user's paths (or ``file://`` URLs), folders, globs and ``-`` name, each
+    once, in the order given (a folder's and a glob's files in path order)."""
     names: list[str] = []
     for spec in specs:
+        if spec.startswith("file://"):  # a file manager's or Spark's way of naming a local file
+            spec = unquote(spec.removeprefix("file://"))
         if spec == STDIN:
             names.append(STDIN)
         elif os.path.isdir(spec):
@@ -130,7 +133,8 @@ def refuse_overwriting_inputs(outputs: Sequence[str | None], specs: Sequence[str
     are left to the reading to refuse."""
     existing = [output for output in outputs if output and os.path.isfile(output)]  # a new file is no input
     try:
-        sources = expand([spec for spec in specs if "://" not in spec]) if existing else []
+        local = [spec for spec in specs if "://" not in spec or spec.startswith("file://")]
+        sources = expand(local) if existing else []
     except InputError:
         return
     for source in sources:

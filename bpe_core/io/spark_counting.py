@@ -52,7 +52,7 @@ def spark_counts(
     if STDIN in specs:
         raise InputError("The Spark engine reads files, not standard input.")
     remote = [spec for spec in specs if _URL.match(spec) and not spec.startswith("file://")]
-    local = expand([spec.removeprefix("file://") for spec in specs if spec not in remote])
+    local = expand([spec for spec in specs if spec not in remote])  # file:// URLs too
     for source in local:  # refused as the local engine refuses them: the counts are the same
         refuse_other_than_text(source)
         if ":" in Path(source.name).resolve().as_posix():

@@ -164,6 +164,15 @@ def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path):
     assert corpus.read_text(encoding="utf-8") == "hello world"
 
 
+def test_a_file_url_names_the_file_it_encodes(tmp_path):
+    corpus = tmp_path / "a b ü.txt"
+    corpus.write_text("low lower low", encoding="utf-8")
+    assert counted(tmp_path, corpus.as_uri()) == counted(tmp_path, corpus) == {"low": 2, "lower": 1}
+    code, _out, err = run("count", corpus.as_uri(), "-o", str(corpus))
+    assert code == 1 and "is one of the inputs" in err
+    assert corpus.read_text(encoding="utf-8") == "low lower low"
+
+
 def test_two_text_columns_two_outputs_on_one_file_and_thousands_of_workers_are_refused(tmp_path):
     twice = pa.Table.from_arrays([pa.array(["a b"]), pa.array(["c"])], names=["text", "text"])
     pq.write_table(twice, tmp_path / "twice.parquet")
