@@ -174,16 +174,11 @@ def _glob(pattern: str, fixed: str) -> list[str]:
     if "**" not in parts:
         return glob.glob(pattern, recursive=True)
     found: list[str] = []
-    walked = set()
-    for root, dirs, files in os.walk(fixed, followlinks=True):
-        walked.add(os.path.realpath(root))
-        dirs[:] = sorted(
-            d for d in dirs if not _hidden_name(d) and os.path.realpath(os.path.join(root, d)) not in walked
-        )
+    for root, dirs, files in _walked(fixed):
         for name in [*dirs, *files]:
             path = os.path.join(root, name)
             relative = os.path.relpath(path, fixed)
-            if not _hidden_name(name) and _matched(Path(relative).parts, parts):
+            if _matched(Path(relative).parts, parts):
                 found.append(relative if fixed == os.curdir else path)
     return found
 
@@ -220,15 +215,22 @@ def _folder_files(folder: str) -> list[str]:
         name = error.filename if isinstance(error.filename, str) else folder
         raise InputError(f"The folder {name!r} cannot be read ({error.strerror}).")
 
-    out: list[str] = []
+    out = [os.path.join(root, f) for root, _, files in _walked(folder, refuse) for f in files]
+    return sorted(filter(_listed, out))
+
+
+def _walked(
+    folder: str, onerror: Callable[[OSError], None] | None = None
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk`` of ``folder`` following linked folders, each real folder once (a link back
+    up is not a loop), hidden names left out of the folders and files it gives."""
     walked = set()
-    for root, dirs, files in os.walk(folder, onerror=refuse, followlinks=True):
+    for root, dirs, files in os.walk(folder, onerror=onerror, followlinks=True):
         walked.add(os.path.realpath(root))
         dirs[:] = sorted(
             d for d in dirs if not _hidden_name(d) and os.path.realpath(os.path.join(root, d)) not in walked
         )
-        out.extend(os.path.join(root, f) for f in files if not _hidden_name(f))
-    return sorted(filter(_listed, out))
+        yield root, dirs, [f for f in files if not _hidden_name(f)]
 
 
 def _but_hidden(folder: str) -> str:
