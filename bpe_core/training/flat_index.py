@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from bpe_core.runtime.memory import release_free_memory
 from bpe_core.training.cold_index import group_heads
 from bpe_core.training.flat_words import Changes, FewMerges, FlatWords, Occurrences, Packed, Side
 from bpe_core.training.initial_count import count_initial
@@ -47,6 +48,12 @@ PACKED = 1024
 PREPARED = 1 << 15
 # Threads a large merge's runs are worked on (see ``_each_part``).
 THREADS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+# A list is cut to its live slots once it names more than twice its pair's count and this many
+# more (``compact_ahead``): below that the stale slots cost less than the numpy calls to cut them.
+COMPACTED = 256
+# Listed slots checked at a time when lists are cut (each piece a millisecond or two): work ahead
+# holds the interpreter meanwhile, and a merge asked for stops it between pieces.
+COMPACTED_PIECE = 1 << 16
 # A list of fewer ascending runs than one for this many slots is sorted by merging its runs
 # (timsort): about as quick as a quicksort at that many, much quicker at fewer.
 RUNS_MERGED = 1024
@@ -141,16 +148,25 @@ class _Stop:
         return not self.runs or 2 * self.worked < self.runs
 
 
+class _Compacting:
+    """What the work ahead that cuts stale lists is named by (see ``FlatIndex.compact_ahead``)."""
+
+
+COMPACTING = _Compacting()
+Key = str | FlatEffect | _Compacting  # a merge's pair, an undo's effect, or COMPACTING
+
+
 @dataclass(frozen=True, slots=True, eq=False)  # one piece of work: never equal to another
 class _Ahead:
-    """Work ahead (``FlatIndex.prepare``, ``prepare_undo``) and how to stop it: a merge's, named
-    by its pair, or an undo's, by the effect of the merge it undoes."""
+    """Work ahead (``FlatIndex.prepare``, ``prepare_undo``, ``compact_ahead``) and how to stop
+    it: a merge's, named by its pair, an undo's, by the effect of the merge it undoes, or the
+    cutting of stale lists, by ``COMPACTING``."""
 
-    key: str | FlatEffect
+    key: Key
     stop: _Stop
-    work: Future[_Plan | _UndoPlan | None]
+    work: Future[_Plan | _UndoPlan | list[str] | None]
 
-    def is_for(self, key: str | FlatEffect | None) -> bool:
+    def is_for(self, key: Key | None) -> bool:
         return self.key is key or (isinstance(key, str) and self.key == key)
 
 
@@ -193,6 +209,9 @@ class FlatIndex(PairIndex):
         self._few = FewMerges(self.flat, self._weights)
         self._latest: FlatEffect | None = None  # the last merge, which keeps its changed words
         self._ahead: list[_Ahead] = []  # work ahead, in the order asked (see prepare)
+        # Pairs whose lists are mostly stale (see _note_stale); None until lists are first cut
+        # (compact_ahead), so that training with nothing to cut them notes nothing.
+        self._stale: set[str] | None = None
 
     @staticmethod
     def fits(segs: list[str]) -> bool:
@@ -309,20 +328,80 @@ class FlatIndex(PairIndex):
         if isinstance(effect, FlatEffect) and self._asking(effect) and effect.size >= PREPARED:
             self._ask(effect, self._undo_plan, effect, ord(pair[0]), ord(pair[1]), False)
 
-    def _asking(self, key: str | FlatEffect) -> bool:
+    def _asking(self, key: Key) -> bool:
         """Whether work ahead for ``key`` is to be asked for: not if it is already. Work ahead
         of the same kind (another merge's, another undo's) is stopped: only one is next."""
         if any(ahead.is_for(key) and not ahead.stop.is_set() for ahead in self._ahead):
             return False
         for ahead in self._ahead:
-            if isinstance(ahead.key, str) == isinstance(key, str):
+            if type(ahead.key) is type(key):
                 ahead.stop.set()  # still waited for by the next merge or undo (see _prepared)
         return True
 
-    def _ask(self, key: str | FlatEffect, work: Callable[..., _Plan | _UndoPlan | None], *args: Any) -> None:
+    def _ask(self, key: Key, work: Callable[..., _Plan | _UndoPlan | list[str] | None], *args: Any) -> None:
         stop = _Stop()
         kept = [ahead for ahead in self._ahead if not (ahead.stop.is_set() and ahead.work.done())]
         self._ahead = [*kept, _Ahead(key, stop, _preparer().submit(work, *args, stop=stop))]
+
+    def _note_stale(self, delta: dict[str, int]) -> None:
+        """Note the pairs a merge took occurrences from whose lists now mostly name slots that
+        no longer hold them. Lists are supersets: the neighbours a merge takes keep their slots
+        listed, and on two million word types these were over half of all listed slots after 200
+        merges (a hundred megabytes). A pair's count is at least its live occurrences (each
+        weighs one or more), so a list over twice as long is mostly stale. Nothing is noted
+        until lists are first cut: the command line never cuts them."""
+        pair_count, where, stale = self.pair_count, self.where, self._stale
+        if stale is None:
+            return
+        for k, dc in delta.items():
+            if dc < 0 and (count := pair_count.get(k)) and len(where.get(k, ())) > 2 * count + COMPACTED:
+                stale.add(k)
+
+    def compact_ahead(self) -> None:
+        """Cut the lists noted stale to the slots that still hold their pairs, in the background
+        after any other work ahead (checking a slot costs about 30 ns, mostly a cache miss: done
+        in the merge itself, this took five milliseconds a step). Each cut at least halves a
+        list, so the work is a few checks a slot ever listed, however long the training. A
+        merge or undo stops it and waits, as it does any work ahead; pairs left unchecked are
+        noted again."""
+        if self._stale is None:
+            self._stale = set()  # noted from now on
+        if self._stale and not any(ahead.key is COMPACTING for ahead in self._ahead):
+            pairs, self._stale = sorted(self._stale), set()
+            self._ask(COMPACTING, self._compacted, pairs)
+
+    def _compacted(self, pairs: list[str], stop: _Stop) -> list[str]:
+        """Cut the lists of ``pairs`` (see :meth:`compact_ahead`); the pairs left when stopped.
+        Only the slots are read, and a list is replaced only whole, by a list of the same slots
+        less stale ones: a reader on the GUI thread meanwhile sees either, both valid."""
+        where, pair_count = self.where, self.pair_count
+        cut = False
+        for i, k in enumerate(pairs):
+            listed, count = where.get(k), pair_count.get(k, 0)
+            if listed is None or len(listed) <= 2 * count + COMPACTED:
+                continue
+            kept = self._live_slots(listed, k, stop)
+            if kept is None:
+                return pairs[i:]
+            where[k] = kept
+            self._first.pop(k, None)  # its cached lowest slot holds the old list
+            cut = True
+        if cut:
+            release_free_memory()  # the old lists' pages, in this thread's arena
+        return []
+
+    def _live_slots(self, listed: array[int], pair: str, stop: _Stop) -> array[int] | None:
+        """The slots of ``listed`` that hold ``pair`` now, in their order; ``None`` once
+        ``stop`` is set."""
+        slots = np.frombuffer(listed, dtype=np.int32)
+        left, right = ord(pair[0]), ord(pair[1])
+        kept = array("i")
+        for begin in range(0, len(slots), COMPACTED_PIECE):
+            if stop.is_set():
+                return None
+            piece = slots[begin : begin + COMPACTED_PIECE]
+            kept.frombytes(piece[self.flat.holds(piece, left, right)].tobytes())
+        return kept
 
     def stop_ahead(self) -> None:
         """Stop any work ahead, without waiting for it: the index is being let go (a reset, a
@@ -350,7 +429,9 @@ class FlatIndex(PairIndex):
                 plan = ahead.work.result()
             except Exception:
                 continue
-            if plan is not None and ahead.is_for(key):
+            if isinstance(plan, list) and self._stale is not None:  # lists left uncut
+                self._stale.update(plan)
+            elif plan is not None and ahead.is_for(key):
                 wanted = plan
         return wanted
 
@@ -385,6 +466,7 @@ class FlatIndex(PairIndex):
             self._latest.words = array("i")
         effect = self._latest = FlatEffect(words, replaced, found=found, flat=self.flat)
         self._apply(delta, effect.increased)
+        self._note_stale(delta)
         freq = self.token_freq
         freq[ord(a)] -= replaced
         freq[ord(b)] -= replaced

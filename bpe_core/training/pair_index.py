@@ -421,6 +421,9 @@ class PairIndex:
     def prepare_undo(self, pair: str, effect: MergeEffect) -> None:
         """Work out the undo of the last merge ahead, where the index can."""
 
+    def compact_ahead(self) -> None:
+        """Cut the lists that name mostly stale entries, in the background, where the index can."""
+
     def stop_ahead(self) -> None:
         """Stop work ahead, without waiting for it (the index is being let go)."""
 

@@ -392,16 +392,19 @@ class Trainer(TrainerQueries, Branching, Restoring):
         """Have the index work out ahead, in the background, what the next step or redo would
         merge (see ``FlatIndex.prepare``: the line's next merge where there is one, else the
         rule's pick) and what the next undo would undo. The window asks once it is still after
-        a change. Nothing observable changes."""
+        a change. Then it has the index cut its stale lists (``FlatIndex.compact_ahead``).
+        Nothing observable changes."""
         index = self._index
-        if not index.works_ahead or self.training.merges_per_pass != 1:
+        if not index.works_ahead:
             return
-        if self.can_redo:
-            index.prepare(pair_key(self._records[self.position].pair))
-        elif self.stop_reason() is None and (pair := self._queue.best()) is not None:
-            index.prepare(pair)
-        if self.can_undo and (effect := self._effects[-1]) is not None:
-            index.prepare_undo(pair_key(self._records[self.position - 1].pair), effect)
+        if self.training.merges_per_pass == 1:
+            if self.can_redo:
+                index.prepare(pair_key(self._records[self.position].pair))
+            elif self.stop_reason() is None and (pair := self._queue.best()) is not None:
+                index.prepare(pair)
+            if self.can_undo and (effect := self._effects[-1]) is not None:
+                index.prepare_undo(pair_key(self._records[self.position - 1].pair), effect)
+        index.compact_ahead()
 
     def stop_ahead(self) -> None:
         """Stop the index's work ahead, if any, without waiting (the trainer is let go)."""

@@ -73,12 +73,24 @@ def test_flat_index_matches_the_string_index_through_merges_and_undos(
     ops=ops_strategy,
     part=st.sampled_from([1, 2, 1 << 12]),
     threads=st.sampled_from([1, 2]),
+    piece=st.sampled_from([1, 3, 1 << 16]),  # slots checked at a time when stale lists are cut
+    # lists cut once over twice their pair's count, or (negative) every list a merge takes from
+    cut_beyond=st.sampled_from([0, -(10**9)]),
 )
-def test_merges_worked_out_ahead_match_the_string_index(words, counts, ops, part, threads):
+def test_merges_worked_out_ahead_match_the_string_index(words, counts, ops, part, threads, piece, cut_beyond):
     """Before each merge or undo, the merge or undo itself, other merges, undos of earlier
-    merges, or several are worked out ahead (of any size): a merge or undo takes its own if it
-    was asked for, and nothing else worked out ahead changes a slot or a count."""
-    with patch.multiple(flat_index, PREPARED=0, FEW=0, PART=part, THREADS=threads):
+    merges, or several are worked out ahead (of any size), and stale lists are cut (any list
+    over twice its pair's count): a merge or undo takes its own if it was asked for, and
+    nothing else worked out ahead changes a slot, a count or an answer."""
+    with patch.multiple(
+        flat_index,
+        PREPARED=0,
+        FEW=0,
+        PART=part,
+        THREADS=threads,
+        COMPACTED=cut_beyond,
+        COMPACTED_PIECE=piece,
+    ):
         check_against_strings(words, counts, ops, ahead=True)
 
 
@@ -89,6 +101,8 @@ def check_against_strings(words, counts, ops, ahead=False):
     done: list[tuple[str, str, object, object]] = []
     next_id = FIRST_NEW
     assert state(flat, len(words)) == state(strings, len(words))
+    if ahead:
+        flat.compact_ahead()  # stale lists are noted from the first merge on
 
     def work_ahead(*merging: str, undoing: bool = False) -> None:
         """Some merges and undos worked out ahead, then maybe the merge about to be made or
@@ -106,6 +120,8 @@ def check_against_strings(words, counts, ops, ahead=False):
             flat.prepare(merging[0])
         if undoing and counts.draw(st.booleans()):
             flat.prepare_undo(done[-1][0], done[-1][2])
+        if counts.draw(st.booleans()):
+            flat.compact_ahead()
         if counts.draw(st.booleans()):  # done by then (else stopped if not half done)
             wait([work.work for work in flat._ahead])
 

@@ -2,6 +2,7 @@
 makes, the undo worked out is the next undo's, and taking them, or dropping them for another
 merge, leaves exactly the state that working without them does."""
 
+import random
 import time
 from concurrent.futures import wait
 from unittest.mock import patch
@@ -159,3 +160,57 @@ def test_small_merges_are_not_worked_out_ahead():
     ahead.step()
     ahead.prepare_next()  # no pair of this small text lists 32,768 slots, no merge replaces as many
     assert not ahead._index._ahead
+
+
+def many_types() -> Trainer:
+    """Twenty thousand words, most of them once: a pair's count is about as many as the slots
+    it holds, so the slots merges take from their neighbours' lists soon outnumber them."""
+    rng = random.Random(7)
+    text = " ".join("".join(rng.choices("abcdefgh", k=rng.randint(4, 10))) for _ in range(20_000))
+    return Trainer(Corpus.from_text(text, PipelineConfig()), TrainingConfig())
+
+
+def listed(trained: Trainer) -> dict[str, int]:
+    return {pair: len(slots) for pair, slots in trained._index.where.items()}
+
+
+def test_lists_merges_left_mostly_stale_are_cut_in_the_background_and_answer_as_before():
+    plain, ahead = many_types(), many_types()
+    for _ in range(30):
+        plain.step()
+        ahead.step()
+        ahead.prepare_next()
+        worked_out(ahead)
+    assert snapshot(ahead) == snapshot(plain)
+    index, counts = ahead._index, ahead._index.pair_count
+    for pair in counts:
+        assert index.words_with(pair) == plain._index.words_with(pair)
+        assert index.first_word(pair) == plain._index.first_word(pair)
+    cut, kept = listed(ahead), listed(plain)
+    assert sum(cut.values()) < 0.85 * sum(kept.values())
+    assert all(cut[pair] <= 2 * counts[pair] + flat_index.COMPACTED for pair in counts)
+    assert any(kept[pair] > 2 * counts[pair] + flat_index.COMPACTED for pair in counts)
+    assert not index._stale
+
+
+def test_a_step_stops_the_cutting_of_lists_and_the_lists_left_are_cut_later():
+    plain, ahead = many_types(), many_types()
+    assert ahead._index._stale is None  # nothing noted while nothing cuts lists (the command line)
+    ahead.prepare_next()  # as the window asks once it is still: from now on stale lists are noted
+    for _ in range(30):
+        plain.step()
+        ahead.step()
+    noted = set(ahead._index._stale)
+    assert noted
+    flat_index._preparer().submit(time.sleep, 0.2)  # the thread busy: the cutting waits
+    ahead.prepare_next()
+    assert flat_index.COMPACTING in asked(ahead)
+    ahead.step()  # stops it before it checks a slot, and waits for it
+    plain.step()
+    assert noted <= ahead._index._stale  # noted again, with what this step left stale
+    assert snapshot(ahead) == snapshot(plain)
+    ahead.prepare_next()
+    worked_out(ahead)
+    assert not ahead._index._stale
+    assert sum(listed(ahead).values()) < sum(listed(plain).values())
+    assert snapshot(ahead) == snapshot(plain)
