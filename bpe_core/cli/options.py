@@ -83,7 +83,7 @@ def input_options(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="INPUT",
         help="UTF-8 text files, folders, globs, - for standard input; .gz .bz2 .xz .zst; "
-        ".jsonl and .parquet (a text per record)",
+        ".jsonl, .json (JSON lines) and .parquet (a text per record)",
     )
     parser.add_argument(
         "--field",

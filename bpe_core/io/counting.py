@@ -135,10 +135,11 @@ _SESSION = re.compile(rb'\s*\{\s*"format"\s*:\s*"bpe-studio-session"')  # how a 
 
 
 def refuse_other_than_text(source: Source) -> None:
-    """A file named as text that is word counts or a saved session is refused, named: counted,
-    its counts or its JSON would be taken for words. Only a regular file is looked at (a pipe's
-    first bytes, read here, would be lost to the count)."""
-    if source.kind != "text" or source.data is not None or not os.path.isfile(source.name):
+    """A file named as text (or JSON lines: a session is often named ``.json``) that is word
+    counts or a saved session is refused, named: counted, its counts or its JSON would be taken
+    for words, or fail at a line. Only a regular file is looked at (a pipe's first bytes, read
+    here, would be lost to the count)."""
+    if source.kind not in ("text", "jsonl") or source.data is not None or not os.path.isfile(source.name):
         return
     first = next(byte_blocks(source), b"").removeprefix(b"\xef\xbb\xbf")
     if has_header(first[: len(HEADER) + 4]):

@@ -4,8 +4,8 @@ compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``); whole texts, JSONL records or
 :func:`expand` turns what the user typed into :class:`Source` s, each read as one kind:
 
 * a text file is one text (streamed a block at a time, :func:`text_blocks`);
-* a JSONL file (``.jsonl``, ``.ndjson``) is one text per line, the string in field ``text``
-  (or the field asked for); blank lines are skipped (:func:`jsonl_batches`);
+* a JSONL file (``.jsonl``, ``.ndjson``, ``.json``) is one text per line, the string in field
+  ``text`` (or the field asked for); blank lines are skipped (:func:`jsonl_batches`);
 * a Parquet file (``.parquet``) is one text per row, the string in column ``text`` (or the
   column asked for), read with ``pyarrow`` (:func:`parquet_batches`).
 
@@ -41,7 +41,10 @@ from bpe_core.errors import InputError, has_lone_surrogate, quoted
 
 STDIN = "-"
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
-RECORD_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+# A ``.json`` corpus file is JSON lines too: C4's shards (``c4-train.00000-of-01024.json.gz``) and
+# many datasets' ``train.json`` are; a JSON document (an array, an object over several lines)
+# is refused at its first line.
+RECORD_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
 DEFAULT_FIELD = "text"
 SESSION_SUFFIX = ".bpe.json"  # the window's sessions: left out of folders
 BLOCK = 1 << 20  # bytes read from a file at a time
@@ -506,20 +509,27 @@ def jsonl_line_batches(
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_ONE_A_LINE = " (JSON lines hold one object a line: a JSON document is not read)"
 
 
 def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
     """The text of each JSONL line (blank lines skipped), or one sentence naming the line that
     is not a JSON object with a string in ``field``."""
-    texts = []
+    texts: list[str] = []
+
+    def hint() -> str:  # the file's first record: most likely the file is one JSON document
+        return _ONE_A_LINE if first_number == 1 and not texts else ""
+
     for number, line in enumerate(lines, start=first_number):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except (ValueError, RecursionError):
-            raise InputError(f"Line {number:,} of {name!r} is not JSON.") from None
-        if not isinstance(record, dict) or field not in record:
+            raise InputError(f"Line {number:,} of {name!r} is not JSON{hint()}.") from None
+        if not isinstance(record, dict):
+            raise InputError(f"Line {number:,} of {name!r} is not a JSON object{hint()}.")
+        if field not in record:
             raise InputError(f"Line {number:,} of {name!r} has no field {quoted(field)}.")
         text = record[field]
         if not isinstance(text, str):

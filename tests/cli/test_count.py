@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def folder(tmp_path):
-    """A corpus as people ship one: plain, gzip and bzip2 text, JSONL and Parquet, a subfolder,
-    and a hidden file that is left out."""
+    """A corpus as people ship one: plain, gzip and bzip2 text, JSONL, Parquet and JSON lines
+    named ``.json.gz`` (as C4's shards are), a subfolder, and a hidden file that is left out."""
     text = data_text("shakespeare_200k.txt")
     data = tmp_path / "corpus"
     (data / "more").mkdir(parents=True)
@@ -37,13 +37,17 @@ def folder(tmp_path):
     records = [{"text": paragraph, "id": i} for i, paragraph in enumerate(text[80_000:120_000].split("\n\n"))]
     (data / "d.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     pq.write_table(pa.table({"text": text[120_000:150_000].split("\n\n")}), data / "more" / "e.parquet")
+    shard = [{"text": line, "url": "x"} for line in text[150_000:170_000].split("\n") if line]
+    (data / "more" / "f.json.gz").write_bytes(
+        gzip.compress("".join(json.dumps(r) + "\n" for r in shard).encode())
+    )
     (data / ".notes.txt").write_text("hidden words never counted", encoding="utf-8")
     return data
 
 
 def test_count_writes_sorted_counts_that_train_as_the_folder_does(folder, tmp_path):
     code, out, err = run("count", str(folder), "-o", str(tmp_path / "counts.tsv"), "--workers", "2")
-    assert code == 0 and err == "" and "in 5 inputs" in out
+    assert code == 0 and err == "" and "in 6 inputs" in out
     lines = (tmp_path / "counts.tsv").read_text(encoding="utf-8").splitlines()
     assert lines[0] == "#bpe-studio counts 1"
     counts = [int(line.rsplit("\t", 1)[1]) for line in lines[1:]]

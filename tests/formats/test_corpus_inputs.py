@@ -89,6 +89,8 @@ def write_shapes(folder, texts: list[str], shapes: list[str]) -> list[str]:
             path.write_bytes(zstandard.ZstdCompressor().compress(data))
         elif shape == ".jsonl":
             path.write_text(json.dumps({"text": text, "other": 1}) + "\n", encoding="utf-8")
+        elif shape == ".json.gz":  # JSON lines named as C4's shards are
+            path.write_bytes(gzip.compress((json.dumps({"text": text}) + "\n").encode()))
         elif shape == ".parquet":
             pq.write_table(pa.table({"text": [text]}), path)
         names.append(str(path))
@@ -96,7 +98,7 @@ def write_shapes(folder, texts: list[str], shapes: list[str]) -> list[str]:
 
 
 TEXT = "shakespeare_200k.txt"
-SHAPES = [".txt", ".txt.gz", ".txt.bz2", ".txt.xz", ".txt.zst", ".jsonl", ".parquet"]
+SHAPES = [".txt", ".txt.gz", ".txt.bz2", ".txt.xz", ".txt.zst", ".jsonl", ".json.gz", ".parquet"]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -427,6 +429,18 @@ def test_a_named_pipe_in_a_folder_is_not_waited_on_but_one_named_alone_is_read(t
         (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n\n{"text": 3}\n', encoding="utf-8"), "Line 3"),
         (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n{oops\n', encoding="utf-8"), "Line 2 of"),
         (lambda d: (d / "t.jsonl").write_text('{"body": "a"}\n', encoding="utf-8"), "no field 'text'"),
+        (  # a JSON document, not JSON lines
+            lambda d: (d / "t.json").write_text('[{"text": "a"},\n {"text": "b"}]\n', encoding="utf-8"),
+            "Line 1 of",
+        ),
+        (
+            lambda d: (d / "t.json").write_text('{\n  "text": "a"\n}\n', encoding="utf-8"),
+            "is not JSON (JSON lines hold one object a line: a JSON document is not read)",
+        ),
+        (
+            lambda d: (d / "t.json").write_text('[{"text": "a"}, {"text": "b"}]\n', encoding="utf-8"),
+            "is not a JSON object (JSON lines hold one object a line: a JSON document is not read)",
+        ),
         (
             lambda d: (d / "t.jsonl").write_text(
                 '{"text": "\\ud83d\\ude00"}\n{"text": "a \\uDC00"}\n', encoding="utf-8"

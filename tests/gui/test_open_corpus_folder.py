@@ -234,3 +234,29 @@ def test_space_on_the_cancel_button_cancels_and_escape_in_a_text_field_lets_the_
         wait_opened(window, "corpus")
     finally:
         counting.CHUNK, counting.ONE_WORKER_BELOW = 1 << 21, 1 << 22
+
+
+def test_json_lines_named_json_open_as_a_corpus_as_c4_shards_are(qtbot, make_window, tmp_path, dialogs):
+    window = make_window()
+    lines = '{"text": "the lowest low", "url": "a"}\n{"text": "newer wider", "url": "b"}\n'
+    (tmp_path / "train.json").write_text(lines, encoding="utf-8")
+    (tmp_path / "c4-train.00000-of-01024.json.gz").write_bytes(gzip.compress(lines.encode()))
+    for name in ("train.json", "c4-train.00000-of-01024.json.gz"):
+        window.open_path(tmp_path / name)
+        qt_wait_until(lambda name=name: window.bridge.source.name == name and not window.bridge.busy)
+        corpus = window.bridge.trainer.corpus
+        assert dict(zip(corpus.words, corpus.counts, strict=True)) == {
+            "the": 1,
+            "lowest": 1,
+            "low": 1,
+            "newer": 1,
+            "wider": 1,
+        }
+    assert not dialogs.shown
+    before = window.bridge.trainer
+    (tmp_path / "document.json").write_text('{\n  "text": "one document"\n}\n', encoding="utf-8")
+    window.open_path(tmp_path / "document.json")  # neither a session nor JSON lines
+    qt_wait_until(lambda: bool(dialogs.shown) and not window.bridge.busy)
+    kind, _, text = dialogs.shown[-1]
+    assert kind == "warning" and "is JSON but not a BPE Studio session" in text
+    assert window.bridge.trainer is before

@@ -89,11 +89,12 @@ def sniff_session(path: str | Path, checkpoint: Callable[[], object] = never_sto
 
     Sessions are recognised by parsing, whatever their name: a file that parses as a JSON
     object of ours is one. A ``.json`` file is expected to be a session, so one that is not
-    raises :class:`SessionError` with one sentence instead of opening as text.
+    raises :class:`SessionError` with one sentence instead of opening as text, unless it is
+    JSON lines (its first line a whole JSON object, not ours): a corpus, as C4's shards are.
     """
     path = Path(path)
     if path.suffix.lower() == ".json":
-        return read_session(path, checkpoint)
+        return None if _json_lines(path) else read_session(path, checkpoint)
     try:
         with open_input(path) as stream:
             head = stream.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -362,3 +363,30 @@ def _is_count_or_zero(value: Any) -> bool:
 
 def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+# A JSON lines file's first line is read up to this long to tell it from a JSON document.
+_FIRST_LINE_MOST = 64 << 20
+
+
+def _json_lines(path: Path) -> bool:
+    """Whether the file's first line that is not blank is a whole JSON object, and not a
+    session on one line: JSON lines. A session (written over many lines, ``{`` first) and a
+    JSON document of any other kind are not."""
+    first = bytearray()  # from the first byte that is not blank
+    try:
+        with open_input(path) as stream:
+            while len(first) < _FIRST_LINE_MOST:
+                block = stream.read(1 << 20)
+                if not block:
+                    break
+                first += block if first else block.lstrip(b"\xef\xbb\xbf \t\r\n")
+                if b"\n" in block:
+                    break
+    except OSError:
+        return False  # reading it as a session says what is wrong
+    try:
+        record = json.loads(bytes(first).split(b"\n", 1)[0])
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(record, dict) and record.get("format") != FORMAT
