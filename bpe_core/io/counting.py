@@ -148,8 +148,9 @@ def refuse_other_than_text(source: Source) -> None:
             "give word counts with --input counts."
         )
     if _SESSION.match(first):
+        opened = "decompress it to open it" if source.compression else "open it"  # the window reads it plain
         raise InputError(
-            f"The file {source.name!r} is a saved BPE Studio session, not text: open it in the window, "
+            f"The file {source.name!r} is a saved BPE Studio session, not text: {opened} in the window, "
             "or give the corpus it was trained on."
         )
 

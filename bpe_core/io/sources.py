@@ -512,6 +512,33 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _ONE_A_LINE = " (JSON lines hold one object a line: a JSON document is not read)"
 
 
+# A JSON lines file's first line is read up to this long to tell it from a JSON document.
+FIRST_LINE_MOST = 64 << 20
+_BLANK = b"\xef\xbb\xbf \t\r\n"  # a byte order mark and blank lines before the first line
+
+
+def looks_like_json_lines(path: str | Path) -> bool:
+    """Whether a file (plain or compressed) reads as JSON lines: its first line that is not
+    blank a whole JSON object, and not one of the JSON documents saved on one line that
+    share the ``.json`` suffix (a BPE Studio session, a Hugging Face tokenizer). A
+    pretty-printed document's first line is ``{`` or ``[`` alone."""
+    first = bytearray()  # from the first byte that is not blank
+    try:
+        for block in byte_blocks(Source(str(path), *kind_of(str(path)), None)):
+            block = block if first else block.lstrip(_BLANK)
+            first += block
+            if b"\n" in block or len(first) >= FIRST_LINE_MOST:
+                break
+        record = json.loads(bytes(first).split(b"\n", 1)[0])
+    except (InputError, ValueError, RecursionError):
+        return False
+    return (
+        isinstance(record, dict)
+        and record.get("format") != "bpe-studio-session"
+        and not isinstance(record.get("model"), dict)
+    )
+
+
 def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
     """The text of each JSONL line (blank lines skipped), or one sentence naming the line that
     is not a JSON object with a string in ``field``."""
@@ -530,7 +557,9 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         if not isinstance(record, dict):
             raise InputError(f"Line {number:,} of {name!r} is not a JSON object{hint()}.")
         if field not in record:
-            raise InputError(f"Line {number:,} of {name!r} has no field {quoted(field)}.")
+            keys = ", ".join(quoted(key) for key in list(record)[:8]) + (", …" if len(record) > 8 else "")
+            has = f" (it has {keys})" if record else " (it is empty)"
+            raise InputError(f"Line {number:,} of {name!r} has no field {quoted(field)}{has}.")
         text = record[field]
         if not isinstance(text, str):
             raise InputError(f"Line {number:,} of {name!r} has a {quoted(field)} that is not a string.")

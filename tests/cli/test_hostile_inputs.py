@@ -268,6 +268,12 @@ def test_counts_written_compressed_are_read_back_compressed_and_from_standard_in
     assert (
         code == 1 and "is a saved BPE Studio session, not text" in err and not (tmp_path / "o.tsv").exists()
     )
+    session = tmp_path / "s.json.gz"  # compressed: the window opens sessions plain
+    session.write_bytes(gzip.compress((tmp_path / "s.bpe.json").read_bytes()))
+    code, _out, err = run("count", str(session), "-o", str(tmp_path / "o.tsv"))
+    assert (
+        code == 1 and "is a saved BPE Studio session, not text: decompress it to open it in the window" in err
+    )
     pq.write_table(pa.table({"word": ["lo\x00w"], "count": [2]}), tmp_path / "nul.parquet")
     code, _out, err = run("train", str(tmp_path / "nul.parquet"), "--input", "counts")
     assert code == 1 and "Row 1 of the counts file" in err and "NUL" in err

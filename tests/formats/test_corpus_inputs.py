@@ -428,7 +428,10 @@ def test_a_named_pipe_in_a_folder_is_not_waited_on_but_one_named_alone_is_read(t
         (lambda d: (d / "t.txt.zst").write_bytes(b"\x28\xb5\x2f\xfd garbage"), "damaged or truncated zstd"),
         (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n\n{"text": 3}\n', encoding="utf-8"), "Line 3"),
         (lambda d: (d / "t.jsonl").write_text('{"text": "a"}\n{oops\n', encoding="utf-8"), "Line 2 of"),
-        (lambda d: (d / "t.jsonl").write_text('{"body": "a"}\n', encoding="utf-8"), "no field 'text'"),
+        (
+            lambda d: (d / "t.jsonl").write_text('{"body": "a"}\n', encoding="utf-8"),
+            "no field 'text' (it has 'body')",
+        ),
         (  # a JSON document, not JSON lines
             lambda d: (d / "t.json").write_text('[{"text": "a"},\n {"text": "b"}]\n', encoding="utf-8"),
             "Line 1 of",

@@ -241,7 +241,13 @@ def test_json_lines_named_json_open_as_a_corpus_as_c4_shards_are(qtbot, make_win
     lines = '{"text": "the lowest low", "url": "a"}\n{"text": "newer wider", "url": "b"}\n'
     (tmp_path / "train.json").write_text(lines, encoding="utf-8")
     (tmp_path / "c4-train.00000-of-01024.json.gz").write_bytes(gzip.compress(lines.encode()))
-    for name in ("train.json", "c4-train.00000-of-01024.json.gz"):
+    # records naming a model and a version (not a tokenizer), and a first record of megabytes
+    # after a blank line (its end read past the first block)
+    chat = lines.replace('"url"', '"model"').replace('{"text"', '{"version": 1, "text"')
+    (tmp_path / "chat.json").write_text(chat, encoding="utf-8")
+    padded = '\n{"text": "the lowest low", "pad": "' + "x" * 3_000_000 + '"}\n{"text": "newer wider"}\n'
+    (tmp_path / "padded.json").write_text(padded, encoding="utf-8")
+    for name in ("train.json", "c4-train.00000-of-01024.json.gz", "chat.json", "padded.json"):
         window.open_path(tmp_path / name)
         qt_wait_until(lambda name=name: window.bridge.source.name == name and not window.bridge.busy)
         corpus = window.bridge.trainer.corpus

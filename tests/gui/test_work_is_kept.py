@@ -208,7 +208,12 @@ def test_cancel_after_counting_a_corpus_keeps_the_previous_session(qtbot, make_w
 
 @pytest.mark.parametrize(
     "content, message",
-    [("[1, 2, 3]\n", "is JSON but not a BPE Studio session"), ("{not json", "is not valid JSON")],
+    [
+        ("[1, 2, 3]\n", "is neither a BPE Studio session nor JSON lines (one JSON object a line)"),
+        ('{\n  "a": 1\n}\n', "is JSON but not a BPE Studio session"),
+        ("{not json", "is not valid JSON"),
+        ("", "is neither a BPE Studio session nor JSON lines"),
+    ],
 )
 def test_a_json_file_that_is_not_a_session_is_refused_with_one_sentence(
     qtbot, make_window, dialogs, tmp_path, content, message

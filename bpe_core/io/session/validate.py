@@ -15,6 +15,7 @@ from bpe_core.encoding.numbering import Numbering
 from bpe_core.errors import BpeError, InputError, SessionError, has_lone_surrogate, quoted
 from bpe_core.io.session.corpus_reader import CorpusColumns, never_stop
 from bpe_core.io.session.stream import SavedMerges, read_streamed
+from bpe_core.io.sources import looks_like_json_lines
 from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import MAX_TOTAL
@@ -94,7 +95,10 @@ def sniff_session(path: str | Path, checkpoint: Callable[[], object] = never_sto
     """
     path = Path(path)
     if path.suffix.lower() == ".json":
-        return None if _json_lines(path) else read_session(path, checkpoint)
+        if looks_like_json_lines(path):
+            return None
+        _refuse_other_than_an_object(path)
+        return read_session(path, checkpoint)
     try:
         with open_input(path) as stream:
             head = stream.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -365,28 +369,15 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-# A JSON lines file's first line is read up to this long to tell it from a JSON document.
-_FIRST_LINE_MOST = 64 << 20
-
-
-def _json_lines(path: Path) -> bool:
-    """Whether the file's first line that is not blank is a whole JSON object, and not a
-    session on one line: JSON lines. A session (written over many lines, ``{`` first) and a
-    JSON document of any other kind are not."""
-    first = bytearray()  # from the first byte that is not blank
+def _refuse_other_than_an_object(path: Path) -> None:
+    """A ``.json`` file that does not begin with an object (an array, nothing at all) is
+    refused before it is read: a dataset's array may take gigabytes to parse."""
     try:
         with open_input(path) as stream:
-            while len(first) < _FIRST_LINE_MOST:
-                block = stream.read(1 << 20)
-                if not block:
-                    break
-                first += block if first else block.lstrip(b"\xef\xbb\xbf \t\r\n")
-                if b"\n" in block:
-                    break
+            head = stream.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
     except OSError:
-        return False  # reading it as a session says what is wrong
-    try:
-        record = json.loads(bytes(first).split(b"\n", 1)[0])
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(record, dict) and record.get("format") != FORMAT
+        return  # reading it as a session says what is wrong
+    if not head.startswith(b"{"):
+        raise SessionError(
+            f"The file {str(path)!r} is neither a BPE Studio session nor JSON lines (one JSON object a line)."
+        )
