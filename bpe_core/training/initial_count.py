@@ -57,26 +57,28 @@ def count_initial(
     adjacent &= ~boundary[1:]
     del boundary
     shift = top.bit_length()  # bits of an id
-    pair_codes = cast(codes[:-1][adjacent], np.int64)
-    pair_codes <<= shift
-    pair_codes |= codes[1:][adjacent]
     # What each pair lists, and the bits that takes.
     word_bits = (len(codes) if slots else max(len(segs), 1)).bit_length()
-    if slots:  # sorted by slot instead (below 2^31), each occurrence listed
-        words = np.flatnonzero(adjacent).astype(np.int32)
-        words += 1
-    else:
-        words = word_of[:-1][adjacent]
-        del word_of
-    del codes, adjacent
     # Sorted by pair, then word: each pair's group then lists its words ascending. With room
     # in 63 bits the word joins the code and one in-place sort does it; else a stable argsort.
-    if 2 * shift + word_bits <= sort_bits:
-        pair_codes <<= word_bits
-        pair_codes |= words
-        del words
+    joined = 2 * shift + word_bits <= sort_bits
+    if slots and joined:  # each occurrence's slot joined to its code as the codes are made
+        pair_codes = _pair_codes(codes, adjacent, shift, word_bits)
+    else:
+        pair_codes = _pair_codes(codes, adjacent, shift)
+        if slots:  # sorted by slot instead (below 2^31), each occurrence listed
+            words = _slots_of(adjacent)
+        else:
+            words = word_of[:-1][adjacent]
+            del word_of
+    del codes, adjacent
+    if joined:
+        if not slots:
+            pair_codes <<= word_bits
+            pair_codes |= words
+            del words
         pair_codes.sort()
-        words = cast(pair_codes & ((1 << word_bits) - 1), np.int32)
+        words = _low_bits(pair_codes, word_bits)
         pair_codes >>= word_bits
     else:
         order = np.argsort(pair_codes, kind="stable")
@@ -132,6 +134,51 @@ def cast(values: np.ndarray, dtype: type) -> np.ndarray:
     for start in range(0, len(values), SLICE):
         converted[start : start + SLICE] = values[start : start + SLICE]
     return converted
+
+
+def _pair_codes(codes: np.ndarray, adjacent: np.ndarray, shift: int, slot_bits: int = 0) -> np.ndarray:
+    """``(left << shift) | right`` of each pair of adjacent symbols (int64), a slice at a time:
+    the whole selection of lefts and rights took two passing arrays of 4 bytes a position, the
+    peak of memory opening two million word types. With ``slot_bits``, each code is shifted
+    by that many bits and holds its left symbol's slot (see :func:`_slots_of`) below them."""
+    lefts, rights = codes[:-1], codes[1:]
+    pair_codes = np.empty(np.count_nonzero(adjacent), dtype=np.int64)
+    done = 0
+    for start in range(0, len(adjacent), SLICE):
+        part = adjacent[start : start + SLICE]
+        left = lefts[start : start + SLICE][part]
+        out = pair_codes[done : done + len(left)]
+        out[:] = left
+        out <<= shift
+        out |= rights[start : start + SLICE][part]
+        if slot_bits:
+            out <<= slot_bits
+            out |= _slots_of(part, start)
+        done += len(left)
+    return pair_codes
+
+
+def _slots_of(adjacent: np.ndarray, offset: int = 0) -> np.ndarray:
+    """The slot of each pair's left symbol (its position, counted from ``offset``, plus one:
+    the separator before the first word) as int32, a slice at a time (``np.flatnonzero``
+    gives 8 bytes a pair)."""
+    slots = np.empty(np.count_nonzero(adjacent), dtype=np.int32)
+    done = 0
+    for start in range(0, len(adjacent), SLICE):
+        found = np.flatnonzero(adjacent[start : start + SLICE])
+        found += offset + start + 1
+        slots[done : done + len(found)] = found
+        done += len(found)
+    return slots
+
+
+def _low_bits(values: np.ndarray, bits: int) -> np.ndarray:
+    """``values & (2**bits - 1)`` as int32 (the low bits fit), a slice at a time."""
+    low = np.empty(len(values), dtype=np.int32)
+    mask = (1 << bits) - 1
+    for start in range(0, len(values), SLICE):
+        np.bitwise_and(values[start : start + SLICE], mask, out=low[start : start + SLICE], casting="unsafe")
+    return low
 
 
 def running_total(flags: np.ndarray) -> np.ndarray:

@@ -69,3 +69,39 @@ def test_the_first_symbol_strings_are_each_words_base_symbols(text, unit, marker
         assert initial_segs(corpus, ids) == expected
     finally:
         initial_symbols.TRANSLATED_CHARS = saved
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    segs=st.lists(st.text("\x00\x01\x02\x03", max_size=10), min_size=1, max_size=12),
+    data=st.data(),
+    slots=st.booleans(),
+    size=st.sampled_from([1, 3, 1 << 20]),  # positions taken at a time
+    sort_bits=st.sampled_from([63, 0]),  # a pair's code and its word sorted as one, or by argsort
+)
+def test_the_first_count_lists_every_pair_where_it_is_however_it_is_made(segs, data, slots, size, sort_bits):
+    weights = np.array([data.draw(st.integers(1, 9)) for _ in segs])
+    counts: dict[str, int] = {}
+    where: dict[str, list[int]] = {}
+    slot = 1  # the words' symbols laid end to end, a separator slot before each
+    for w, (seg, weight) in enumerate(zip(segs, weights.tolist(), strict=True)):
+        for i in range(len(seg) - 1):
+            pair = seg[i : i + 2]
+            counts[pair] = counts.get(pair, 0) + weight
+            listed = where.setdefault(pair, [])
+            at = slot + i if slots else w
+            if not listed or listed[-1] != at:
+                listed.append(at)
+        slot += len(seg) + 1
+    saved = initial_count.SLICE
+    initial_count.SLICE = size
+    try:
+        found = initial_count.count_initial(segs, weights, 4, sort_bits, slots=slots)
+    finally:
+        initial_count.SLICE = saved
+    assert found.pair_count == counts
+    assert {pair: listed.tolist() for pair, listed in found.where.items()} == where
+    assert found.token_freq.tolist() == [
+        sum(seg.count(chr(s)) * weight for seg, weight in zip(segs, weights.tolist(), strict=True))
+        for s in range(4)
+    ]
