@@ -209,9 +209,13 @@ class FlatIndex(PairIndex):
         self._few = FewMerges(self.flat, self._weights)
         self._latest: FlatEffect | None = None  # the last merge, which keeps its changed words
         self._ahead: list[_Ahead] = []  # work ahead, in the order asked (see prepare)
-        # Pairs whose lists are mostly stale (see _note_stale); None until lists are first cut
-        # (compact_ahead), so that training with nothing to cut them notes nothing.
-        self._stale: set[str] | None = None
+        # Pairs whose lists are mostly stale (see _note_stale), in the order to cut them (a dict
+        # as an ordered set); None until lists are first cut (compact_ahead), so that training
+        # with nothing to cut them notes nothing.
+        self._stale: dict[str, None] | None = None
+        # A list whose cut was stopped: the list as left, and how many of its first slots were
+        # checked (the next cut goes on from there). Only the merge-ahead thread uses it.
+        self._cut_part: dict[str, tuple[array[int], int]] = {}
 
     @staticmethod
     def fits(segs: list[str]) -> bool:
@@ -339,9 +343,37 @@ class FlatIndex(PairIndex):
         return True
 
     def _ask(self, key: Key, work: Callable[..., _Plan | _UndoPlan | list[str] | None], *args: Any) -> None:
+        """Have ``work`` done ahead, after what was asked before. A merge or undo asked for
+        stops the cutting of lists first (it would wait behind it); what is left uncut is
+        noted again, and cut after."""
+        if key is not COMPACTING:
+            for ahead in self._ahead:
+                if ahead.key is COMPACTING:
+                    ahead.stop.set()
+        self._drop_stopped()
         stop = _Stop()
-        kept = [ahead for ahead in self._ahead if not (ahead.stop.is_set() and ahead.work.done())]
-        self._ahead = [*kept, _Ahead(key, stop, _preparer().submit(work, *args, stop=stop))]
+        self._ahead.append(_Ahead(key, stop, _preparer().submit(work, *args, stop=stop)))
+
+    def _drop_stopped(self) -> None:
+        """Forget work ahead that was stopped and is done, noting again what a cutting of
+        lists left uncut."""
+        kept = []
+        for ahead in self._ahead:
+            if not (ahead.stop.is_set() and ahead.work.done()):
+                kept.append(ahead)
+            elif ahead.key is COMPACTING:
+                self._note_left_uncut(ahead)
+        self._ahead = kept
+
+    def _note_left_uncut(self, ahead: _Ahead) -> None:
+        """Note again the pairs a cutting of lists that is done left uncut (if it failed, none:
+        the lists are supersets either way)."""
+        try:
+            left = ahead.work.result()
+        except Exception:
+            return
+        if isinstance(left, list) and self._stale is not None:
+            self._stale.update(dict.fromkeys(left))
 
     def _note_stale(self, delta: dict[str, int]) -> None:
         """Note the pairs a merge took occurrences from whose lists now mostly name slots that
@@ -355,7 +387,7 @@ class FlatIndex(PairIndex):
             return
         for k, dc in delta.items():
             if dc < 0 and (count := pair_count.get(k)) and len(where.get(k, ())) > 2 * count + COMPACTED:
-                stale.add(k)
+                stale[k] = None
 
     def compact_ahead(self) -> None:
         """Cut the lists noted stale to the slots that still hold their pairs, in the background
@@ -365,43 +397,57 @@ class FlatIndex(PairIndex):
         merge or undo stops it and waits, as it does any work ahead; pairs left unchecked are
         noted again."""
         if self._stale is None:
-            self._stale = set()  # noted from now on
-        if self._stale and not any(ahead.key is COMPACTING for ahead in self._ahead):
-            pairs, self._stale = sorted(self._stale), set()
+            self._stale = {}  # noted from now on
+        self._drop_stopped()
+        cutting = any(ahead.key is COMPACTING and not ahead.stop.is_set() for ahead in self._ahead)
+        if self._stale and not cutting:
+            pairs, self._stale = list(self._stale), {}
             self._ask(COMPACTING, self._compacted, pairs)
 
     def _compacted(self, pairs: list[str], stop: _Stop) -> list[str]:
-        """Cut the lists of ``pairs`` (see :meth:`compact_ahead`); the pairs left when stopped.
-        Only the slots are read, and a list is replaced only whole, by a list of the same slots
-        less stale ones: a reader on the GUI thread meanwhile sees either, both valid."""
-        where, pair_count = self.where, self.pair_count
+        """Cut the lists of ``pairs`` (see :meth:`compact_ahead`); the pairs left when stopped,
+        the one stopped in last (so that the others get their turn: it goes on from where it
+        was stopped). Only the slots are read, and a list is replaced only whole, by the same
+        slots less stale ones: a reader on the GUI thread meanwhile sees either, both valid."""
+        where, pair_count, cut_part = self.where, self.pair_count, self._cut_part
         cut = False
         for i, k in enumerate(pairs):
+            if stop.is_set():
+                return pairs[i:]
             listed, count = where.get(k), pair_count.get(k, 0)
             if listed is None or len(listed) <= 2 * count + COMPACTED:
+                cut_part.pop(k, None)
                 continue
-            kept = self._live_slots(listed, k, stop)
-            if kept is None:
-                return pairs[i:]
+            part = cut_part.pop(k, None)
+            kept, checked = self._live_slots(listed, k, stop, part[1] if part and part[0] is listed else 0)
             where[k] = kept
+            self._settled[k] = len(kept)  # undo's own cut goes by the length at the last cut
             self._first.pop(k, None)  # its cached lowest slot holds the old list
             cut = True
+            if checked is not None:
+                cut_part[k] = (kept, checked)
+                return [*pairs[i + 1 :], k]
         if cut:
             release_free_memory()  # the old lists' pages, in this thread's arena
         return []
 
-    def _live_slots(self, listed: array[int], pair: str, stop: _Stop) -> array[int] | None:
-        """The slots of ``listed`` that hold ``pair`` now, in their order; ``None`` once
-        ``stop`` is set."""
+    def _live_slots(
+        self, listed: array[int], pair: str, stop: _Stop, begin: int = 0
+    ) -> tuple[array[int], int | None]:
+        """``listed`` less the slots from ``begin`` on that no longer hold ``pair``, in their
+        order; once ``stop`` is set, with the slots not yet checked as they are, and how many
+        of the first are checked (else ``None``)."""
         slots = np.frombuffer(listed, dtype=np.int32)
         left, right = ord(pair[0]), ord(pair[1])
-        kept = array("i")
-        for begin in range(0, len(slots), COMPACTED_PIECE):
+        kept = array("i", slots[:begin].tobytes())
+        for at in range(begin, len(slots), COMPACTED_PIECE):
             if stop.is_set():
-                return None
-            piece = slots[begin : begin + COMPACTED_PIECE]
+                checked = len(kept)
+                kept.frombytes(slots[at:].tobytes())
+                return kept, checked
+            piece = slots[at : at + COMPACTED_PIECE]
             kept.frombytes(piece[self.flat.holds(piece, left, right)].tobytes())
-        return kept
+        return kept, None
 
     def stop_ahead(self) -> None:
         """Stop any work ahead, without waiting for it: the index is being let go (a reset, a
@@ -429,8 +475,8 @@ class FlatIndex(PairIndex):
                 plan = ahead.work.result()
             except Exception:
                 continue
-            if isinstance(plan, list) and self._stale is not None:  # lists left uncut
-                self._stale.update(plan)
+            if ahead.key is COMPACTING:
+                self._note_left_uncut(ahead)
             elif plan is not None and ahead.is_for(key):
                 wanted = plan
         return wanted
