@@ -128,14 +128,6 @@ class _SlotWords:
 SLICE = 1 << 20
 
 
-def cast(values: np.ndarray, dtype: type) -> np.ndarray:
-    """``values.astype(dtype)``, a slice at a time (see :func:`running_total`)."""
-    converted: np.ndarray = np.empty(len(values), dtype=dtype)
-    for start in range(0, len(values), SLICE):
-        converted[start : start + SLICE] = values[start : start + SLICE]
-    return converted
-
-
 def _pair_codes(codes: np.ndarray, adjacent: np.ndarray, shift: int, slot_bits: int = 0) -> np.ndarray:
     """``(left << shift) | right`` of each pair of adjacent symbols (int64), a slice at a time:
     the whole selection of lefts and rights took two passing arrays of 4 bytes a position, the
