@@ -33,6 +33,7 @@ from bpe_core.io.count_workers import count_on_workers
 from bpe_core.io.counts_file import HEADER, has_header
 from bpe_core.io.sources import (
     DEFAULT_FIELD,
+    SESSION_FORMAT,
     Source,
     byte_blocks,
     jsonl_line_batches,
@@ -131,7 +132,9 @@ def count_sources(
     return WordCounts(*count_on_workers(work, config, field, workers, context, cancelled))
 
 
-_SESSION = re.compile(rb'\s*\{\s*"format"\s*:\s*"bpe-studio-session"')  # how a session begins
+_SESSION = re.compile(
+    rb'\s*\{\s*"format"\s*:\s*"%s"' % re.escape(SESSION_FORMAT.encode())
+)  # how a session begins
 
 
 def refuse_other_than_text(source: Source) -> None:

@@ -46,6 +46,7 @@ COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
 # is refused at its first line.
 RECORD_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
 DEFAULT_FIELD = "text"
+SESSION_FORMAT = "bpe-studio-session"  # a saved session's "format": told apart from a corpus
 SESSION_SUFFIX = ".bpe.json"  # the window's sessions: left out of folders
 BLOCK = 1 << 20  # bytes read from a file at a time
 # Compressed bytes decompressed at a time: zstd gives all a call's output at once, and a block
@@ -534,7 +535,7 @@ def looks_like_json_lines(path: str | Path) -> bool:
         return False
     return (
         isinstance(record, dict)
-        and record.get("format") != "bpe-studio-session"
+        and record.get("format") != SESSION_FORMAT
         and not isinstance(record.get("model"), dict)
     )
 

@@ -41,7 +41,7 @@ from bpe_core.io.formats.sp_model import read_sp_model
 from bpe_core.io.formats.tiktoken_encodings import encoding_of_file
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
 from bpe_core.io.session import load_encoder
-from bpe_core.io.sources import looks_like_json_lines
+from bpe_core.io.sources import SESSION_FORMAT, looks_like_json_lines
 from bpe_core.runtime.fileio import open_input, regular_file_size, spooled, write_all_atomic
 
 
@@ -168,7 +168,7 @@ def detect(path: str | Path) -> str:
     if _is_sentencepiece(path, head):
         return "sentencepiece"
     if text.startswith("{"):
-        if '"bpe-studio-session"' in text:
+        if f'"{SESSION_FORMAT}"' in text:
             return "session"
         # (a record of JSON lines may name a model or a version too: a corpus, not a tokenizer)
         if ('"model"' in text or '"added_tokens"' in text or '"version"' in text[:100]) and (

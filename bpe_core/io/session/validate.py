@@ -15,7 +15,7 @@ from bpe_core.encoding.numbering import Numbering
 from bpe_core.errors import BpeError, InputError, SessionError, has_lone_surrogate, quoted
 from bpe_core.io.session.corpus_reader import CorpusColumns, never_stop
 from bpe_core.io.session.stream import SavedMerges, read_streamed
-from bpe_core.io.sources import looks_like_json_lines
+from bpe_core.io.sources import SESSION_FORMAT, looks_like_json_lines
 from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import MAX_TOTAL
@@ -23,7 +23,7 @@ from bpe_core.pipeline.vocab import MARK, joined, key_of
 from bpe_core.runtime.fileio import open_input, read_bounded
 from bpe_core.training.config import TrainingConfig
 
-FORMAT = "bpe-studio-session"
+FORMAT = SESSION_FORMAT
 # Version 3 keeps every branch of the history (``bpe_core.history.branches``). Version 2 names tokens by
 # key (``bpe_core.pipeline.vocab``): the end-of-word marker is written "\u0000", so that it can never be
 # mistaken for text that spells it. Version 1 wrote display strings.
