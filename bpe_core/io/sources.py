@@ -540,6 +540,16 @@ def looks_like_json_lines(path: str | Path) -> bool:
     )
 
 
+def _document_kind(record: dict) -> str | None:
+    """What a JSON document saved on one line is, when it is one people give for a corpus by
+    mistake (found where a first record lacks the text field)."""
+    if record.get("format") == SESSION_FORMAT:
+        return "a saved BPE Studio session"
+    if isinstance(record.get("model"), dict):
+        return "a Hugging Face tokenizer"
+    return None
+
+
 def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
     """The text of each JSONL line (blank lines skipped), or one sentence naming the line that
     is not a JSON object with a string in ``field``."""
@@ -558,6 +568,8 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         if not isinstance(record, dict):
             raise InputError(f"Line {number:,} of {name!r} is not a JSON object{hint()}.")
         if field not in record:
+            if first_number == 1 and not texts and (what := _document_kind(record)):
+                raise InputError(f"The file {name!r} is {what}, not a corpus of JSON lines.")
             keys = ", ".join(quoted(key) for key in list(record)[:8]) + (", …" if len(record) > 8 else "")
             has = f" (it has {keys})" if record else " (it is empty)"
             raise InputError(f"Line {number:,} of {name!r} has no field {quoted(field)}{has}.")

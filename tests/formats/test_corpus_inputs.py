@@ -432,6 +432,18 @@ def test_a_named_pipe_in_a_folder_is_not_waited_on_but_one_named_alone_is_read(t
             lambda d: (d / "t.jsonl").write_text('{"body": "a"}\n', encoding="utf-8"),
             "no field 'text' (it has 'body')",
         ),
+        (  # a tokenizer saved on one line, given for a corpus
+            lambda d: (d / "t.json").write_text(
+                '{"version": "1.0", "model": {"type": "BPE", "vocab": {}, "merges": []}}\n', encoding="utf-8"
+            ),
+            "is a Hugging Face tokenizer, not a corpus of JSON lines",
+        ),
+        (  # a session whose keys were sorted on one line ("format" no longer first)
+            lambda d: (d / "t.json").write_text(
+                '{"corpus": {}, "format": "bpe-studio-session", "version": 1}\n', encoding="utf-8"
+            ),
+            "is a saved BPE Studio session, not a corpus of JSON lines",
+        ),
         (  # a JSON document, not JSON lines
             lambda d: (d / "t.json").write_text('[{"text": "a"},\n {"text": "b"}]\n', encoding="utf-8"),
             "Line 1 of",
