@@ -51,16 +51,22 @@ ops_strategy = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integ
     # the highest id 2-byte slots hold: below the alphabet and most words' lengths (4 bytes from
     # the start), the second new token's (widened on its first merge), or the real one
     narrow_max=st.sampled_from([5, FIRST_NEW + 1, NARROW_MAX]),
+    # the few-occurrence merges read each slot's weight from a copy a slot, or look its word up
+    slot_weights_most=st.sampled_from([0, 1 << 22]),
 )
 def test_flat_index_matches_the_string_index_through_merges_and_undos(
-    words, counts, ops, few, part, few_of_many, threads, narrow_max
+    words, counts, ops, few, part, few_of_many, threads, narrow_max, slot_weights_most
 ):
     with (
         patch.multiple(
             flat_index, FEW=few, PART=part, PACKED=few_of_many, RADIX_SORTED=few_of_many, THREADS=threads
         ),
         patch.multiple(
-            flat_words, FEW_SLOTS=few_of_many, SEARCHED_ONE_BY_ONE=few_of_many, NARROW_MAX=narrow_max
+            flat_words,
+            FEW_SLOTS=few_of_many,
+            SEARCHED_ONE_BY_ONE=few_of_many,
+            NARROW_MAX=narrow_max,
+            SLOT_WEIGHTS_MOST=slot_weights_most,
         ),
     ):
         check_against_strings(words, counts, ops)
