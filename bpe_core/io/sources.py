@@ -49,8 +49,8 @@ DEFAULT_FIELD = "text"
 SESSION_FORMAT = "bpe-studio-session"  # a saved session's "format": told apart from a corpus
 SESSION_SUFFIX = ".bpe.json"  # the window's sessions: left out of folders
 BLOCK = 1 << 20  # bytes read from a file at a time
-# Compressed bytes decompressed at a time: zstd gives all a call's output at once, and a block
-# of a few bytes may stand for 128 kB (a run), so small inputs bound the memory (32 MB at worst).
+# Compressed zstd bytes decompressed at a time: zstd gives all a call's output at once, and a
+# block of a few bytes may stand for 128 kB (a run), so small inputs bound the memory (32 MB at worst).
 ZSTD_INPUT = 1 << 10
 RECORDS_PER_BATCH = 2_000  # JSONL lines or Parquet rows handed on together
 
@@ -350,29 +350,44 @@ def _decompressed(raw: BinaryIO, source: Source) -> BinaryIO:
     buffered = io.BufferedReader(raw, BLOCK)  # type: ignore[arg-type,type-var]
     if source.compression is None or not buffered.peek(1):  # an empty file is empty text, whatever its suffix
         return buffered
-    if source.compression == "gzip":
+    if source.compression == "gzip":  # refuses bytes after its members that begin none (but zeros)
         return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
     if source.compression == "bzip2":
-        return bz2.BZ2File(buffered)  # type: ignore[return-value]
-    if source.compression == "xz":
-        return lzma.LZMAFile(buffered)  # type: ignore[return-value]
-    try:
-        import zstandard
-    except ImportError:
-        raise InputError(
-            f"Reading {source.name!r} needs the zstandard package: pip install zstandard."
-        ) from None
-    return io.BufferedReader(_ZstdFrames(buffered, zstandard.ZstdDecompressor()), BLOCK)  # type: ignore[return-value]
+        streams = _Streams(buffered, bz2.BZ2Decompressor)
+    elif source.compression == "xz":  # streams may be padded with NUL bytes (the xz format)
+        streams = _Streams(buffered, lzma.LZMADecompressor, padding=b"\0")
+    else:
+        try:
+            import zstandard
+        except ImportError:
+            raise InputError(
+                f"Reading {source.name!r} needs the zstandard package: pip install zstandard."
+            ) from None
+        streams = _Streams(buffered, zstandard.ZstdDecompressor().decompressobj, bounded=False)
+    return io.BufferedReader(streams, BLOCK)  # type: ignore[arg-type,return-value]
 
 
-class _ZstdFrames(io.RawIOBase):
-    """The text of zstd frames one after another. zstandard's own stream reader ends quietly
-    where the input ends inside a frame; here that is a truncated archive (``EOFError``)."""
+class _Streams(io.RawIOBase):
+    """The text of compressed streams one after another (``cat a.xz b.xz`` is one file). The
+    standard library's bzip2 and xz readers take whatever follows a first stream and does not
+    decode for trailing junk, and end there quietly: a damaged second stream, or xz's padding
+    between streams, lost the rest of the file uncounted. Here bytes after a stream (but the
+    format's ``padding``) begin the next one or fail as a damaged archive, and input that ends
+    inside a stream is a truncated one (``EOFError``).
 
-    def __init__(self, compressed: BinaryIO, decompressor: Any) -> None:
+    ``new_stream()`` makes a decompressor of one stream; ``bounded``: its ``decompress`` takes a
+    ``max_length`` (zstandard's does not, and gives a call's whole output at once: it is given
+    ``ZSTD_INPUT`` bytes at a time, which bounds the memory)."""
+
+    def __init__(
+        self, compressed: BinaryIO, new_stream: Callable[[], Any], padding: bytes = b"", bounded: bool = True
+    ) -> None:
         self._compressed = compressed
-        self._decompressor = decompressor
-        self._frame: Any = None  # the frame being read, if one has begun
+        self._new_stream = new_stream
+        self._padding = padding
+        self._bounded = bounded
+        self._stream: Any = None  # the stream being read, if one has begun
+        self._pending = b""  # input after the stream that ended, not yet read
         self._out = memoryview(b"")  # decompressed and not yet read
 
     def readable(self) -> bool:
@@ -380,23 +395,37 @@ class _ZstdFrames(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         while not self._out:
-            data = self._compressed.read(ZSTD_INPUT)
-            if not data:
-                if self._frame is not None and not self._frame.eof:
-                    raise EOFError("the input ends inside a frame")
+            out = self._more(len(buffer))
+            if out is None:
                 return 0
-            out = []
-            while data:
-                if self._frame is None or self._frame.eof:
-                    self._frame = self._decompressor.decompressobj()
-                out.append(self._frame.decompress(data))
-                data = self._frame.unused_data if self._frame.eof else b""
-            self._out = memoryview(b"".join(out))
+            self._out = memoryview(out)
         size = min(len(buffer), len(self._out))
         buffer[:size] = self._out[:size]
         # once read out, the output is let go before the next is made (a view would keep it)
         self._out = self._out[size:] if size < len(self._out) else memoryview(b"")
         return size
+
+    def _more(self, size: int) -> bytes | None:
+        """More decompressed bytes (perhaps none yet), or ``None`` at the end of the input."""
+        stream = self._stream
+        if self._bounded and stream is not None and not stream.eof and not stream.needs_input:
+            return stream.decompress(b"", size)  # the output held back from input given before
+        data = self._pending or self._compressed.read(BLOCK if self._bounded else ZSTD_INPUT)
+        self._pending = b""
+        if not data:
+            if stream is not None and not stream.eof:
+                raise EOFError("the input ends inside a stream")
+            return None
+        if stream is None or stream.eof:
+            if self._padding:
+                data = data.lstrip(self._padding)
+                if not data:
+                    return b""
+            stream = self._stream = self._new_stream()
+        out = stream.decompress(data, size) if self._bounded else stream.decompress(data)
+        if stream.eof:
+            self._pending = stream.unused_data
+        return out  # type: ignore[no-any-return]
 
 
 # -- text --------------------------------------------------------------------------------------

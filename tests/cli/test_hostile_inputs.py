@@ -49,6 +49,25 @@ def test_a_zstd_archive_cut_short_is_refused_and_frames_one_after_another_are_re
     assert counted(tmp_path, tmp_path / "frames.txt.zst") == {"alpha": 40_000, "beta": 40_000, "gamma": 1}
 
 
+def test_every_stream_of_an_xz_or_bzip2_file_is_read_and_a_damaged_one_is_refused(tmp_path):
+    first, second = b"alpha " * 10, b"beta " * 1_000
+    # xz allows NUL padding between and after streams (``xz -t`` passes such a file)
+    (tmp_path / "padded.txt.xz").write_bytes(
+        lzma.compress(first) + b"\0" * 4 + lzma.compress(second) + b"\0" * 8
+    )
+    (tmp_path / "two.txt.bz2").write_bytes(bz2.compress(first) + bz2.compress(second))
+    for name in ("padded.txt.xz", "two.txt.bz2"):
+        assert counted(tmp_path, tmp_path / name) == {"alpha": 10, "beta": 1_000}
+    for suffix, compress, kind in ((".xz", lzma.compress, "xz"), (".bz2", bz2.compress, "bzip2")):
+        damaged = bytearray(compress(second))
+        damaged[0] ^= 0xFF  # the second stream's header: once taken for trailing junk, and dropped
+        path = tmp_path / f"damaged.txt{suffix}"
+        path.write_bytes(compress(first) + bytes(damaged))
+        refused(tmp_path, path, says=f"'{path}' is a damaged or truncated {kind} archive")
+        path.write_bytes(compress(first) + compress(second)[:-9])  # cut inside the second stream
+        refused(tmp_path, path, says=f"damaged or truncated {kind} archive")
+
+
 def test_an_empty_file_is_empty_text_whatever_its_compression(tmp_path):
     for suffix in (".gz", ".bz2", ".xz", ".zst"):
         (tmp_path / f"empty.txt{suffix}").write_bytes(b"")
@@ -326,6 +345,23 @@ def test_a_zstd_file_of_one_long_run_is_read_in_bounded_memory(tmp_path):
     finally:
         tracemalloc.stop()
     assert read == 256 << 20 and peak < 64 << 20  # 32 MB out of a kilobyte at most, and a block
+
+
+@pytest.mark.parametrize("suffix, compress", [(".xz", lzma.compress), (".bz2", bz2.compress)])
+def test_an_xz_or_bzip2_file_of_one_long_run_is_read_a_block_at_a_time(tmp_path, suffix, compress):
+    import tracemalloc
+
+    from bpe_core.io.sources import byte_blocks, expand
+
+    path = tmp_path / f"run.txt{suffix}"
+    path.write_bytes(compress(b"a" * (64 << 20)))  # 64 MB of one letter: kilobytes compressed
+    tracemalloc.start()
+    try:
+        read = sum(len(block) for block in byte_blocks(expand([str(path)])[0]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert read == 64 << 20 and peak < 24 << 20  # xz's own dictionary takes 8 MB
 
 
 def test_a_recursive_glob_under_a_missing_folder_matches_nothing(tmp_path):
