@@ -31,7 +31,6 @@ _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _UNESCAPES = {v: k for k, v in _ESCAPES.items()}
 _ESCAPED = re.compile(r"[\\\t\n\r]")
 _ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
-_LINE_BREAKS = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines()'s, but \n
 _WHITESPACE = re.compile(r"\s")  # exactly what str.split() splits at
 _FIRST_LINE = re.compile(r"[^\r\n]*")  # up to a LF, CRLF or lone CR
 
@@ -201,7 +200,7 @@ def plain_counts(
         return None
     text = text.replace("\r\n", "\n") if "\r" in text else text
     stop = len(text) - 1 if text.endswith("\n") else len(text)
-    if stop <= 0 or _LINE_BREAKS.search(text):  # a line as str.splitlines() cuts them, only
+    if stop <= 0 or "\r" in text:  # lines ended by a lone CR: read line by line
         return None
     return _by_columns(text, 0, stop, _plain_columns, progress)
 

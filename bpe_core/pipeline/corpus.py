@@ -234,7 +234,11 @@ def _telling(items: Iterable[_Item], progress: Progress, total: int) -> Iterator
 
 def _parse_counts(text: str, name: str | None = None) -> Iterator[tuple[str, int]]:
     counts_file = "the counts file" if name is None else f"the counts file {name!r}"
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines end at LF, CRLF or a lone CR, not at the other breaks str.splitlines() knows (a
+    # vertical tab, U+2028): a word may hold those, as any piece of text may.
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         where = f"Line {number:,} of {counts_file}"

@@ -324,6 +324,19 @@ def test_a_counts_file_without_the_header_reads_as_before(tmp_path):
     assert dict(zip(corpus.words, corpus.counts, strict=True)) == {"low": 3, "lower": 3, "new": 2}
 
 
+@pytest.mark.parametrize("inside", ["\v", "\f", "\x85", "\u2028"])
+def test_a_line_of_a_counts_file_without_the_header_ends_only_at_a_line_end(tmp_path, inside):
+    # Such a break is no line end: the word holds it, and its pieces are counted as any text's.
+    (tmp_path / "old.tsv").write_text(f"a{inside}b\t3\r\nc\t2\rd\t1\n", encoding="utf-8", newline="")
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    corpus = load_corpus(tmp_path / "old.tsv", config, "counts")
+    expected = Counter()
+    for word, count in ((f"a{inside}b", 3), ("c", 2), ("d", 1)):
+        for piece in Corpus.from_text(word, config).words:
+            expected[piece] += count
+    assert Counter(dict(zip(corpus.words, corpus.counts, strict=True))) == expected
+
+
 def read_as(read, *args):
     """What reading gives: the corpus's words and counts, or the sentence refusing it."""
     try:
