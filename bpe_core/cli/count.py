@@ -20,7 +20,7 @@ from typing import TextIO
 from bpe_core.cli.common import CountProgress
 from bpe_core.cli.options import input_options, pipeline_of, pipeline_options
 from bpe_core.errors import InputError
-from bpe_core.io.sources import refuse_overwriting_inputs
+from bpe_core.io.sources import kind_of, refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
 
 
@@ -44,6 +44,10 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     started = time.perf_counter()
     check_writable(args.output)
     refuse_overwriting_inputs([args.output], args.file)
+    if kind_of(args.output)[0] == "parquet" and kind_of(args.output)[1] is not None:  # could not be read back
+        raise InputError(
+            f"The output {args.output!r} names a compressed Parquet file; Parquet compresses itself."
+        )
     config = pipeline_of(args)
     if args.spark_master is not None and args.engine != "spark":
         raise InputError("--spark-master goes with --engine spark.")

@@ -205,6 +205,9 @@ def test_two_text_columns_two_outputs_on_one_file_and_thousands_of_workers_are_r
     code, _out, err = run("count", str(corpus), "--workers", "100000", "-o", str(tmp_path / "c.tsv"))
     assert code != 0 and "more processes than this machine can use" in err and err.count("\n") == 1
     assert not (tmp_path / "c.tsv").exists()
+    # compressed Parquet could be read back neither as Parquet nor as a counts file
+    code, _out, err = run("count", str(corpus), "-o", str(tmp_path / "c.parquet.gz"))
+    assert code == 1 and "Parquet compresses itself" in err and not (tmp_path / "c.parquet.gz").exists()
 
 
 def test_standard_input_that_is_not_utf8_is_named_as_standard_input(tmp_path):
