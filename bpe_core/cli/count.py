@@ -34,16 +34,22 @@ def options_count(parser: argparse.ArgumentParser) -> None:
         help="the Spark master (local[N], spark://HOST:PORT, yarn…); default: Spark's own setting",
     )
     parser.add_argument(
-        "-o", "--output", required=True, metavar="COUNTS", help="the counts file: .tsv, or .parquet"
+        "-o",
+        "--output",
+        required=True,
+        metavar="COUNTS",
+        help="the counts file: .tsv, or .parquet; - writes TSV to standard output",
     )
 
 
 def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from bpe_core.io.counts_file import write_counts
+    from bpe_core.io.counts_file import counts_tsv, write_counts
 
     started = time.perf_counter()
-    check_writable(args.output)
-    refuse_overwriting_inputs([args.output], args.file)
+    to_stdout = args.output == "-"  # the standard stream, as - is among the inputs
+    if not to_stdout:
+        check_writable(args.output)
+        refuse_overwriting_inputs([args.output], args.file)
     if kind_of(args.output)[0] == "parquet" and kind_of(args.output)[1] is not None:  # could not be read back
         raise InputError(
             f"The output {args.output!r} names a compressed Parquet file; Parquet compresses itself."
@@ -66,12 +72,15 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         counts, read = counted.counter, len(sources)
     if not counts:
         raise InputError("The inputs hold no words after pre-tokenization.")
-    write_counts(counts, args.output)
+    if to_stdout:  # the counts are the output: the summary goes with the progress, to stderr
+        stdout.write(counts_tsv(counts))
+    else:
+        write_counts(counts, args.output)
     seconds = time.perf_counter() - started
     total = sum(counts.values())
     print(
         f"Counted {len(counts):,} word types ({total:,} words) in {read:,} input{'s' * (read != 1)} "
-        f"in {seconds:.1f} s; wrote {args.output}.",
-        file=stdout,
+        f"in {seconds:.1f} s; wrote {'them to standard output' if to_stdout else args.output}.",
+        file=stderr if to_stdout else stdout,
     )
     return 0

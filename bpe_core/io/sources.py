@@ -100,11 +100,13 @@ def expand(specs: Sequence[str]) -> list[Source]:
             fixed = _fixed_folder(spec)
             if _walks_all_of(spec, fixed):  # glob skips folders it cannot list without a word
                 _folder_files(fixed)
-            matches = sorted(p for p in _glob(spec, fixed) if not _hidden(os.path.relpath(p, fixed)))
+            globbed = sorted(_glob(spec, fixed))
+            matches = [p for p in globbed if not _hidden(os.path.relpath(p, fixed))]
             listed = (_folder_files(p) if os.path.isdir(p) else [p] for p in matches)
             files = [f for found in listed for f in found if _listed(f)]
             if not files:
-                raise InputError(f"No file matches {spec!r}.")
+                but_hidden = _SKIPPED if len(matches) < len(globbed) else ""
+                raise InputError(f"No file matches {spec!r}{but_hidden}.")
             names.extend(files)
         else:
             raise InputError(f"The file {spec!r} does not exist.")
@@ -244,7 +246,10 @@ def _but_hidden(folder: str) -> str:
         hidden = any(_hidden_name(name) for _, dirs, files in os.walk(folder) for name in [*dirs, *files])
     except OSError:
         return ""
-    return " that are read (names starting with . or _ are skipped)" if hidden else ""
+    return " that are read" + _SKIPPED if hidden else ""
+
+
+_SKIPPED = " (names starting with . or _ are skipped)"
 
 
 def _listed(path: str) -> bool:
@@ -569,6 +574,17 @@ def looks_like_json_lines(path: str | Path) -> bool:
     )
 
 
+def _record_out_of_the_usual(line: str) -> Any:
+    """A JSON line that ``json.loads`` alone refuses, read where it is JSON all the same: one
+    beginning with a byte order mark (files that each begin with one, joined by ``cat``), or
+    holding a whole number of more digits than Python converts (kept as its digits, never read
+    for text). ``None`` where the line is not JSON."""
+    try:
+        return json.loads(line.removeprefix("\ufeff"), parse_int=str)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _document_kind(record: dict) -> str | None:
     """What a JSON document saved on one line is, when it is one people give for a corpus by
     mistake (found where a first record lacks the text field)."""
@@ -592,8 +608,12 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
             continue
         try:
             record = json.loads(line)
-        except (ValueError, RecursionError):
-            raise InputError(f"Line {number:,} of {name!r} is not JSON{hint()}.") from None
+        except RecursionError:
+            raise InputError(f"Line {number:,} of {name!r} nests JSON too deeply to be read.") from None
+        except ValueError:
+            record = _record_out_of_the_usual(line)
+            if record is None:
+                raise InputError(f"Line {number:,} of {name!r} is not JSON{hint()}.") from None
         if not isinstance(record, dict):
             raise InputError(f"Line {number:,} of {name!r} is not a JSON object{hint()}.")
         if field not in record:

@@ -387,3 +387,29 @@ def test_a_counts_shard_named_with_its_folder_is_added_once(tmp_path):
     code, out, err = run("train", str(tmp_path / "shards"), str(tmp_path / "shards" / "0.tsv"), *options)
     assert code == 0, err
     assert json.loads(out)["merges"][0]["count"] == 3
+
+
+def test_counts_written_to_standard_output_are_the_file_s_bytes(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower\tnewest\nlow", encoding="utf-8")
+    code, _out, _err = run("count", str(corpus), "-o", str(tmp_path / "c.tsv"))
+    assert code == 0
+    code, out, err = run("count", str(corpus), "-o", "-")
+    assert code == 0 and out == (tmp_path / "c.tsv").read_text(encoding="utf-8")
+    assert "wrote them to standard output" in err and not (tmp_path / "-").exists()
+
+
+def test_json_lines_python_alone_would_refuse_are_read_and_too_deep_ones_named(tmp_path):
+    # files that each begin with a byte order mark, joined; a whole number of 5,000 digits
+    (tmp_path / "joined.jsonl").write_text(
+        '\ufeff{"text": "first"}\n\ufeff{"text": "second", "id": ' + "1" * 5_000 + "}\n", encoding="utf-8"
+    )
+    assert counted(tmp_path, tmp_path / "joined.jsonl") == {"first": 1, "second": 1}
+    (tmp_path / "deep.jsonl").write_text('{"text": "a", "x": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    refused(tmp_path, tmp_path / "deep.jsonl", says="Line 1 of")
+    refused(tmp_path, tmp_path / "deep.jsonl", says="nests JSON too deeply to be read")
+
+
+def test_a_pattern_matching_hidden_files_only_says_they_are_skipped(tmp_path):
+    (tmp_path / ".hidden.txt").write_text("words", encoding="utf-8")
+    refused(tmp_path, tmp_path / ".hid*", says="(names starting with . or _ are skipped)")
