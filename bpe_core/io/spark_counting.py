@@ -20,6 +20,7 @@ import logging
 import operator
 import os
 import re
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -79,7 +80,10 @@ def spark_counts(
         with _quiet_stderr():  # the JVM's start-up notes are not ours to print
             spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     except Exception as error:  # no Java, or a master that does not answer
-        raise InputError(f"Spark did not start ({_first_line(error)}); it needs Java 17 or newer.") from None
+        why = _first_line(error)
+        if master is not None and _has_java():  # the master is the likelier cause
+            raise InputError(f"Spark did not start with the master {master!r} ({why}).") from None
+        raise InputError(f"Spark did not start ({why}); it needs Java 17 or newer.") from None
     spark.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory() as folder, _logging_off():
         spark.sparkContext.addPyFile(_package_zip(Path(folder)))
@@ -90,6 +94,14 @@ def spark_counts(
         finally:
             _stop(spark)
     return Counter(dict(counts)), len(files) + len(parquet)
+
+
+def _has_java() -> bool:
+    """Whether Spark finds a Java to start (where it looks: ``$JAVA_HOME``, then the path)."""
+    home = os.environ.get("JAVA_HOME")
+    return (
+        bool(home and os.path.isfile(os.path.join(home, "bin", "java"))) or shutil.which("java") is not None
+    )
 
 
 def _local_driver_memory(master: str | None) -> str | None:

@@ -117,6 +117,19 @@ def _java() -> str | None:
 
 
 @pytest.mark.skipif(_java() is None, reason="the Spark engine needs Java, which this machine lacks")
+def test_a_spark_master_spark_cannot_start_with_is_named_not_java(tmp_path):
+    pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower", encoding="utf-8")
+    output = tmp_path / "c.tsv"
+    code, _out, err = run(
+        "count", str(corpus), "--engine", "spark", "--spark-master", "bogus://x", "-o", str(output)
+    )
+    assert code == 1 and err.count("\n") == 1 and not output.exists()
+    assert "Spark did not start with the master 'bogus://x'" in err and "Java" not in err.split("(")[0]
+
+
+@pytest.mark.skipif(_java() is None, reason="the Spark engine needs Java, which this machine lacks")
 def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
     local, spark = tmp_path / "local.tsv", tmp_path / "spark.tsv"
