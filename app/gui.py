@@ -102,6 +102,8 @@ def close_on_signals(window: MainWindow) -> None:
     offered at the next start. Python runs signal handlers only between its own bytecodes: a
     light timer gives it that chance while Qt's event loop (or a dialog's) waits."""
     for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is signal.SIG_IGN:  # started ignoring it (see app.launcher)
+            continue
         signal.signal(number, lambda *_: QTimer.singleShot(0, lambda: window.end_keeping_work(data_folder())))
     heartbeat = QTimer(window, interval=250)
     heartbeat.timeout.connect(lambda: None)

@@ -9,6 +9,18 @@ from __future__ import annotations
 import signal
 
 _early_signals: list[int] = []
+# Signals this process was started ignoring (a background job of a script, ``nohup``): left
+# ignored, as Unix programs do, rather than stopping the work at the terminal's Ctrl+C.
+_IGNORED = {
+    number for number in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(number) is signal.SIG_IGN
+}
+
+
+def _handle(handler) -> None:
+    """Answer Ctrl+C and SIGTERM with ``handler``, but either signal the process was started ignoring."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if number not in _IGNORED:
+            signal.signal(number, handler)
 
 
 def _keep_for_later(number: int, _frame) -> None:
@@ -18,8 +30,7 @@ def _keep_for_later(number: int, _frame) -> None:
     _early_signals.append(number)
 
 
-signal.signal(signal.SIGINT, _keep_for_later)
-signal.signal(signal.SIGTERM, _keep_for_later)
+_handle(_keep_for_later)
 
 import os  # noqa: E402  (after the handler, on purpose)
 import sys  # noqa: E402
@@ -43,8 +54,7 @@ def _quit_now(_signal, _frame) -> None:
     os._exit(130)
 
 
-signal.signal(signal.SIGINT, _quit_now)
-signal.signal(signal.SIGTERM, _quit_now)
+_handle(_quit_now)
 if _early_signals:
     _quit_now(_early_signals[0], None)
 
@@ -56,8 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # From here on Ctrl+C and SIGTERM raise KeyboardInterrupt, so a save in progress
         # removes its temporary file on the way out. (Not during imports: a C extension such
         # as numpy turns a KeyboardInterrupt in its import into an ImportError.)
-        signal.signal(signal.SIGINT, _interrupt)
-        signal.signal(signal.SIGTERM, _interrupt)
+        _handle(_interrupt)
         return command()
     except KeyboardInterrupt:
         _leave(130, "Interrupted.")

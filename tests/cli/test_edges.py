@@ -632,3 +632,20 @@ def test_ctrl_c_as_counting_processes_start_and_a_worker_killed_end_in_one_sente
         assert result.returncode == code and says in result.stderr, result.stderr
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
         assert not output.exists() and not list(tmp_path.glob("*.tmp"))
+
+
+@pytest.mark.skipif(not hasattr(os, "kill") or sys.platform == "win32", reason="POSIX signals")
+def test_a_command_started_ignoring_ctrl_c_goes_on_through_it(tmp_path):
+    # As a script's background job is started (``cmd &``): the terminal's Ctrl+C is not its own.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "count", "-", "-o", str(tmp_path / "c.tsv")],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    time.sleep(1.5)  # started, and waiting for its input
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(b"to be or not to be", timeout=60)
+    assert process.returncode == 0 and b"Interrupted" not in err
+    assert (tmp_path / "c.tsv").read_text(encoding="utf-8").splitlines()[1:3] == ["be\t2", "to\t2"]
