@@ -9,7 +9,7 @@ from typing import TextIO
 
 from bpe_core.cli import PROG
 from bpe_core.cli.common import CountProgress, ProgressBar
-from bpe_core.cli.options import pipeline_of, rule, training_options
+from bpe_core.cli.options import field_of, pipeline_of, rule, stdin_kind_of, training_options
 from bpe_core.cli.train import merges_json
 from bpe_core.io.corpus_files import load_corpus
 from bpe_core.tools.compare import pairwise_comparisons, sweep
@@ -36,7 +36,14 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
     training = TrainingConfig(min_frequency=args.min_frequency, merges_per_pass=args.merges_per_pass)
     progress = CountProgress(stderr)
     corpus = load_corpus(
-        args.file, pipeline_of(args), args.input, progress.update, args.workers, args.field, fork=True
+        args.file,
+        pipeline_of(args),
+        args.input,
+        progress.update,
+        args.workers,
+        field_of(args),
+        fork=True,
+        stdin_kind=stdin_kind_of(args),
     )
     progress.close()
     bar = ProgressBar(stderr, (args.merges or 0) * len(args.tie_break))

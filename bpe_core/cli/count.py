@@ -18,7 +18,7 @@ import time
 from typing import TextIO
 
 from bpe_core.cli.common import CountProgress
-from bpe_core.cli.options import input_options, pipeline_of, pipeline_options
+from bpe_core.cli.options import field_of, input_options, pipeline_of, pipeline_options, stdin_kind_of
 from bpe_core.errors import InputError
 from bpe_core.io.sources import kind_of, refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
@@ -60,14 +60,14 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.engine == "spark":
         from bpe_core.io.spark_counting import spark_counts
 
-        counts, read = spark_counts(args.file, config, args.field, args.spark_master)
+        counts, read = spark_counts(args.file, config, field_of(args), args.spark_master)
     else:
         from bpe_core.io.counting import count_sources
         from bpe_core.io.sources import expand
 
-        sources = expand(args.file)
+        sources = expand(args.file, stdin_kind_of(args))
         progress = CountProgress(stderr)
-        counted = count_sources(sources, config, args.field, args.workers, progress.update, fork=True)
+        counted = count_sources(sources, config, field_of(args), args.workers, progress.update, fork=True)
         progress.close()
         counts, read = counted.counter, len(sources)
     if not counts:

@@ -11,6 +11,7 @@ import os
 
 from bpe_core.cli.common import shown
 from bpe_core.errors import BpeError
+from bpe_core.io.sources import DEFAULT_FIELD
 from bpe_core.pipeline.config import NAMED_NORMALIZATIONS, NAMED_PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.training.tie_rules import RULE_NAMES, parse_rule
 
@@ -82,15 +83,15 @@ def input_options(parser: argparse.ArgumentParser) -> None:
         "file",
         nargs="+",
         metavar="INPUT",
-        help="UTF-8 text files, folders, globs, - for standard input; .gz .bz2 .xz .zst; "
-        ".jsonl, .json (JSON lines) and .parquet (a text per record)",
+        help="UTF-8 text files, folders, globs, - for standard input (text, or JSON lines with "
+        "--field; compressed or not); .gz .bz2 .xz .zst; .jsonl, .json (JSON lines) and .parquet "
+        "(a text per record)",
     )
     parser.add_argument(
         "--field",
         type=utf8,
-        default="text",
         metavar="NAME",
-        help="the JSONL field or Parquet column (default text)",
+        help="the JSONL field or Parquet column (default text); given, standard input is JSON lines",
     )
     parser.add_argument(
         "--workers",
@@ -183,3 +184,14 @@ def pipeline_of(args: argparse.Namespace) -> PipelineConfig:
         special_tokens=tuple(args.special_token),
         prefix_space=args.prefix_space,
     )
+
+
+def field_of(args: argparse.Namespace) -> str:
+    """The JSONL field or Parquet column the inputs' texts are in."""
+    return args.field or DEFAULT_FIELD
+
+
+def stdin_kind_of(args: argparse.Namespace) -> str:
+    """What standard input (``-``) holds: text, or JSON lines once ``--field`` names their field
+    (``zcat shard.jsonl.gz | bpe-studio count - --field text``)."""
+    return "text" if args.field is None else "jsonl"

@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, TextIO
 
 from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar
-from bpe_core.cli.options import pipeline_of, tie_break_option, training_options
+from bpe_core.cli.options import field_of, pipeline_of, stdin_kind_of, tie_break_option, training_options
 from bpe_core.errors import ConfigError
 from bpe_core.history.merge_line import LineView
 from bpe_core.io.corpus_files import load_corpus
@@ -58,7 +58,16 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     refuse_overwriting_inputs([args.output, args.walkthrough], args.file)
     # A command-line process has no threads, so counting may fork its workers.
     progress = CountProgress(stderr)
-    corpus = load_corpus(args.file, config, args.input, progress.update, args.workers, args.field, fork=True)
+    corpus = load_corpus(
+        args.file,
+        config,
+        args.input,
+        progress.update,
+        args.workers,
+        field_of(args),
+        fork=True,
+        stdin_kind=stdin_kind_of(args),
+    )
     progress.close()
     trainer = Trainer(corpus, training)
     bar = ProgressBar(

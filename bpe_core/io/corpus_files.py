@@ -31,11 +31,13 @@ def load_corpus(
     workers: int = 1,
     field: str = DEFAULT_FIELD,
     fork: bool = False,
+    stdin_kind: str = "text",
 ) -> Corpus:
     """The corpus of ``inputs``: files, folders, globs or ``-`` (``bpe_core.io.sources``), each
     text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes (forked only
     with ``fork``, see ``counting.count_sources``); or, with ``input_kind="counts"``, counts
-    files (``bpe_core.io.counts_file``) added up."""
+    files (``bpe_core.io.counts_file``) added up. Standard input is ``stdin_kind`` (``text`` or
+    ``jsonl``)."""
     if input_kind not in INPUT_KINDS:
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
@@ -45,7 +47,7 @@ def load_corpus(
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
         return Corpus.from_word_counts(items, config)
-    sources = expand(specs)
+    sources = expand(specs, stdin_kind)
     counted = count_sources(sources, config, field, workers, progress, fork=fork)
     if not counted.counter:  # said of the inputs, which the user named
         if len(sources) > 1:

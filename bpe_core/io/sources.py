@@ -78,9 +78,10 @@ def kind_of(name: str) -> tuple[str, str | None]:
     return kind, compression
 
 
-def expand(specs: Sequence[str]) -> list[Source]:
+def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
     """The sources the user's paths (or ``file://`` URLs), folders, globs and ``-`` name, each
-    once, in the order given (a folder's and a glob's files in path order)."""
+    once, in the order given (a folder's and a glob's files in path order). Standard input has
+    no name to tell its kind by: it is ``stdin_kind``, ``text`` or ``jsonl``."""
     names: list[str] = []
     for spec in specs:
         if spec.startswith("file://"):  # a file manager's or Spark's way of naming a local file
@@ -114,7 +115,7 @@ def expand(specs: Sequence[str]) -> list[Source]:
         raise InputError("Standard input (-) can be read only once.")
     sources = []
     for name in one_name_per_file(names):
-        kind, compression = kind_of(name) if name != STDIN else ("text", None)
+        kind, compression = kind_of(name) if name != STDIN else (stdin_kind, None)
         if kind == "parquet" and compression is not None:
             raise InputError(f"The file {name!r} is a compressed Parquet file; Parquet compresses itself.")
         sources.append(Source(name, kind, compression, None if name == STDIN else _size(name)))
@@ -324,25 +325,29 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
             raw = open(source.name, "rb")  # noqa: SIM115
     except OSError as error:
         raise unreadable(source.name, error) from None
+    compression = source.compression
     try:
         stream: BinaryIO | None = None
         while True:
             try:
                 if stream is None:  # opened here: its first read (peek) may fail as any read
-                    stream = _decompressed(_Counted(raw, read), source)  # type: ignore[arg-type]
+                    buffered = io.BufferedReader(_Counted(raw, read), BLOCK)  # type: ignore[arg-type,type-var]
+                    if source.name == STDIN:  # no name to tell: its first bytes tell
+                        compression = _compression_of_stream(buffered.peek(16))
+                    stream = _decompressed(buffered, compression, source.name)
                 block = stream.read(BLOCK)
+            except InputError:
+                raise
             except (EOFError, OSError, lzma.LZMAError, zlib.error, ValueError) as error:
                 if isinstance(error, OSError) and error.errno is not None:
                     raise unreadable(source.name, error) from None
                 raise InputError(
-                    f"The file {source.name!r} is a damaged or truncated {source.compression} archive."
+                    f"{named(source.name)} is a damaged or truncated {compression} archive."
                 ) from None
             except Exception as error:  # zstandard's own error type
                 if type(error).__name__ != "ZstdError":
                     raise
-                raise InputError(
-                    f"The file {source.name!r} is a damaged or truncated zstd archive."
-                ) from None
+                raise InputError(f"{named(source.name)} is a damaged or truncated zstd archive.") from None
             if not block:
                 return
             yield block
@@ -351,22 +356,38 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
             raw.close()
 
 
-def _decompressed(raw: BinaryIO, source: Source) -> BinaryIO:
-    buffered = io.BufferedReader(raw, BLOCK)  # type: ignore[arg-type,type-var]
-    if source.compression is None or not buffered.peek(1):  # an empty file is empty text, whatever its suffix
-        return buffered
-    if source.compression == "gzip":  # refuses bytes after its members that begin none (but zeros)
+# How each compression's streams begin (bzip2's: a block's or the end's magic after the level).
+_MAGIC = re.compile(
+    rb"(\x1f\x8b\x08)|(BZh[1-9](?:1AY&SY|\x17rE8P\x90))|(\xfd7zXZ\x00)|(\x28\xb5\x2f\xfd)|(PAR1)"
+)
+
+
+def _compression_of_stream(first: bytes) -> str | None:
+    """The compression standard input's first bytes show, or ``None`` for plain bytes. Parquet,
+    which is read by its footer, is refused."""
+    found = _MAGIC.match(first)
+    if found is None:
+        return None
+    if found.lastindex == 5:
+        raise InputError("Standard input holds a Parquet file, which is read from a file: give its path.")
+    return ("gzip", "bzip2", "xz", "zstd")[found.lastindex - 1]  # type: ignore[operator]
+
+
+def _decompressed(buffered: io.BufferedReader[Any], compression: str | None, name: str) -> BinaryIO:
+    if compression is None or not buffered.peek(1):  # an empty file is empty text, whatever its suffix
+        return buffered  # type: ignore[return-value]
+    if compression == "gzip":  # refuses bytes after its members that begin none (but zeros)
         return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
-    if source.compression == "bzip2":
+    if compression == "bzip2":
         streams = _Streams(buffered, bz2.BZ2Decompressor)
-    elif source.compression == "xz":  # streams may be padded with NUL bytes (the xz format)
+    elif compression == "xz":  # streams may be padded with NUL bytes (the xz format)
         streams = _Streams(buffered, lzma.LZMADecompressor, padding=b"\0")
     else:
         try:
             import zstandard
         except ImportError:
             raise InputError(
-                f"Reading {source.name!r} needs the zstandard package: pip install zstandard."
+                f"Reading {name!r} needs the zstandard package: pip install zstandard."
             ) from None
         streams = _Streams(buffered, zstandard.ZstdDecompressor().decompressobj, bounded=False)
     return io.BufferedReader(streams, BLOCK)  # type: ignore[arg-type,return-value]
@@ -599,6 +620,7 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
     """The text of each JSONL line (blank lines skipped), or one sentence naming the line that
     is not a JSON object with a string in ``field``."""
     texts: list[str] = []
+    source = "standard input" if name == STDIN else repr(name)
 
     def hint() -> str:  # the file's first record: most likely the file is one JSON document
         return _ONE_A_LINE if first_number == 1 and not texts else ""
@@ -609,25 +631,25 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         try:
             record = json.loads(line)
         except RecursionError:
-            raise InputError(f"Line {number:,} of {name!r} nests JSON too deeply to be read.") from None
+            raise InputError(f"Line {number:,} of {source} nests JSON too deeply to be read.") from None
         except ValueError:
             record = _record_out_of_the_usual(line)
             if record is None:
-                raise InputError(f"Line {number:,} of {name!r} is not JSON{hint()}.") from None
+                raise InputError(f"Line {number:,} of {source} is not JSON{hint()}.") from None
         if not isinstance(record, dict):
-            raise InputError(f"Line {number:,} of {name!r} is not a JSON object{hint()}.")
+            raise InputError(f"Line {number:,} of {source} is not a JSON object{hint()}.")
         if field not in record:
             if first_number == 1 and not texts and (what := _document_kind(record)):
-                raise InputError(f"The file {name!r} is {what}, not a corpus of JSON lines.")
+                raise InputError(f"{named(name)} is {what}, not a corpus of JSON lines.")
             keys = ", ".join(quoted(key) for key in list(record)[:8]) + (", …" if len(record) > 8 else "")
             has = f" (it has {keys})" if record else " (it is empty)"
-            raise InputError(f"Line {number:,} of {name!r} has no field {quoted(field)}{has}.")
+            raise InputError(f"Line {number:,} of {source} has no field {quoted(field)}{has}.")
         text = record[field]
         if not isinstance(text, str):
-            raise InputError(f"Line {number:,} of {name!r} has a {quoted(field)} that is not a string.")
+            raise InputError(f"Line {number:,} of {source} has a {quoted(field)} that is not a string.")
         if "\x00" in text:  # an escaped NUL (\u0000): no text holds one
             raise InputError(
-                f"Line {number:,} of {name!r} has a {quoted(field)} holding a NUL character, "
+                f"Line {number:,} of {source} has a {quoted(field)} holding a NUL character, "
                 "which is not text."
             )
         # A JSON escape may name half of a surrogate pair alone ("\ud800"), which no text holds and
@@ -635,7 +657,7 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         # an escape are searched.
         if "\\u" in line and _SURROGATE_ESCAPE.search(line) and has_lone_surrogate(text):
             raise InputError(
-                f"Line {number:,} of {name!r} has a {quoted(field)} holding a lone surrogate "
+                f"Line {number:,} of {source} has a {quoted(field)} holding a lone surrogate "
                 "(an escape from \\ud800 to \\udfff without its pair), which is not text."
             )
         texts.append(text)

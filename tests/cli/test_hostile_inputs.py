@@ -413,3 +413,43 @@ def test_json_lines_python_alone_would_refuse_are_read_and_too_deep_ones_named(t
 def test_a_pattern_matching_hidden_files_only_says_they_are_skipped(tmp_path):
     (tmp_path / ".hidden.txt").write_text("words", encoding="utf-8")
     refused(tmp_path, tmp_path / ".hid*", says="(names starting with . or _ are skipped)")
+
+
+@pytest.mark.parametrize(
+    "data, options, expected",
+    [
+        (gzip.compress(b"to be or not to be"), [], {"to": 2, "be": 2, "or": 1, "not": 1}),
+        (lzma.compress(b'{"body": "to be", "id": 1}\n{"body": "or not"}\n'), ["--field", "body"], None),
+        (
+            zstandard.ZstdCompressor().compress(b'{"text": "to be"}\n{"text": "or not"}\n'),
+            ["--field", "text"],
+            None,
+        ),
+        (bz2.compress(b"BZh is a word"), [], {"BZh": 1, "is": 1, "a": 1, "word": 1}),
+    ],
+)
+def test_standard_input_is_read_compressed_or_not_and_as_json_lines_given_a_field(
+    tmp_path, monkeypatch, data, options, expected
+):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert counted(tmp_path, "-", options=options) == (expected or {"to": 1, "be": 1, "or": 1, "not": 1})
+
+
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        (gzip.compress(b"to be or not to be")[:-6], "Standard input is a damaged or truncated gzip archive."),
+        (
+            b"PAR1 and the rest",
+            "Standard input holds a Parquet file, which is read from a file: give its path.",
+        ),
+        (b'{"text": "a"}\n{"text": 3}\n', "Line 2 of standard input has a 'text' that is not a string."),
+    ],
+)
+def test_standard_input_that_cannot_be_read_is_named_as_standard_input(tmp_path, monkeypatch, data, says):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    refused(tmp_path, "-", says=says, options=["--field", "text"])
