@@ -90,7 +90,7 @@ def run(args: list[str]) -> int:
     close_on_signals(window)
     window.offer_recovery()
     if args:
-        window.open_path(args[0])
+        window.open_paths(args)
     if os.environ.get("BPE_STUDIO_SMOKE_TEST"):  # tests and benchmarks: start, paint, quit
         QTimer.singleShot(int(os.environ["BPE_STUDIO_SMOKE_TEST"]), window.close)
     return app.exec()

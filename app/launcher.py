@@ -93,10 +93,12 @@ def _route(args: list[str]) -> Callable[[], int]:
         return headless
     if first is not None and first.startswith("-"):
         _leave(2, f"Unknown option {first!r}; the commands are {', '.join(COMMANDS)} (see --help).")
-    if first is not None and not Path(first).exists():
-        _leave(
-            2, f"{first!r} is neither a command nor an existing file; the commands are {', '.join(COMMANDS)}."
-        )
+    for path in args:  # files and folders for the window, counted as one corpus when several
+        if not Path(path).exists():
+            _leave(
+                2,
+                f"{path!r} is neither a command nor an existing file; the commands are {', '.join(COMMANDS)}.",
+            )
     _require_display()
     from app.gui import run  # imports Qt
 

@@ -282,6 +282,13 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str | Path) -> None:
         self.files.open_path(path)
 
+    def open_paths(self, paths: list[str]) -> None:
+        """One path as :meth:`open_path`; several (a drop, a shell's glob) counted as one corpus."""
+        if len(paths) == 1:
+            self.open_path(paths[0])
+        else:
+            self.files.open_together([Path(path) for path in paths])
+
     def ask_run(self) -> None:
         trainer = self.bridge.trainer
         dialog = RunDialog(trainer.vocab_size, trainer.training.min_frequency, parent=self)
@@ -666,10 +673,7 @@ class MainWindow(QMainWindow):
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
-            if len(paths) == 1:
-                self.open_path(paths[0])
-            else:
-                self.files.open_together([Path(path) for path in paths])
+            self.open_paths(paths)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -49,3 +49,20 @@ def test_ctrl_c_while_the_commands_load_says_interrupted():
         timeout=60,
     )
     assert (result.returncode, result.stdout, result.stderr) == (130, "", "bpe-studio: Interrupted.\n")
+
+
+def test_every_path_given_to_the_window_must_exist(tmp_path):
+    (tmp_path / "a.txt").write_text("low lower", encoding="utf-8")
+    missing = str(tmp_path / "missing.txt")
+    done = subprocess.run(
+        [sys.executable, "-m", "app", str(tmp_path / "a.txt"), missing],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"bpe-studio: {missing!r} is neither a command nor an existing file; "
+        f"the commands are {', '.join(cli.COMMANDS)}.\n"
+    )

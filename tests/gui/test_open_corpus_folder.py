@@ -38,6 +38,15 @@ def test_a_dropped_folder_opens_as_one_corpus_of_all_its_files(qtbot, make_windo
     assert window.corpus_pane.view.model().rowCount() > 0
 
 
+def test_several_paths_on_the_command_line_open_as_one_corpus(qtbot, make_window, tmp_path):
+    window = make_window()
+    (tmp_path / "a.txt").write_text("low lower low", encoding="utf-8")
+    (tmp_path / "b.txt.gz").write_bytes(gzip.compress(b"newest lower"))
+    window.open_paths([str(tmp_path / "a.txt"), str(tmp_path / "b.txt.gz")])  # as ``bpe-studio *.txt*``
+    wait_opened(window, "a.txt and 1 more")
+    assert counted(window) == {"low": 2, "lower": 2, "newest": 1}
+
+
 def test_a_parquet_file_opens_as_a_corpus_and_a_counts_parquet_as_counts(qtbot, make_window, tmp_path):
     window = make_window()
     lines = data_text("shakespeare_200k.txt").splitlines()[:2000]
