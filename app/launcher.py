@@ -95,10 +95,8 @@ def _route(args: list[str]) -> Callable[[], int]:
         _leave(2, f"Unknown option {first!r}; the commands are {', '.join(COMMANDS)} (see --help).")
     for path in args:  # files and folders for the window, counted as one corpus when several
         if not Path(path).exists():
-            _leave(
-                2,
-                f"{path!r} is neither a command nor an existing file; the commands are {', '.join(COMMANDS)}.",
-            )
+            commands = ", ".join(COMMANDS)
+            _leave(2, f"{path!r} is neither a command nor an existing file; the commands are {commands}.")
     _require_display()
     from app.gui import run  # imports Qt
 
