@@ -55,6 +55,8 @@ class StatusFields(QObject):
         # would hand its focus to the next field, the Corpus filter); Tab still reaches it.
         self.cancel_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.cancel_button.setAccessibleName("Cancel the background job")
+        self.cancel_button.setAutoDefault(True)  # Enter presses it too, as Space does, once Tab is on it
+        self.progress.setAccessibleName("Progress of the background job")
         self._focus_before: QWidget | None = None  # where the keys were when the job began
         self._clear = QTimer(bar, singleShot=True)
         self._clear.timeout.connect(lambda: self.message.setText(""))
@@ -141,10 +143,10 @@ class StatusFields(QObject):
             self.show_message("", 0)
 
     def _on_progress(self, _title: str, done: int, total: int) -> None:
-        if total:
+        if total and done < total:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
-        else:  # a phase of no known length: the bar shows that work goes on
+        else:  # a phase of no known length (or one done, the job not): the bar shows work goes on
             self.progress.setRange(0, 0)
         # Only the figure: the job's title is the message beside the bar, where a long one is
         # elided, while in the bar it wrapped and was cut off.

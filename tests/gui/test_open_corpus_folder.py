@@ -235,6 +235,14 @@ def test_space_on_the_cancel_button_cancels_and_escape_in_a_text_field_lets_the_
         qt_wait_until(lambda: not window.bridge.busy, timeout_ms=60_000)
         assert (window.bridge.source.name, window.bridge.trainer.position) == before
 
+        window.open_path(folder)  # and Enter presses it too
+        qt_wait_until(lambda: window.bridge.busy and button.isVisible(), timeout_ms=10_000)
+        assert window.status.progress.accessibleName() == "Progress of the background job"
+        button.setFocus(Qt.FocusReason.TabFocusReason)
+        press("Return")
+        qt_wait_until(lambda: not window.bridge.busy, timeout_ms=60_000)
+        assert (window.bridge.source.name, window.bridge.trainer.position) == before
+
         window.open_path(folder)
         qt_wait_until(lambda: window.bridge.busy, timeout_ms=10_000)
         QTest.mouseClick(window.corpus_pane.filter_edit, Qt.MouseButton.LeftButton)

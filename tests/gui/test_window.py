@@ -496,3 +496,12 @@ def test_screenshot_mid_training_is_saved_as_an_artifact(qtbot, make_window, tmp
 def test_the_real_entry_point_starts_and_closes(tmp_path):
     result = run_app_process(["-m", "app"], tmp_path, BPE_STUDIO_SMOKE_TEST="800")
     assert result.returncode == 0, result.stderr
+
+
+def test_a_phase_counted_to_its_end_while_the_job_goes_on_shows_work_going_on(qtbot, make_window):
+    window = make_window()
+    progress = window.status.progress
+    window.bridge.sig_progressed.emit("Opening", 40, 100)
+    assert (progress.maximum(), progress.value(), progress.format()) == (100, 40, "%p%")
+    window.bridge.sig_progressed.emit("Opening", 100, 100)  # read in full, the corpus still to build
+    assert progress.maximum() == 0  # busy, not "100%"
