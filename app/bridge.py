@@ -749,7 +749,8 @@ class Bridge(QObject):
     def rebuild(self, config: PipelineConfig, training: TrainingConfig) -> None:
         """A new session on the same source with new settings (from the settings dialog). It
         keeps the session file's name, and is unsaved: the file still holds the old one."""
-        self._open_source(self.source, config, training, session_path=self.path, saved=False)
+        # (the source is open already: a failure to read it again does not strike it from Recent files)
+        self._open_source(self.source, config, training, session_path=self.path, saved=False, listed=False)
 
     def _open_source(
         self,
@@ -759,6 +760,7 @@ class Bridge(QObject):
         session_path: Path | None = None,
         on_opened: Callable[[], None] | None = None,
         saved: bool = True,
+        listed: bool = True,
     ) -> None:
         pieces = None if source.path or source.text is not None else self._trainer.corpus
 
@@ -777,7 +779,8 @@ class Bridge(QObject):
             return Trainer(corpus, training), source, session_path, saved
 
         # several inputs are no one file to list among the recent ones
-        self._open(f"Opening {source.name}", work, on_opened, opens=None if source.more else source.path)
+        opens = source.path if listed and not source.more else None
+        self._open(f"Opening {source.name}", work, on_opened, opens=opens)
 
     def refused_pipe(self, path: Path) -> bool:
         """A pipe (``bpe-studio <(command)``) is refused with a dialog: the window reads its

@@ -283,3 +283,25 @@ def test_json_lines_named_json_open_as_a_corpus_as_c4_shards_are(qtbot, make_win
     kind, _, text = dialogs.shown[-1]
     assert kind == "warning" and "is JSON but not a BPE Studio session" in text
     assert window.bridge.trainer is before
+
+
+def test_a_folder_that_fails_to_be_read_again_stays_open_and_among_the_recent_files(
+    qtbot, make_window, tmp_path, dialogs
+):
+    window = make_window()
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.txt").write_text("low lower low", encoding="utf-8")
+    (folder / "b.txt.gz").write_bytes(gzip.compress(b"newest lower"))
+    window.open_path(folder)
+    wait_opened(window, "corpus")
+    window.bridge.step()
+    before = (window.bridge.trainer.position, counted(window))
+    assert str(folder) in window.files.recent()
+    (folder / "b.txt.gz").write_bytes(gzip.compress(b"newest lower")[:-6])  # damaged since
+    config = window.bridge.trainer.corpus.config
+    window.bridge.rebuild(replace(config, lowercase=True), window.bridge.trainer.training)
+    qt_wait_until(lambda: bool(dialogs.shown) and not window.bridge.busy, timeout_ms=30_000)
+    assert "damaged or truncated gzip archive" in dialogs.shown[-1][2]
+    assert (window.bridge.trainer.position, counted(window)) == before
+    assert str(folder) in window.files.recent()  # still the open source
