@@ -58,6 +58,11 @@ def _deliver(text: str, stdout: TextIO | None) -> None:
     except BrokenPipeError:
         _silence(stdout)
         raise OutputEnded(None) from None
+    except UnicodeEncodeError:  # PYTHONIOENCODING=ascii, say: nothing of the text was written
+        raise OutputEnded(
+            f"Cannot write the output: the standard output's encoding ({stdout.encoding}) cannot hold "
+            "it; set PYTHONIOENCODING=utf-8."
+        ) from None
     except OSError as error:
         _silence(stdout)
         raise OutputEnded(f"Cannot write the output ({error.strerror or error}).") from None

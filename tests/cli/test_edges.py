@@ -141,6 +141,9 @@ def test_output_to_a_closed_reader_a_full_disk_or_a_closed_stdout(tmp_path, mode
     assert full.returncode == 1 and one_sentence(full.stderr.decode()) and "No space" in full.stderr.decode()
     closed = shell(f"bpe-studio encode --model {model} lowest >&-", tmp_path)
     assert closed.returncode == 1 and one_sentence(closed.stderr.decode())
+    narrow = shell(f"PYTHONIOENCODING=ascii bpe-studio encode --model {model} 'lowest née' --json", tmp_path)
+    assert narrow.returncode == 1 and one_sentence(narrow.stderr.decode()), narrow.stderr
+    assert b"encoding (ascii) cannot hold it" in narrow.stderr and narrow.stdout == b""
 
 
 def test_a_closed_reader_ends_the_command_with_status_zero(tmp_path, model):
