@@ -22,21 +22,17 @@ _RIGHT_TO_LEFT = re.compile(
 )
 
 
-def in_place(token: str) -> str:
-    """A token shown among signs ("left + right → token") kept in its place: where it holds
-    right-to-left letters, the Unicode bidirectional algorithm takes the row for right-to-left
-    text and lays the tokens and signs out from the right ("مر → ر + م"). A left-to-right
-    mark on either side of the token (an invisible strong letter) keeps the row and the signs
-    around it left to right, the token's own letters right to left, and a marker after it
-    after it. (Isolates would say it better, but Qt's layout does not know them.)"""
-    if not _RIGHT_TO_LEFT.search(token):
-        return token
-    return f"\u200e{token}\u200e"
-
-
-def without_marks(text: str) -> str:
-    """``text`` as typed: without the marks :func:`in_place` adds (for finding it)."""
-    return text.replace("\u200e", "") if "\u200e" in text else text
+def left_to_right(text: str) -> str:
+    """A row of tokens and signs ("left + right → token") as it is to be laid out: read left
+    to right whatever the tokens' script. With right-to-left letters in it, the Unicode
+    bidirectional algorithm would take the row for right-to-left text and lay it out from the
+    right ("مر → ر + م"). Tokens show spaces as glyphs, so the row's spaces are its separators:
+    a left-to-right mark (an invisible strong letter) either side of each keeps the signs and
+    the row left to right, each token's own letters right to left. For painting only: the
+    text copied, exported, searched and read out stays as it is."""
+    if not _RIGHT_TO_LEFT.search(text):
+        return text
+    return "\u200e" + text.replace(" ", "\u200e \u200e") + "\u200e"
 
 
 def show_whitespace(text: str) -> str:

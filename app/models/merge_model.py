@@ -12,7 +12,7 @@ from PySide6.QtCore import QModelIndex
 
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
-from app.glyphs import in_place, visible, without_marks
+from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.roles import DISPLAY, FONT, FOREGROUND, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
@@ -192,7 +192,7 @@ class MergeModel(TableModel):
         pairs = self._history.pairs()  # read from the columns: no record made per row
         for offset in range(1, rows + 1):
             row = (after + offset) % rows
-            if needle in without_marks(self._merge_text(row + 1, pairs[row])).casefold():
+            if needle in self._merge_text(row + 1, pairs[row]).casefold():
                 return row
         return None
 
@@ -204,10 +204,9 @@ class MergeModel(TableModel):
                 return PLACEHOLDER
             config = self._bridge.trainer.corpus.config
             left, right = (self._token(t) for t in pair)
-            left_shown, right_shown, token_shown = (
-                in_place(visible(t, config)) for t in (left, right, left + right)
+            text = self._shown[step] = (
+                f"{visible(left, config)} + {visible(right, config)} → {visible(left + right, config)}"
             )
-            text = self._shown[step] = f"{left_shown} + {right_shown} → {token_shown}"
         return text
 
     def _token(self, token_id: int) -> str:

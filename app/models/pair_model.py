@@ -18,7 +18,7 @@ from PySide6.QtCore import QModelIndex, QTimer, Signal
 
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
-from app.glyphs import in_place, visible
+from app.glyphs import left_to_right, visible
 from app.guard import guard_overrides
 from app.models.roles import ACCESSIBLE_TEXT, BACKGROUND, DISPLAY, FONT, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
@@ -172,14 +172,14 @@ class PairModel(TableModel):
             note = f"\nThe {self._rule} rule picks this pair next."
         if self._tied(row):
             note += f"\nTied with {self._ties - 1:,} other pair(s) at count {self._top:,}."
-        merged = in_place(self._merged(item.pair))
-        return f"{self.pair_label(item.pair)} → {merged}: {item.count:,} occurrences{note}"
+        merged = self._merged(item.pair)
+        return left_to_right(f"{self.pair_label(item.pair)} → {merged}: {item.count:,} occurrences{note}")
 
     # -- what the pane asks for ------------------------------------------------------------
 
     def pair_label(self, pair: tuple[int, int]) -> str:
         """``left + right`` as shown."""
-        return f"{in_place(self._shown(pair[0]))} + {in_place(self._shown(pair[1]))}"
+        return f"{self._shown(pair[0])} + {self._shown(pair[1])}"
 
     def pair_at(self, row: int) -> tuple[int, int] | None:
         return self._rows[row].pair if 0 <= row < len(self._rows) else None

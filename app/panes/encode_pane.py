@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.encode_worker import EncodeWorker
-from app.glyphs import in_place, visible
+from app.glyphs import left_to_right, visible
 from app.guard import guard_overrides
 from app.refresh_timer import RefreshTimer
 from app.theme import chip_colors
@@ -317,7 +317,7 @@ class EncodePane(QWidget):
             )
         elif piece is not None:
             initial, steps = encoder.trace(piece, upto=self._encoded_state[1])  # the position
-            name = lambda t: "?" if t < 0 else in_place(visible(encoder.tokens[t], config))  # noqa: E731
+            name = lambda t: "?" if t < 0 else visible(encoder.tokens[t], config)  # noqa: E731
             lines.append(f"“{visible(piece, config)}” starts as: {' '.join(map(name, initial))}")
             for step in steps[:24]:
                 merge = step.merge
@@ -329,7 +329,7 @@ class EncodePane(QWidget):
                 lines.append(f"  … {len(steps) - 24} more merges")
             if not steps:
                 lines.append("  no merge applies")
-        return "\n".join(lines)
+        return "\n".join(map(left_to_right, lines))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (

@@ -148,27 +148,34 @@ def test_a_background_job_ends_on_the_gui_thread(qtbot, bridge):
     assert threads and all(t is threading.main_thread() for t in threads)
 
 
-def test_a_right_to_left_merge_reads_left_plus_right_gives_token_and_is_found_as_typed(qtbot):
+def test_a_right_to_left_merge_is_painted_left_plus_right_gives_token_and_kept_as_typed(qtbot):
     from PySide6.QtGui import QFont, QTextLayout, QTextOption
+    from PySide6.QtWidgets import QStyleOptionViewItem
 
+    from app.delegates.left_to_right import LeftToRightDelegate
     from app.models.merge_model import MERGE
     from bpe_core import Corpus, PipelineConfig, Trainer
 
     bridge = Bridge(Trainer(Corpus.from_text("مرحبا مرحبا مرحبا شكرا", PipelineConfig(end_of_word=None))))
     bridge.step()
     merges = MergeModel(bridge)
-    text = merges.index(0, MERGE).data(DISPLAY)
     left, right = (bridge.trainer.token_string(t) for t in bridge.trainer.history[0].pair)
+    typed = f"{left} + {right} → {left}{right}"
+    assert merges.index(0, MERGE).data(DISPLAY) == typed  # copied, exported, read out as it is
+    assert merges.find(f"{left} + {right}") == 0
+    option = QStyleOptionViewItem()
+    LeftToRightDelegate().initStyleOption(option, merges.index(0, MERGE))
+    painted = option.text
     # Laid out as a cell is (left to right), the first token, the plus, the second token, the
     # arrow and the new token follow one another from the left, as in a row of Latin tokens.
-    layout = QTextLayout(text, QFont())
-    option = QTextOption()
-    option.setTextDirection(Qt.LayoutDirection.LeftToRight)
-    layout.setTextOption(option)
+    layout = QTextLayout(painted, QFont())
+    text_option = QTextOption()
+    text_option.setTextDirection(Qt.LayoutDirection.LeftToRight)
+    layout.setTextOption(text_option)
     layout.beginLayout()
     line = layout.createLine()
     line.setLineWidth(1000)
     layout.endLayout()
-    x = lambda part: line.cursorToX(text.index(part))[0]  # noqa: E731
-    assert x(left) < x("+") < x(right) < x("→")
-    assert merges.find(f"{left} + {right}") == 0  # typed without the marks that keep the order
+    x = lambda part: line.cursorToX(painted.index(part))[0]  # noqa: E731
+    assert x("+") < x(right) < x("→") < x(left + right)
+    assert painted.replace("\u200e", "") == typed
