@@ -74,6 +74,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise InputError("The inputs hold no words after pre-tokenization.")
     if to_stdout:  # the counts are the output: the summary goes with the progress, to stderr
         stdout.write(counts_tsv(counts))
+        getattr(stdout, "send", stdout.flush)()  # written before they are said to be
     else:
         write_counts(counts, args.output)
     seconds = time.perf_counter() - started

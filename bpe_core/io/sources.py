@@ -356,9 +356,11 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
             raw.close()
 
 
-# How each compression's streams begin (bzip2's: a block's or the end's magic after the level).
+# How each compression's streams begin (bzip2's: a block's or the end's magic after the level;
+# zstd's: a frame's, or a skippable frame's, as pzstd writes first), and Parquet's first page.
 _MAGIC = re.compile(
-    rb"(\x1f\x8b\x08)|(BZh[1-9](?:1AY&SY|\x17rE8P\x90))|(\xfd7zXZ\x00)|(\x28\xb5\x2f\xfd)|(PAR1)"
+    rb"(\x1f\x8b\x08)|(BZh[1-9](?:1AY&SY|\x17rE8P\x90))|(\xfd7zXZ\x00)|(\x28\xb5\x2f\xfd|[\x50-\x5f]\x2a\x4d\x18)"
+    rb"|(PAR1\x15)"
 )
 
 
@@ -414,6 +416,7 @@ class _Streams(io.RawIOBase):
         self._bounded = bounded
         self._stream: Any = None  # the stream being read, if one has begun
         self._pending = b""  # input after the stream that ended, not yet read
+        self._padded = 0  # padding bytes since the last stream ended
         self._out = memoryview(b"")  # decompressed and not yet read
 
     def readable(self) -> bool:
@@ -439,14 +442,18 @@ class _Streams(io.RawIOBase):
         data = self._pending or self._compressed.read(BLOCK if self._bounded else ZSTD_INPUT)
         self._pending = b""
         if not data:
-            if stream is not None and not stream.eof:
-                raise EOFError("the input ends inside a stream")
+            if (stream is not None and not stream.eof) or self._padded % 4:
+                raise EOFError("the input ends inside a stream, or its padding")
             return None
         if stream is None or stream.eof:
-            if self._padding:
-                data = data.lstrip(self._padding)
-                if not data:
+            if self._padding and stream is not None:  # padding comes after a stream, four bytes at a time
+                kept = data.lstrip(self._padding)
+                self._padded += len(data) - len(kept)
+                if not kept:
                     return b""
+                if self._padded % 4:
+                    raise EOFError("the padding between streams is not whole")
+                data, self._padded = kept, 0
             stream = self._stream = self._new_stream()
         out = stream.decompress(data, size) if self._bounded else stream.decompress(data)
         if stream.eof:
@@ -588,22 +595,22 @@ def looks_like_json_lines(path: str | Path) -> bool:
         record = json.loads(bytes(first).split(b"\n", 1)[0])
     except (InputError, ValueError, RecursionError):
         return False
-    return (
-        isinstance(record, dict)
-        and record.get("format") != SESSION_FORMAT
-        and not isinstance(record.get("model"), dict)
-    )
+    return isinstance(record, dict) and _document_kind(record) is None
 
 
-def _record_out_of_the_usual(line: str) -> Any:
-    """A JSON line that ``json.loads`` alone refuses, read where it is JSON all the same: one
-    beginning with a byte order mark (files that each begin with one, joined by ``cat``), or
-    holding a whole number of more digits than Python converts (kept as its digits, never read
-    for text). ``None`` where the line is not JSON."""
+def _json_record(line: str) -> Any:
+    """A JSON line's value; also where ``json.loads`` alone refuses a line that is JSON all the
+    same: one beginning with a byte order mark (files that each begin with one, joined by
+    ``cat``), or holding a whole number of more digits than Python converts (read as 0: only
+    the text field's string is used). Raises ``ValueError`` or ``RecursionError`` otherwise."""
     try:
-        return json.loads(line.removeprefix("\ufeff"), parse_int=str)
-    except (ValueError, RecursionError):
-        return None
+        return json.loads(line)
+    except ValueError:
+        return json.loads(line.removeprefix("\ufeff"), parse_int=_any_whole_number)
+
+
+def _any_whole_number(_digits: str) -> int:
+    return 0
 
 
 def _document_kind(record: dict) -> str | None:
@@ -611,9 +618,13 @@ def _document_kind(record: dict) -> str | None:
     mistake (found where a first record lacks the text field)."""
     if record.get("format") == SESSION_FORMAT:
         return "a saved BPE Studio session"
-    if isinstance(record.get("model"), dict):
+    model = record.get("model")
+    if isinstance(model, dict) and ("vocab" in model or model.get("type") in _TOKENIZER_MODELS):
         return "a Hugging Face tokenizer"
     return None
+
+
+_TOKENIZER_MODELS = {"BPE", "WordPiece", "WordLevel", "Unigram"}
 
 
 def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
@@ -629,13 +640,11 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = _json_record(line)
         except RecursionError:
             raise InputError(f"Line {number:,} of {source} nests JSON too deeply to be read.") from None
         except ValueError:
-            record = _record_out_of_the_usual(line)
-            if record is None:
-                raise InputError(f"Line {number:,} of {source} is not JSON{hint()}.") from None
+            raise InputError(f"Line {number:,} of {source} is not JSON{hint()}.") from None
         if not isinstance(record, dict):
             raise InputError(f"Line {number:,} of {source} is not a JSON object{hint()}.")
         if field not in record:

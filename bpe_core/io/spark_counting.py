@@ -97,11 +97,12 @@ def spark_counts(
 
 
 def _has_java() -> bool:
-    """Whether Spark finds a Java to start (where it looks: ``$JAVA_HOME``, then the path)."""
+    """Whether Spark finds a Java to start: ``$JAVA_HOME``'s where it is set (Spark's launcher
+    then looks nowhere else), else one on the path."""
     home = os.environ.get("JAVA_HOME")
-    return (
-        bool(home and os.path.isfile(os.path.join(home, "bin", "java"))) or shutil.which("java") is not None
-    )
+    if home:
+        return os.path.isfile(os.path.join(home, "bin", "java"))
+    return shutil.which("java") is not None
 
 
 def _local_driver_memory(master: str | None) -> str | None:

@@ -66,6 +66,10 @@ def test_every_stream_of_an_xz_or_bzip2_file_is_read_and_a_damaged_one_is_refuse
         refused(tmp_path, path, says=f"'{path}' is a damaged or truncated {kind} archive")
         path.write_bytes(compress(first) + compress(second)[:-9])  # cut inside the second stream
         refused(tmp_path, path, says=f"damaged or truncated {kind} archive")
+    # padding comes after a stream and four bytes at a time: NUL bytes alone are no xz file
+    for data in (b"\0" * 4096, b"\0" * 4 + lzma.compress(first), lzma.compress(first) + b"\0" * 3):
+        (tmp_path / "nul.txt.xz").write_bytes(data)
+        refused(tmp_path, tmp_path / "nul.txt.xz", says="damaged or truncated xz archive")
 
 
 def test_an_empty_file_is_empty_text_whatever_its_compression(tmp_path):
@@ -399,6 +403,16 @@ def test_counts_written_to_standard_output_are_the_file_s_bytes(tmp_path):
     assert "wrote them to standard output" in err and not (tmp_path / "-").exists()
 
 
+def test_json_lines_python_alone_would_refuse_are_read_but_never_a_number_for_text(tmp_path):
+    for line in ('\ufeff{"text": 5}', '{"text": ' + "9" * 5_000 + "}"):
+        (tmp_path / "n.jsonl").write_text(line + "\n", encoding="utf-8")
+        refused(tmp_path, tmp_path / "n.jsonl", says="Line 1 of")
+        refused(tmp_path, tmp_path / "n.jsonl", says="has a 'text' that is not a string")
+    # a record naming a model (a chat log's), not a tokenizer: the missing field is said
+    (tmp_path / "chat.jsonl").write_text('{"model": {"name": "m"}, "content": "hi"}\n', encoding="utf-8")
+    refused(tmp_path, tmp_path / "chat.jsonl", says="has no field 'text' (it has 'model', 'content')")
+
+
 def test_json_lines_python_alone_would_refuse_are_read_and_too_deep_ones_named(tmp_path):
     # files that each begin with a byte order mark, joined; a whole number of 5,000 digits
     (tmp_path / "joined.jsonl").write_text(
@@ -426,6 +440,13 @@ def test_a_pattern_matching_hidden_files_only_says_they_are_skipped(tmp_path):
             None,
         ),
         (bz2.compress(b"BZh is a word"), [], {"BZh": 1, "is": 1, "a": 1, "word": 1}),
+        (b"PAR1 is a word", [], {"PAR1": 1, "is": 1, "a": 1, "word": 1}),
+        # as pzstd writes: a skippable frame first
+        (
+            b"\x50\x2a\x4d\x18\x04\x00\x00\x00abcd" + zstandard.ZstdCompressor().compress(b"to be or not"),
+            [],
+            None,
+        ),
     ],
 )
 def test_standard_input_is_read_compressed_or_not_and_as_json_lines_given_a_field(
@@ -442,7 +463,7 @@ def test_standard_input_is_read_compressed_or_not_and_as_json_lines_given_a_fiel
     [
         (gzip.compress(b"to be or not to be")[:-6], "Standard input is a damaged or truncated gzip archive."),
         (
-            b"PAR1 and the rest",
+            b"PAR1\x15\x04\x15 and the rest",
             "Standard input holds a Parquet file, which is read from a file: give its path.",
         ),
         (b'{"text": "a"}\n{"text": 3}\n', "Line 2 of standard input has a 'text' that is not a string."),
