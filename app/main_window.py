@@ -41,6 +41,7 @@ from app.dialogs.settings_dialog import SettingsDialog, Target
 from app.dialogs.tie_dialog import TieDialog
 from app.dialogs.tokenizers_dialog import TokenizersDialog
 from app.files import FileActions, file_name
+from app.glyphs import left_to_right
 from app.guard import guard_overrides, reporter
 from app.help_texts import about_html, shortcuts_html
 from app.panes.corpus_pane import CorpusPane
@@ -593,7 +594,7 @@ class MainWindow(QMainWindow):
         if pair is None or self.bridge.busy:
             self.corpus_pane.show_selection("", ())
             return
-        label = self.pairs_pane.model.pair_label(pair)
+        label = left_to_right(self.pairs_pane.model.pair_label(pair))  # shown, not typed
         self.corpus_pane.show_selection(label, self.bridge.trainer.words_with_pair(pair))
 
     def _on_token_selected(self, token) -> None:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QModelIndex
 
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
-from app.glyphs import visible
+from app.glyphs import left_to_right, visible
 from app.guard import guard_overrides
 from app.models.roles import DISPLAY, FONT, FOREGROUND, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
@@ -294,4 +294,4 @@ class MergeModel(TableModel):
         if not record.new_token:
             lines.append("The merged string already existed: its id was reused.")
         lines.append("Applied." if applied else "Undone: redo or click to jump here.")
-        return "\n".join(lines)
+        return "\n".join(map(left_to_right, lines))

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.glyphs import left_to_right
 from app.guard import guard_overrides
 from app.refresh_timer import RefreshTimer
 from app.theme import is_dark, muted
@@ -151,10 +152,11 @@ class HistoryGraph(QAbstractScrollArea):
         trainer = self._bridge.trainer
         names = line_names(trainer, records)
         marker = trainer.corpus.config.end_of_word
-        return fork_label(
+        label = fork_label(
             records[-1],
             lambda pair: f"{display(names[pair[0]], marker)} + {display(names[pair[1]], marker)}",
         )
+        return left_to_right(label)  # painted: tokens of any script in their places
 
     def current_lane(self) -> int:
         return next((i for i, b in enumerate(self.lanes) if b.current), 0)

@@ -179,3 +179,5 @@ def test_a_right_to_left_merge_is_painted_left_plus_right_gives_token_and_kept_a
     x = lambda part: line.cursorToX(painted.index(part))[0]  # noqa: E731
     assert x("+") < x(right) < x("→") < x(left + right)
     assert painted.replace("\u200e", "") == typed
+    tooltip = merges.index(0, MERGE).data(Qt.ItemDataRole.ToolTipRole)  # shown the same way
+    assert typed in tooltip.replace("\u200e", "") and f"\u200e{right}\u200e" in tooltip
