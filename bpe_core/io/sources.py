@@ -438,7 +438,7 @@ class _Streams(io.RawIOBase):
         """More decompressed bytes (perhaps none yet), or ``None`` at the end of the input."""
         stream = self._stream
         if self._bounded and stream is not None and not stream.eof and not stream.needs_input:
-            return stream.decompress(b"", size)  # the output held back from input given before
+            return self._decompress(stream, b"", size)  # the output held back from input given before
         data = self._pending or self._compressed.read(BLOCK if self._bounded else ZSTD_INPUT)
         self._pending = b""
         if not data:
@@ -455,8 +455,11 @@ class _Streams(io.RawIOBase):
                     raise EOFError("the padding between streams is not whole")
                 data, self._padded = kept, 0
             stream = self._stream = self._new_stream()
+        return self._decompress(stream, data, size)
+
+    def _decompress(self, stream: Any, data: bytes, size: int) -> bytes:
         out = stream.decompress(data, size) if self._bounded else stream.decompress(data)
-        if stream.eof:
+        if stream.eof:  # what follows it (the next stream, padding or damage) is read next
             self._pending = stream.unused_data
         return out  # type: ignore[no-any-return]
 

@@ -101,7 +101,7 @@ def _has_java() -> bool:
     then looks nowhere else), else one on the path."""
     home = os.environ.get("JAVA_HOME")
     if home:
-        return os.path.isfile(os.path.join(home, "bin", "java"))
+        return any(os.path.isfile(os.path.join(home, "bin", name)) for name in ("java", "java.exe"))
     return shutil.which("java") is not None
 
 

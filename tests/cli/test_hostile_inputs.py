@@ -66,6 +66,16 @@ def test_every_stream_of_an_xz_or_bzip2_file_is_read_and_a_damaged_one_is_refuse
         refused(tmp_path, path, says=f"'{path}' is a damaged or truncated {kind} archive")
         path.write_bytes(compress(first) + compress(second)[:-9])  # cut inside the second stream
         refused(tmp_path, path, says=f"damaged or truncated {kind} archive")
+    # a first stream longer than a block read: the next stream follows the output held back
+    long_first = b"alpha beta " * 200_000
+    for suffix, compress in ((".xz", lzma.compress), (".bz2", bz2.compress)):
+        (tmp_path / f"long{suffix}").write_bytes(compress(long_first) + compress(b" gamma delta"))
+        assert counted(tmp_path, tmp_path / f"long{suffix}") == {
+            "alpha": 200_000,
+            "beta": 200_000,
+            "gamma": 1,
+            "delta": 1,
+        }
     # padding comes after a stream and four bytes at a time: NUL bytes alone are no xz file
     for data in (b"\0" * 4096, b"\0" * 4 + lzma.compress(first), lzma.compress(first) + b"\0" * 3):
         (tmp_path / "nul.txt.xz").write_bytes(data)
