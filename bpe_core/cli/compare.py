@@ -8,10 +8,9 @@ import json
 from typing import TextIO
 
 from bpe_core.cli import PROG
-from bpe_core.cli.common import CountProgress, ProgressBar
-from bpe_core.cli.options import field_of, pipeline_of, rule, stdin_kind_of, training_options
-from bpe_core.cli.train import merges_json
-from bpe_core.io.corpus_files import load_corpus
+from bpe_core.cli.common import ProgressBar
+from bpe_core.cli.options import pipeline_of, rule, training_options
+from bpe_core.cli.train import corpus_of_inputs, merges_json
 from bpe_core.tools.compare import pairwise_comparisons, sweep
 from bpe_core.training.config import TrainingConfig
 
@@ -34,18 +33,7 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         print(f"{PROG} compare: give --tie-break at least twice, one rule each time.", file=stderr)
         return 2
     training = TrainingConfig(min_frequency=args.min_frequency, merges_per_pass=args.merges_per_pass)
-    progress = CountProgress(stderr)
-    corpus = load_corpus(
-        args.file,
-        pipeline_of(args),
-        args.input,
-        progress.update,
-        args.workers,
-        field_of(args),
-        fork=True,
-        stdin_kind=stdin_kind_of(args),
-    )
-    progress.close()
+    corpus = corpus_of_inputs(args, pipeline_of(args), stderr)
     bar = ProgressBar(stderr, (args.merges or 0) * len(args.tie_break))
     runs = sweep(corpus, training, args.tie_break, args.merges, args.vocab_size, progress=bar.update)
     bar.close()

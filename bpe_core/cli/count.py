@@ -50,7 +50,8 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not to_stdout:
         check_writable(args.output)
         refuse_overwriting_inputs([args.output], args.file)
-    if kind_of(args.output)[0] == "parquet" and kind_of(args.output)[1] is not None:  # could not be read back
+    kind, compression = kind_of(args.output)
+    if kind == "parquet" and compression is not None:  # it could not be read back
         raise InputError(
             f"The output {args.output!r} names a compressed Parquet file; Parquet compresses itself."
         )

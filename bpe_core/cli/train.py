@@ -25,6 +25,8 @@ from bpe_core.training.config import TrainingConfig
 from bpe_core.training.trainer import Trainer
 
 if TYPE_CHECKING:
+    from bpe_core.pipeline.config import PipelineConfig
+    from bpe_core.pipeline.corpus import Corpus
     from bpe_core.tools.compare import Run
 
 
@@ -56,20 +58,7 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.output and args.walkthrough and _same_path(args.output, args.walkthrough):
         raise ConfigError(f"-o and --walkthrough both name {args.output!r}; one would replace the other.")
     refuse_overwriting_inputs([args.output, args.walkthrough], args.file)
-    # A command-line process has no threads, so counting may fork its workers.
-    progress = CountProgress(stderr)
-    corpus = load_corpus(
-        args.file,
-        config,
-        args.input,
-        progress.update,
-        args.workers,
-        field_of(args),
-        fork=True,
-        stdin_kind=stdin_kind_of(args),
-    )
-    progress.close()
-    trainer = Trainer(corpus, training)
+    trainer = Trainer(corpus_of_inputs(args, config, stderr), training)
     bar = ProgressBar(
         stderr, args.merges or (max(0, args.vocab_size - trainer.vocab_size) if args.vocab_size else 0)
     )
@@ -100,6 +89,24 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     else:
         _train_summary(trainer, message, time.perf_counter() - started, args.output, stdout)
     return 0
+
+
+def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: TextIO) -> Corpus:
+    """The corpus of the inputs ``train`` and ``compare`` were given, counted with progress."""
+    progress = CountProgress(stderr)
+    # A command-line process has no threads, so counting may fork its workers.
+    corpus = load_corpus(
+        args.file,
+        config,
+        args.input,
+        progress.update,
+        args.workers,
+        field_of(args),
+        fork=True,
+        stdin_kind=stdin_kind_of(args),
+    )
+    progress.close()
+    return corpus
 
 
 def _same_path(a: str, b: str) -> bool:

@@ -346,38 +346,34 @@ def test_inputs_without_words_are_named(tmp_path, monkeypatch):
     assert code == 1 and "The 2 inputs hold no words" in err
 
 
-def test_a_zstd_file_of_one_long_run_is_read_in_bounded_memory(tmp_path):
+def read_with_peak(path) -> tuple[int, int]:
+    """The bytes a file reads as (decompressed), and the most memory Python held meanwhile."""
     import tracemalloc
 
     from bpe_core.io.sources import byte_blocks, expand
 
+    tracemalloc.start()
+    try:
+        read = sum(len(block) for block in byte_blocks(expand([str(path)])[0]))
+        return read, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_zstd_file_of_one_long_run_is_read_in_bounded_memory(tmp_path):
     path = tmp_path / "run.txt.zst"
     with open(path, "wb") as file, zstandard.ZstdCompressor().stream_writer(file) as writer:
         for _ in range(256):  # 256 MB of one letter: a few kilobytes compressed
             writer.write(b"a" * (1 << 20))
-    tracemalloc.start()
-    try:
-        read = sum(len(block) for block in byte_blocks(expand([str(path)])[0]))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    read, peak = read_with_peak(path)
     assert read == 256 << 20 and peak < 64 << 20  # 32 MB out of a kilobyte at most, and a block
 
 
 @pytest.mark.parametrize("suffix, compress", [(".xz", lzma.compress), (".bz2", bz2.compress)])
 def test_an_xz_or_bzip2_file_of_one_long_run_is_read_a_block_at_a_time(tmp_path, suffix, compress):
-    import tracemalloc
-
-    from bpe_core.io.sources import byte_blocks, expand
-
     path = tmp_path / f"run.txt{suffix}"
     path.write_bytes(compress(b"a" * (64 << 20)))  # 64 MB of one letter: kilobytes compressed
-    tracemalloc.start()
-    try:
-        read = sum(len(block) for block in byte_blocks(expand([str(path)])[0]))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    read, peak = read_with_peak(path)
     assert read == 64 << 20 and peak < 24 << 20  # xz's own dictionary takes 8 MB
 
 
