@@ -75,6 +75,11 @@ _ASCII = {
 }
 _NON_SPACE_RUN = re.compile(r"\S+")  # re's \s is exactly str.split()'s whitespace
 _CHUNK_SIZE = 1 << 20
+# Text is counted in pieces about this size: a piece without a non-ASCII character takes the
+# quicker engine (real text has a curly quote or a dash in most megabytes), and a small piece's
+# matches stay in the processor's cache until counted. On English text, against pieces of a
+# megabyte, the GPT-2 pattern's counting took a tenth less time.
+_COUNTED_SIZE = 1 << 14
 _PARALLEL_MIN = 4 << 20  # below this, forking costs more than it saves
 
 
@@ -156,7 +161,7 @@ def count_pieces(text: str, mode: str, counter: Counter[str] | None = None, work
 
 
 def _count_chunks(text: str, mode: str, counter: Counter[str]) -> Counter[str]:
-    for chunk in safe_chunks(text):
+    for chunk in safe_chunks(text, _COUNTED_SIZE):
         counter.update(split(chunk, mode))
     return counter
 
