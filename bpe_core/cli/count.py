@@ -48,7 +48,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     started = time.perf_counter()
     to_stdout = args.output == "-"  # the standard stream, as - is among the inputs
     if not to_stdout:
-        check_writable(args.output)
+        check_writable(args.output, "counts.tsv")
         refuse_overwriting_inputs([args.output], args.file)
     kind, compression = kind_of(args.output)
     if kind == "parquet" and compression is not None:  # it could not be read back
@@ -81,7 +81,8 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     seconds = time.perf_counter() - started
     total = sum(counts.values())
     print(
-        f"Counted {len(counts):,} word types ({total:,} words) in {read:,} input{'s' * (read != 1)} "
+        f"Counted {len(counts):,} word type{'s' * (len(counts) != 1)} ({total:,} word{'s' * (total != 1)}) "
+        f"in {read:,} input{'s' * (read != 1)} "
         f"in {seconds:.1f} s; wrote {'them to standard output' if to_stdout else args.output}.",
         file=stderr if to_stdout else stdout,
     )

@@ -187,8 +187,9 @@ def pipeline_of(args: argparse.Namespace) -> PipelineConfig:
 
 
 def field_of(args: argparse.Namespace) -> str:
-    """The JSONL field or Parquet column the inputs' texts are in."""
-    return args.field or DEFAULT_FIELD
+    """The JSONL field or Parquet column the inputs' texts are in (an empty name is a name:
+    JSON allows it)."""
+    return DEFAULT_FIELD if args.field is None else args.field
 
 
 def stdin_kind_of(args: argparse.Namespace) -> str:

@@ -161,9 +161,12 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
     passes = ""
     if trainer.training.merges_per_pass != 1 and trainer.position:
         passes = f" ({trainer.record(trainer.position).pass_number:,} passes)"
-    print(f"Trained {trainer.position:,} merges{passes} in {seconds:.1f} s; stopped: {reason}.", file=out)
+    merges = trainer.position
+    done = f"Trained {merges:,} merge{'s' * (merges != 1)}{passes} in {seconds:.1f} s"
+    print(f"{done}; stopped: {reason}.", file=out)
+    types, words = trainer.word_count, corpus.total_words
     print(
-        f"Corpus: {trainer.word_count:,} word types, {corpus.total_words:,} words; "
+        f"Corpus: {types:,} word type{'s' * (types != 1)}, {words:,} word{'s' * (words != 1)}; "
         f"{initial.corpus_tokens:,} -> {trainer.corpus_tokens:,} tokens ({ratio:.2f}x fewer).",
         file=out,
     )

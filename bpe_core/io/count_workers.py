@@ -19,6 +19,7 @@ order is a (task 0), c, b (task 1), with b counted 3 times.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import signal
 import time
@@ -33,6 +34,7 @@ from bpe_core.pipeline.config import PipelineConfig
 
 POLL = 0.1  # seconds between looks at cancellation and the workers' health while waiting
 STOP_SECONDS = 5.0  # how long workers have to stop after a failure or a cancel before being ended
+ORPHAN_CHECK = 1.0  # seconds an idle worker waits for a task before checking its main process lives
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep each busy, few enough to bound memory
 
 # What a worker sends back once its tasks are done: its counts, where each task's new words
@@ -81,7 +83,11 @@ def count_on_workers(
         raise min(faults, key=lambda fault: fault.number).error from None
     except BaseException:
         abandon.set()
-        _stop(tasks, results, started)
+        try:
+            _stop(tasks, results, started)
+        except BaseException:  # a second Ctrl+C while they stop: they are ended at once
+            _end(started)
+            raise
         raise
     for process in processes:
         process.join()
@@ -152,6 +158,15 @@ def _stop(tasks: Any, results: Any, processes: list) -> list[_TaskFailed]:
     else:
         tasks.cancel_join_thread()
     return faults
+
+
+def _end(processes: list) -> None:
+    """End the workers without waiting for them (the command is leaving): none may outlive it."""
+    with _signals_held():
+        for process in processes:
+            with contextlib.suppress(Exception):
+                if process.is_alive():
+                    process.kill()
 
 
 def _drain(results: Any, faults: list[_TaskFailed]) -> None:
@@ -233,8 +248,14 @@ def _work(
     specials = [0] * n_specials
     starts: list[tuple[int, int]] = []
     failed = False
+    parent = os.getppid()
     while True:
-        number, task = tasks.get()
+        try:
+            number, task = tasks.get(timeout=ORPHAN_CHECK)
+        except queue.Empty:
+            if os.getppid() != parent:  # the main process is gone (killed): so is the work
+                return
+            continue
         if number is None:
             break
         if failed or abandon.is_set():

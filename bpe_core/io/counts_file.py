@@ -21,10 +21,19 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from bpe_core.errors import InputError, quoted
-from bpe_core.io.sources import Source, byte_blocks, expand, is_text_type, kind_of, text_blocks
+from bpe_core.io.sources import (
+    Source,
+    byte_blocks,
+    expand,
+    first_not_utf8,
+    is_text_type,
+    kind_of,
+    named,
+    text_blocks,
+)
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import MAX_TOTAL, Corpus, Progress, parsed_count
-from bpe_core.runtime.fileio import write_atomic
+from bpe_core.runtime.fileio import LIMIT_VARIABLE, input_limit, write_atomic
 
 HEADER = "#bpe-studio counts 1"
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -131,8 +140,18 @@ def is_counts_file(path: str | Path) -> bool:
 
 def read_counts_text(name: str) -> str:
     """A counts file's text (``-``: standard input; decompressed as its suffix says), refused
-    as any text input is: missing, binary, or not UTF-8, naming the line."""
-    return "".join(text_blocks(expand([name])[0]))
+    as any text input is: missing, binary, or not UTF-8, naming the line; and beyond the
+    input limit, since it is held whole (a stream may never end)."""
+    limit, held, blocks = input_limit(), 0, []
+    for block in text_blocks(expand([name])[0]):
+        held += len(block)
+        if held > limit:
+            raise InputError(
+                f"{named(name)} holds more than {limit // 2**20:,} MB of word counts, the input limit "
+                f"(set {LIMIT_VARIABLE} to raise it)."
+            )
+        blocks.append(block)
+    return "".join(blocks)
 
 
 def parquet_counts_corpus(name: str, config: PipelineConfig) -> Corpus:
@@ -299,15 +318,16 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
         yield unescaped(word, where), parsed_count(count_text, where)
 
 
-def is_counts_parquet(path: str | Path) -> bool:
-    """Whether a Parquet file holds word counts (the columns ``word`` and ``count``)."""
+def is_counts_parquet(path: str | Path, exactly: bool = False) -> bool:
+    """Whether a Parquet file holds word counts: the columns ``word`` and ``count`` (and, if
+    ``exactly``, no other, as ``count`` writes it)."""
     try:
         import pyarrow.parquet as pq
 
         names = pq.read_schema(path).names
     except Exception:  # no pyarrow, or not Parquet: the corpus reader says what is wrong
         return False
-    return {"word", "count"} <= set(names)
+    return sorted(names) == ["count", "word"] if exactly else {"word", "count"} <= set(names)
 
 
 def _parquet_counts(name: str) -> Iterable[tuple[str, int]]:
@@ -328,7 +348,14 @@ def _parquet_counts(name: str) -> Iterable[tuple[str, int]]:
         raise InputError(
             f"Row {missing.index(True) + 1:,} of the counts file {name!r} has no word or no count."
         )
-    for row, (word, count) in enumerate(zip(words.to_pylist(), counts.to_pylist(), strict=True), start=1):
+    try:
+        listed = words.to_pylist()
+    except UnicodeDecodeError:  # a string column may hold bytes that are not UTF-8
+        row = first_not_utf8(words) + 1
+        raise InputError(
+            f"Row {row:,} of the counts file {name!r} has a word that is not valid UTF-8."
+        ) from None
+    for row, (word, count) in enumerate(zip(listed, counts.to_pylist(), strict=True), start=1):
         if not word or not 1 <= count <= MAX_TOTAL:
             raise InputError(
                 f"Row {row:,} of the counts file {name!r} has an empty word or a count out of range."

@@ -59,13 +59,15 @@ RECORDS_PER_BATCH = 2_000  # JSONL lines or Parquet rows handed on together
 class Source:
     """One input: ``name`` is its path as found (or ``-``), ``kind`` ``text``, ``jsonl`` or
     ``parquet``, ``compression`` a name of :data:`COMPRESSIONS` or ``None``, ``size`` its bytes on
-    disk (``None`` for standard input), ``data`` its bytes when they were read elsewhere."""
+    disk (``None`` for standard input), ``data`` its bytes when they were read elsewhere, and
+    ``sniffed`` whether its compression is told by its first bytes."""
 
     name: str
     kind: str
     compression: str | None
     size: int | None
     data: bytes | None = field(default=None, repr=False)  # the file's bytes, already read (Spark's)
+    sniffed: bool = False  # a stream without a suffix to tell (standard input, a pipe): its first bytes tell
 
 
 def kind_of(name: str) -> tuple[str, str | None]:
@@ -118,8 +120,21 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
         kind, compression = kind_of(name) if name != STDIN else (stdin_kind, None)
         if kind == "parquet" and compression is not None:
             raise InputError(f"The file {name!r} is a compressed Parquet file; Parquet compresses itself.")
-        sources.append(Source(name, kind, compression, None if name == STDIN else _size(name)))
+        # A pipe named by a path without a suffix (``<(zcat shard.gz)``) is read as standard input is.
+        sniffed = name == STDIN or (not Path(name).suffix and _is_stream(name))
+        if sniffed:
+            kind = stdin_kind
+        sources.append(Source(name, kind, compression, None if sniffed else _size(name), sniffed=sniffed))
     return sources
+
+
+def _is_stream(name: str) -> bool:
+    """Whether ``name`` is a pipe or a device: read once, from its beginning, size unknown."""
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        return False  # the reading says why it cannot be read
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def one_name_per_file(names: Iterable[str]) -> list[str]:
@@ -146,16 +161,18 @@ def refuse_overwriting_inputs(outputs: Sequence[str | None], specs: Sequence[str
         return
     for source in sources:
         for output in existing:  # the same file by any name: a link, a case-insensitive spelling
-            if source.name != STDIN and _same_file(source.name, output):
-                raise InputError(
-                    f"The output {output!r} is one of the inputs; writing it would replace them."
-                )
+            if _same_file(source.name, output):
+                shown = "read on standard input" if source.name == STDIN else "one of the inputs"
+                raise InputError(f"The output {output!r} is {shown}; writing it would replace it.")
 
 
-def _same_file(a: str, b: str) -> bool:
+def _same_file(name: str, output: str) -> bool:
+    """Whether the input ``name`` (standard input: the file it is redirected from) is ``output``."""
     try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them cannot be reached: the reading says so
+        if name == STDIN:
+            return sys.stdin is not None and os.path.samestat(os.fstat(sys.stdin.fileno()), os.stat(output))
+        return os.path.samefile(name, output)
+    except (OSError, ValueError):  # one of them cannot be reached (the reading says so), or no stdin
         return False
 
 
@@ -332,8 +349,8 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
             try:
                 if stream is None:  # opened here: its first read (peek) may fail as any read
                     buffered = io.BufferedReader(_Counted(raw, read), BLOCK)  # type: ignore[arg-type,type-var]
-                    if source.name == STDIN:  # no name to tell: its first bytes tell
-                        compression = _compression_of_stream(buffered.peek(16))
+                    if source.sniffed:  # no name to tell: its first bytes tell
+                        compression = _compression_of_stream(buffered.peek(16), source.name)
                     stream = _decompressed(buffered, compression, source.name)
                 block = stream.read(BLOCK)
             except InputError:
@@ -364,14 +381,14 @@ _MAGIC = re.compile(
 )
 
 
-def _compression_of_stream(first: bytes) -> str | None:
-    """The compression standard input's first bytes show, or ``None`` for plain bytes. Parquet,
-    which is read by its footer, is refused."""
+def _compression_of_stream(first: bytes, name: str) -> str | None:
+    """The compression a stream's first bytes show, or ``None`` for plain bytes. Parquet, which
+    is read by its footer, is refused."""
     found = _MAGIC.match(first)
     if found is None:
         return None
     if found.lastindex == 5:
-        raise InputError("Standard input holds a Parquet file, which is read from a file: give its path.")
+        raise InputError(f"{named(name)} holds a Parquet file, which is read from a file: give its path.")
     return ("gzip", "bzip2", "xz", "zstd")[found.lastindex - 1]  # type: ignore[operator]
 
 
@@ -519,6 +536,8 @@ def part_text(name: str, start: int, stop: int) -> str:
             data = file.read(stop - start)
     except OSError as error:
         raise unreadable(name, error) from None
+    if len(data) < stop - start:  # cut shorter since it was measured: what was counted is not the file
+        raise InputError(f"The file {name!r} changed while it was being read; count it again.")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -640,7 +659,7 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         return _ONE_A_LINE if first_number == 1 and not texts else ""
 
     for number, line in enumerate(lines, start=first_number):
-        if not line.strip():
+        if not line.lstrip("\ufeff").strip():  # blank, or a byte order mark alone (files joined by cat)
             continue
         try:
             record = _json_record(line)
@@ -696,7 +715,13 @@ def parquet_batches(
                     nulls = column.is_null().to_pylist()
                     at = row + nulls.index(True)
                     raise InputError(f"Row {at:,} of {source.name!r} has no {quoted(field)} (null).")
-                texts = column.to_pylist()
+                try:
+                    texts = column.to_pylist()
+                except UnicodeDecodeError:  # a string column may hold bytes that are not UTF-8
+                    at = row + first_not_utf8(column)
+                    raise InputError(
+                        f"Row {at:,} of {source.name!r} has a {quoted(field)} that is not valid UTF-8."
+                    ) from None
                 # searched as plain strings: compute has no kernel for dictionaries or views
                 plain_type = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
                 plain = column if plain_type else column.cast(pa.large_string())
@@ -714,6 +739,17 @@ def parquet_batches(
             done = now
     except (OSError, pa.ArrowException):  # a damaged page: pyarrow says OSError
         raise InputError(f"The Parquet file {source.name!r} is damaged (from row {row:,}).") from None
+
+
+def first_not_utf8(column: Any) -> int:
+    """The place of the first string in ``column`` (a pyarrow array, chunked or not) that is
+    not UTF-8 (0 if none is)."""
+    for place, value in enumerate(column):
+        try:
+            value.as_py()
+        except UnicodeDecodeError:
+            return place
+    return 0
 
 
 def parquet_text_column(source: Source, field: str) -> Any:

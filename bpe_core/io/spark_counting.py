@@ -149,7 +149,8 @@ def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field
         null = frame.filter(frame[field].isNull()).select(input_file_name()).limit(1).collect()
         if null:
             raise InputError(f"A row of the Parquet file {_local(null[0][0])!r} has no {field!r} (null).")
-        rows = frame.select(field, input_file_name()).rdd.map(tuple)
+        # As bytes: Spark would decode a string that is not UTF-8 with replacement characters.
+        rows = frame.select(frame[field].cast("binary"), input_file_name()).rdd.map(tuple)
         parts.append(rows.mapPartitions(lambda rows: _texts_counts(rows, config, field)))
     counts = parts[0] if len(parts) == 1 else spark.sparkContext.union(parts)
     return counts.reduceByKey(operator.add).collect()
@@ -167,12 +168,17 @@ def _file_counts(row: Any, config: dict, field: str) -> Iterator[tuple[str, int]
     return iter(counter.items())
 
 
-def _texts_counts(rows: Iterator[tuple[str, str]], config: dict, field: str) -> Iterator[tuple[str, int]]:
-    """On an executor: the counts of Parquet rows (each a text, with its file's URL); a NUL
-    in one is refused naming its file, as the local engine refuses it."""
+def _texts_counts(rows: Iterator[tuple[bytes, str]], config: dict, field: str) -> Iterator[tuple[str, int]]:
+    """On an executor: the counts of Parquet rows (each a text's UTF-8, with its file's URL);
+    one that is not UTF-8 or holds a NUL is refused naming its file, as the local engine
+    refuses it."""
     pipeline = PipelineConfig.from_dict(config)
     texts = []
-    for text, url in rows:
+    for raw, url in rows:
+        try:
+            text = bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"A row of {_local(url)!r} has a {field!r} that is not valid UTF-8.") from None
         if "\x00" in text:
             raise InputError(
                 f"A row of {_local(url)!r} has a {field!r} holding a NUL character, which is not text."

@@ -37,6 +37,7 @@ _CHUNK = 16 * 2**20
 TEXT_BLOCK = 2**20  # bytes of text read at a time by text_blocks()
 # What tempfile.mkstemp puts between our prefix (".NAME.PID.") and suffix (".tmp").
 _RANDOM_PART = re.compile(r"[a-z0-9_]{8}")
+_STEM_BYTES = 200  # of a long name, begin its temporary files' names (see _stem)
 _MAX_PID = 2**31 - 1  # pid_t: a larger number is no process's, and os.kill refuses it
 _SPOOLED: dict[str, bytes] = {}  # path -> the bytes of a pipe read by spooled()
 _placing = 0  # see placements()
@@ -168,17 +169,23 @@ def spooled(path: str | Path, what: str = "file") -> Iterator[None]:
         del _SPOOLED[str(path)]
 
 
-def check_writable(path: str | Path) -> Path:
+def check_writable(path: str | Path, example: str = "model.json") -> Path:
     """Where saving to ``path`` will write (a symlink's target), checked before long work, so a
-    bad output path is reported at once rather than after training."""
+    bad output path is reported at once rather than after training (``example``: a file name
+    to suggest where ``path`` is a folder)."""
     text = str(path)
     if not text.strip():
         raise SessionError("The output file name is empty.")
-    if text.endswith(os.sep) or Path(text).is_dir():
+    try:  # a name too long, or a loop of symbolic links, is said by the system
+        is_folder = text.endswith(os.sep) or Path(text).is_dir()
+        target = Path(os.path.realpath(text))
+        _kind(target)
+    except OSError as error:
+        raise SessionError(f"Cannot write {text!r} ({error.strerror}).") from None
+    if is_folder:
         raise SessionError(
-            f"The output {text!r} is a folder; give a file name such as {text.rstrip(os.sep)}/model.json."
+            f"The output {text!r} is a folder; give a file name such as {text.rstrip(os.sep)}/{example}."
         )
-    target = Path(os.path.realpath(text))
     folder = target.parent
     if not folder.is_dir():
         raise SessionError(f"Cannot write {text!r}: the folder {str(folder)!r} does not exist.")
@@ -287,7 +294,7 @@ def _written_beside(path: str | Path, target: Path, data: bytes) -> str:
         _remove_stale_temporaries(target)
     try:
         handle, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp"
+            dir=target.parent, prefix=f".{_stem(target)}.{os.getpid()}.", suffix=".tmp"
         )
     except OSError as error:
         raise SessionError(f"Cannot write to the folder of {str(path)!r} ({error.strerror}).") from None
@@ -304,6 +311,15 @@ def _written_beside(path: str | Path, target: Path, data: bytes) -> str:
         Path(temporary).unlink(missing_ok=True)
         raise
     return temporary
+
+
+def _stem(target: Path) -> str:
+    """The part of ``target``'s name its temporary files begin with: the name, cut to leave
+    room for the rest of theirs where it is long (a name may take 255 bytes, and so may theirs)."""
+    name = target.name
+    while len(os.fsencode(name)) > _STEM_BYTES:
+        name = name[:-1]
+    return name
 
 
 def _kind(target: Path) -> int | None:
@@ -328,7 +344,7 @@ def _remove_own_temporaries(target: Path) -> None:
     """This process's temporary files for ``target``: an interrupt between a temporary's
     making and its listing among those to remove left it behind."""
     with contextlib.suppress(OSError):
-        for leftover in target.parent.glob(f".{glob.escape(target.name)}.{os.getpid()}.*.tmp"):
+        for leftover in target.parent.glob(f".{glob.escape(_stem(target))}.{os.getpid()}.*.tmp"):
             leftover.unlink(missing_ok=True)
 
 
@@ -338,7 +354,7 @@ def _remove_stale_temporaries(target: Path) -> None:
     A courtesy, so it never fails a save: a name that only looks like ours (a number no process
     can have, other digits, anything after ``.tmp``), a folder or link so named, or a file that
     cannot be removed is left where it is."""
-    prefix = f".{target.name}."
+    prefix = f".{_stem(target)}."
     try:
         names = os.listdir(target.parent)
     except OSError:

@@ -1,0 +1,195 @@
+"""More inputs and outputs as data engineers meet them: Parquet strings that are not UTF-8, an
+output that loops or whose name is long, standard input redirected from the output, counts
+handed over as text, pipes named by a path, files cut short while counted, and a double Ctrl+C.
+Each is counted right, or refused with one sentence, exit 1 and nothing written."""
+
+import gzip
+import io
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from tests.cli.test_contract import run
+from tests.cli.test_hostile_inputs import counted, refused
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _not_utf8(column: str, others: dict | None = None) -> pa.Table:
+    """A table whose string ``column``'s second row holds a byte that is not UTF-8."""
+    strings = pa.array([b"good word", b"bad \xff byte"], pa.binary()).view(pa.string())
+    return pa.table({column: strings, **(others or {})})
+
+
+def test_a_parquet_string_that_is_not_utf8_is_refused_naming_its_row(tmp_path):
+    pq.write_table(_not_utf8("text"), tmp_path / "texts.parquet")
+    refused(tmp_path, tmp_path / "texts.parquet", says="Row 2 of ")
+    pq.write_table(_not_utf8("word", {"count": pa.array([3, 2])}), tmp_path / "counts.parquet")
+    code, out, err = run("train", str(tmp_path / "counts.parquet"), "--input", "counts")
+    assert (code, out) == (1, "") and err.count("\n") == 1
+    assert "Row 2 of the counts file" in err and "not valid UTF-8" in err
+
+
+def test_an_output_that_loops_or_whose_name_is_too_long_is_refused_before_the_work(tmp_path):
+    (tmp_path / "in.txt").write_text("a b c a b\n", encoding="utf-8")
+    os.symlink(tmp_path / "loop_a", tmp_path / "loop_b")
+    os.symlink(tmp_path / "loop_b", tmp_path / "loop_a")
+    for output in (tmp_path / "loop_a", tmp_path / ("a" * 300 + ".tsv")):
+        code, out, err = run("count", str(tmp_path / "in.txt"), "-o", str(output))
+        assert (code, out) == (1, "") and err.count("\n") == 1 and "Cannot write" in err, err
+        code, out, err = run("train", str(tmp_path / "in.txt"), "--merges", "1", "-o", str(output))
+        assert (code, out) == (1, "") and err.count("\n") == 1 and "Cannot write" in err, err
+
+
+def test_a_long_output_name_is_written_though_its_temporary_name_would_be_longer(tmp_path):
+    (tmp_path / "in.txt").write_text("a b c a b\n", encoding="utf-8")
+    output = tmp_path / ("é" * 118 + ".tsv")  # 240 bytes: a name the system allows
+    code, _out, err = run("count", str(tmp_path / "in.txt"), "-o", str(output))
+    assert code == 0 and err == ""
+    assert output.read_text(encoding="utf-8").startswith("#bpe-studio counts 1\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["in.txt", output.name])
+    code, _out, err = run("train", str(tmp_path / "in.txt"), "--merges", "1", "-o", str(output))
+    assert code == 0 and err == ""
+
+
+def test_a_folder_given_as_the_counts_output_is_answered_with_a_counts_file_name(tmp_path):
+    (tmp_path / "in.txt").write_text("a b\n", encoding="utf-8")
+    code, _out, err = run("count", str(tmp_path / "in.txt"), "-o", str(tmp_path))
+    assert code == 1 and err.strip().endswith(f"{tmp_path}/counts.tsv.")
+
+
+@pytest.mark.parametrize("command", [["count", "-", "-o"], ["train", "-", "--merges", "1", "-o"]])
+def test_standard_input_redirected_from_the_output_is_refused_and_kept(tmp_path, monkeypatch, command):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the corpus itself\n", encoding="utf-8")
+    with corpus.open(encoding="utf-8") as stream:
+        monkeypatch.setattr(sys, "stdin", stream)
+        code, out, err = run(*command, str(corpus))
+    assert (code, out) == (1, "") and err.count("\n") == 1 and "read on standard input" in err
+    assert corpus.read_text(encoding="utf-8") == "the corpus itself\n"
+
+
+@pytest.mark.parametrize("compress", [bytes, gzip.compress])
+def test_word_counts_on_standard_input_given_as_text_are_refused(tmp_path, monkeypatch, compress):
+    data = compress(b"#bpe-studio counts 1\nthe\t279\ncorpus\t3\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    err = refused(tmp_path, "-", says="Standard input holds word counts")
+    assert "--input counts" in err
+
+
+def test_word_counts_beyond_the_input_limit_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("BPE_STUDIO_MAX_INPUT_MB", "1")
+    lines = b"".join(b"w%d\t5\n" % n for n in range(200_000))  # about 1.6 MB
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"#bpe-studio counts 1\n" + lines)))
+    code, out, err = run("train", "-", "--input", "counts", "--merges", "1")
+    assert (code, out) == (1, "") and err.count("\n") == 1
+    assert "Standard input holds more than 1 MB of word counts" in err
+
+
+def _pipe(tmp_path: Path, data: bytes) -> Path:
+    """A FIFO without a suffix (as ``<(zcat shard.gz)`` names one), fed ``data`` once opened."""
+    path = tmp_path / "63"
+    os.mkfifo(path)
+
+    def feed() -> None:
+        with path.open("wb") as stream:
+            stream.write(data)
+
+    threading.Thread(target=feed, daemon=True).start()
+    return path
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_named_by_a_path_is_read_as_standard_input_is(tmp_path):
+    json_lines = _pipe(tmp_path, b'{"text": "a b"}\n{"text": "b"}\n')
+    assert counted(tmp_path, json_lines, options=["--field", "text"]) == {"b": 2, "a": 1}
+    json_lines.unlink()
+    compressed = _pipe(tmp_path, gzip.compress(b"hello world hello\n"))
+    assert counted(tmp_path, compressed) == {"hello": 2, "world": 1}
+
+
+def test_a_file_cut_short_while_it_is_counted_is_refused():
+    from bpe_core.errors import InputError
+    from bpe_core.io.sources import part_text
+
+    with pytest.raises(InputError, match="changed while it was being read"):
+        part_text(str(REPO / "README.md"), 0, (REPO / "README.md").stat().st_size + 10)
+
+
+def test_parquet_counts_or_a_parquet_file_without_its_suffix_given_as_text_are_refused(tmp_path):
+    pq.write_table(pa.table({"word": ["low", "lower"], "count": [5, 2]}), tmp_path / "c.parquet")
+    for options in ([], ["--field", "word"]):
+        refused(
+            tmp_path,
+            tmp_path / "c.parquet",
+            says="holds word counts (the columns word and count)",
+            options=options,
+        )
+    pq.write_table(pa.table({"text": ["a b"]}), tmp_path / "shard")
+    refused(tmp_path, tmp_path / "shard", says="is a Parquet file: give it a name ending in .parquet")
+
+
+def test_an_empty_field_name_is_a_field_and_a_line_holding_only_a_bom_is_blank(tmp_path):
+    (tmp_path / "e.jsonl").write_bytes(b'{"": "x y", "text": "a"}\n\xef\xbb\xbf\n{"": "y"}\n')
+    assert counted(tmp_path, tmp_path / "e.jsonl", options=["--field", ""]) == {"y": 2, "x": 1}
+
+
+def _state(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent (Linux's /proc), or ``None`` once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1])
+
+
+def _alive(pid: int) -> bool:
+    state = _state(pid)
+    return state is not None and state[0] != "Z"  # a zombie has ended, and waits to be reaped
+
+
+def _children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid``."""
+    return [
+        int(entry.name)
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and _alive(int(entry.name)) and (_state(int(entry.name)) or ("", 0))[1] == pid
+    ]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through Linux's /proc")
+def test_a_double_ctrl_c_quits_at_once_and_leaves_no_counting_process_behind(tmp_path):
+    # Digits between spaces: no place to cut (see ``safe_chunks``), so a worker counts it whole
+    # for seconds, deep in its task when the second Ctrl+C comes.
+    (tmp_path / "big.txt").write_text("12 34 " * 5_000_000, encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "count", str(tmp_path / "big.txt"), "--pretokenize", "gpt2",
+         "--workers", "2", "-o", str(tmp_path / "c.tsv")],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + 20
+    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    workers = _children(process.pid)
+    while not any((_state(pid) or ("",))[0] == "R" for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.02)  # until one counts
+    time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.05)  # while the workers are being stopped
+    process.send_signal(signal.SIGINT)
+    # The second Ctrl+C quits at once: the count's one task would take seconds more.
+    _out, err = process.communicate(timeout=2)
+    assert (process.returncode, err.decode()) == (130, "bpe-studio: Interrupted.\n")
+    assert not (tmp_path / "c.tsv").exists() and workers
+    deadline = time.monotonic() + 0.5  # ended at once, not once their task is done
+    while any(map(_alive, workers)):
+        assert time.monotonic() < deadline, "a counting process outlived the command"
+        time.sleep(0.05)
