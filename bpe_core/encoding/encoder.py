@@ -333,10 +333,12 @@ class Encoder:
         return array("i", lengths)
 
     def _fallback_table(self) -> dict[int, str]:
-        """byte -> the symbol of its fallback token (``<0x0A>``), for the bytes that have one."""
+        """byte -> the symbol of its fallback token (``<0x0A>``), for the bytes that have one
+        (an added token too: Hugging Face's trainer is given them as special tokens)."""
         table = {}
         for byte in range(256):
-            token_id = self._ids.get(fallback_token(byte))
+            name = fallback_token(byte)
+            token_id = self._ids.get(name, self._special_of.get(name))
             if token_id is not None:
                 table[byte] = chr(token_id)
         return table

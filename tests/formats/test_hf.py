@@ -352,3 +352,17 @@ def test_a_merge_listed_again_after_a_merge_using_its_token_is_refused_naming_it
     path.write_text(json.dumps(minimal(vocab=vocab, merges=["a b", "ab c", "a b"])), encoding="utf-8")
     with pytest.raises(InputError, match=r"has a merge 2 that uses a token only a later merge makes\.$"):
         read_hf(path)
+
+
+def test_byte_fallback_tokens_given_to_the_trainer_as_special_tokens_still_stand_for_bytes(tmp_path):
+    """Hugging Face's BpeTrainer makes no <0xNN> tokens: they are given as its special tokens,
+    so the tokenizer lists them among its added tokens, and falls back to them all the same."""
+    tokenizer = Tokenizer(models.BPE(byte_fallback=True, unk_token="<unk>"))
+    tokenizer.normalizer = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
+    byte_tokens = [f"<0x{byte:02X}>" for byte in range(256)]
+    trainer = trainers.BpeTrainer(vocab_size=300, show_progress=False, special_tokens=["<unk>", *byte_tokens])
+    tokenizer.train_from_iterator(["hello world " * 50], trainer)
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    encoder, _notes = read_hf(tmp_path / "tokenizer.json")
+    for text in ["hello 東京", "hello ñ world", "😀"]:
+        assert encoder.encode_ids(text) == tokenizer.encode(text).ids
