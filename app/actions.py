@@ -198,12 +198,17 @@ def make_toolbar(
     speed.setValue(4)
     speed.setMaximumWidth(110)
     speed.setToolTip("Play speed: steps per second")
-    bar.addWidget(QLabel(" speed "))
+    speed_label = QLabel(" speed ")
+    speed_label.setBuddy(speed)  # the label of the slider, for screen readers
+    bar.addWidget(speed_label)
     bar.addWidget(speed)
     bar.addSeparator()
     bar.addAction(commands["reset"])
     bar.addSeparator()
-    bar.addWidget(QLabel(" Ties: "))
+    # The box's label for screen readers: on Linux Qt names a combo box by its current text.
+    ties_label = QLabel(" Ties: ")
+    ties_label.setBuddy(rule_box)
+    bar.addWidget(ties_label)
     for name in RULE_NAMES:
         rule_box.addItem(name, name)
     rule_box.addItem("Ask me", ASK)
@@ -253,7 +258,7 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     for name in TRAIN_MENU_COMMANDS:
         train.addAction(commands[name])
     train.addSeparator()
-    rules = train.addMenu("Tie &rule")
+    rules = train.addMenu("&Tie rule")
     rule_actions = QActionGroup(window)
     for name in (*RULE_NAMES, ASK):
         action = rules.addAction("&Ask me" if name == ASK else name)
@@ -268,6 +273,14 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     view.addSeparator()
     for dock in window.docks.values():
         view.addAction(dock.toggleViewAction())
+    go_to = view.addMenu("&Go to pane")
+    for number, (name, dock) in enumerate(window.docks.items(), start=1):
+        # A pane tabbed behind another is reached by its keys too: shown, brought to the
+        # front, and given the keys (Tab skips what is behind another tab).
+        action = go_to.addAction(dock.windowTitle())
+        if number <= 9:
+            action.setShortcut(f"Ctrl+{number}")
+        action.triggered.connect(lambda _=False, n=name: window.go_to_pane(n))
     view.addSeparator()
     for name in ("history", "compare", "tokenizers", "compression"):
         view.addAction(commands[name])

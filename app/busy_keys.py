@@ -3,16 +3,16 @@
 A job disables Step, Undo and the like, and Qt gives a disabled action's key to whatever has
 the focus instead: ← moved the focus off a button and Space then ticked "Ties only". While the
 window is busy, a key press that is the shortcut of one of its commands is dropped, unless a
-text field has the focus (where the key is typing), or a push button does and the key is Space,
-which presses it (the status bar's Cancel, reached with Tab).
+text field has the focus (where the key is typing), or a control that uses the key does (Space
+on a button, such as the status bar's Cancel reached with Tab, or on a check box; see
+``app.text_keys``). The arrows, the window's undo and step, move the focus off no button.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QAbstractSpinBox,
     QApplication,
     QLineEdit,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.guard import guard_overrides
+from app.text_keys import claims
 
 _TYPING = (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox)
 
@@ -53,12 +54,8 @@ class BusyKeys(QObject):
             return False
         if isinstance(watched, _TYPING):
             return False
-        if (
-            isinstance(watched, QAbstractButton)
-            and not watched.isCheckable()
-            and event.key() == Qt.Key.Key_Space
-        ):
-            return False  # pressing the button the user moved to (a check box's tick stays dropped)
+        if claims(watched, event):
+            return False  # the control's own key: Space presses the button the user moved to
         pressed = QKeySequence(event.keyCombination())
         return any(
             not action.isEnabled() and pressed in action.shortcuts() for action in self._commands.values()

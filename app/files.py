@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QTimer
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
 from app.desktop_entry import SESSION_SUFFIX
@@ -17,7 +17,7 @@ from app.dialogs.export_dialog import ExportDialog
 from app.dialogs.local_tokenizers_dialog import LocalTokenizersDialog
 from app.dialogs.ranks_dialog import ask_ranks_settings
 from app.samples import SAMPLES_DIR
-from app.widgets import keeping_focus
+from app.widgets import ask_text, keeping_focus
 from bpe_core import PipelineConfig
 from bpe_core.io.formats import DESCRIPTIONS, formats_for, tokenizer_format
 from bpe_core.io.local_tokenizers import LocalTokenizer
@@ -239,7 +239,7 @@ class FileActions(QObject):
 
     def ask_paste(self) -> None:
         with keeping_focus(self._window):
-            text, ok = QInputDialog.getMultiLineText(self._window, "Paste text as corpus", "Text:")
+            text, ok = ask_text(self._window, "Paste text as corpus", "Text:", "Text to use as the corpus")
             if ok and not text.strip():
                 QMessageBox.warning(self._window, "Empty corpus", "The pasted text has no words.")
         if ok and text.strip():

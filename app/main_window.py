@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         self.rule_box.setAccessibleName("Tie rule")
         self.rule_box.setAccessibleDescription("How a tie at the top count is broken, or Ask me")
         self.status = StatusFields(self.statusBar(), self.bridge)
+        self.status.focus_home = lambda: self._last_table or self.corpus_pane.view
         # Setup
         self.setWindowTitle("BPE Studio")
         self.setAcceptDrops(True)
@@ -329,6 +330,23 @@ class MainWindow(QMainWindow):
             )
         if answer == QMessageBox.StandardButton.Yes:
             self.bridge.reset()
+
+    def go_to_pane(self, name: str) -> None:
+        """Show the pane ``name``, in front of those it shares a tab bar with, and give it the
+        keys (its first control that takes them: the History graph, a table, a text box)."""
+        if name == "history":
+            self.show_history()
+            return
+        dock = self.docks[name]
+        dock.show()
+        dock.raise_()
+        pane = dock.widget()
+        target = pane.nextInFocusChain()
+        while target is not None and target is not pane:
+            if pane.isAncestorOf(target) and _takes_tab(target):
+                target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return
+            target = target.nextInFocusChain()
 
     def show_history(self) -> None:
         """Show the History pane and give its graph the keys (↑ ↓ move between branches)."""
@@ -796,3 +814,8 @@ def restored_zoom(value: object) -> float:
     except ValueError:
         return 0.0
     return max(ZOOM_MIN, min(ZOOM_MAX, points)) if math.isfinite(points) else 0.0
+
+
+def _takes_tab(widget: QWidget) -> bool:
+    """Whether Tab would stop at ``widget``."""
+    return bool(widget.focusPolicy() & Qt.FocusPolicy.TabFocus) and widget.isEnabled() and widget.isVisible()

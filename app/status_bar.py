@@ -4,6 +4,8 @@ expected text in the current font, so zooming never elides it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QProgressBar, QPushButton, QSizePolicy, QStatusBar, QWidget
@@ -58,6 +60,9 @@ class StatusFields(QObject):
         self.cancel_button.setAutoDefault(True)  # Enter presses it too, as Space does, once Tab is on it
         self.progress.setAccessibleName("Progress of the background job")
         self._focus_before: QWidget | None = None  # where the keys were when the job began
+        # Where the keys go back to when they were nowhere as the job began (it began as a dialog
+        # closed): the window sets it to its last table.
+        self.focus_home: Callable[[], QWidget | None] = lambda: None
         self._clear = QTimer(bar, singleShot=True)
         self._clear.timeout.connect(lambda: self.message.setText(""))
         bar.addWidget(self.message, 1)
@@ -131,6 +136,8 @@ class StatusFields(QObject):
             self._focus_before = QApplication.focusWidget()
         elif not busy and self.cancel_button.hasFocus():  # reached by Tab: the keys go back where they were
             before = self._focus_before
+            if before is None or not isValid(before) or not before.isVisible():
+                before = self.focus_home()
             if before is not None and isValid(before) and before.isVisible():
                 before.setFocus(Qt.FocusReason.OtherFocusReason)
         self.progress.setVisible(busy)

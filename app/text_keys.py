@@ -3,20 +3,42 @@
 Qt lets a window shortcut through when the focused widget does not claim the key: Space in the
 Encode pane's read-only ids box made a merge, and so would → or P in any read-only text. Here,
 in any text field of the window (read-only or not), the keys of the given commands are claimed
-for the field; Esc still hands the keys back to the tables, where they train.
+for the field; Esc still hands the keys back to the tables, where they train. Other controls
+claim the keys they work with: Space presses a button or ticks a box (it made a merge instead),
+a combo box opens on Space, a tab bar turns on ← and →, a slider moves on the arrows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTabBar,
+    QTextEdit,
+    QWidget,
+)
 
 from app.guard import guard_overrides
 
 TEXT_FIELDS = (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox)
+Key = Qt.Key
+_ARROWS = {Key.Key_Left, Key.Key_Right, Key.Key_Up, Key.Key_Down}
+# The keys (without modifiers) each kind of control works with.
+CONTROL_KEYS: tuple[tuple[type, set[Qt.Key]], ...] = (
+    (QAbstractButton, {Key.Key_Space}),
+    (QComboBox, {Key.Key_Space, Key.Key_Up, Key.Key_Down}),
+    (QTabBar, {Key.Key_Left, Key.Key_Right}),
+    (QAbstractSlider, {*_ARROWS, Key.Key_PageUp, Key.Key_PageDown, Key.Key_Home, Key.Key_End}),
+)
 
 
 @guard_overrides
@@ -34,10 +56,19 @@ class TextFieldKeys(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
             return False
-        if not isinstance(watched, TEXT_FIELDS) or watched.window() is not self._window:
+        if not isinstance(watched, QWidget) or watched.window() is not self._window:
             return False
-        pressed = QKeySequence(event.keyCombination())
-        if any(pressed in action.shortcuts() for action in self._commands):
-            event.accept()  # the field's key: Qt delivers it to the field, not the shortcut
-            return True
-        return False
+        if isinstance(watched, TEXT_FIELDS):
+            pressed = QKeySequence(event.keyCombination())
+            claimed = any(pressed in action.shortcuts() for action in self._commands)
+        else:
+            claimed = claims(watched, event)
+        if claimed:
+            event.accept()  # the control's key: Qt delivers it to the control, not the shortcut
+        return claimed
+
+
+def claims(control: QWidget, event: QKeyEvent) -> bool:
+    """Whether ``control`` (not a text field) works with the key of ``event`` (see ``CONTROL_KEYS``)."""
+    plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+    return plain and any(isinstance(control, kind) and event.key() in keys for kind, keys in CONTROL_KEYS)

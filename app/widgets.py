@@ -8,11 +8,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QDropEvent, QHideEvent, QPainter, QPalette, QShowEvent
+from PySide6.QtGui import QDropEvent, QHideEvent, QKeySequence, QPainter, QPalette, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDialog,
+    QInputDialog,
     QLineEdit,
     QPlainTextEdit,
     QSizePolicy,
@@ -55,6 +56,7 @@ class StatusText(QWidget):
         self._minimum_width = minimum_width
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self.setAccessibleName(text)  # painted, not a label's: a screen reader reads it from here
 
     def text(self) -> str:
         return self._text
@@ -64,6 +66,7 @@ class StatusText(QWidget):
             self._text = text
             if self._tip is None:
                 self.setToolTip(text)
+            self.setAccessibleName(text)
             self.update()
 
     def sizeHint(self) -> QSize:
@@ -237,6 +240,27 @@ def keeping_focus(window: QWidget) -> Iterator[None]:
         window.activateWindow()
         if previous is not None and isValid(previous) and previous.isVisible():
             previous.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+
+def ask_text(parent: QWidget, title: str, label: str, name: str) -> tuple[str, bool]:
+    """A text of several lines asked in a dialog, and whether it was given (OK). Its field
+    takes no Tab (Tab moves on to OK, as in every dialog) and is named ``name`` for screen
+    readers; Ctrl+Enter gives the text as OK does (Enter starts a new line)."""
+    dialog = QInputDialog(parent)
+    dialog.setWindowTitle(title)
+    dialog.setLabelText(label)
+    dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+    dialog.setTextValue("")  # lays the dialog out: its field exists from here on
+    field = dialog.findChild(QPlainTextEdit)
+    if field is not None:
+        field.setTabChangesFocus(True)
+        field.setAccessibleName(name)
+    for keys in ("Ctrl+Return", "Ctrl+Enter"):
+        QShortcut(QKeySequence(keys), dialog).activated.connect(dialog.accept)
+    given = dialog.exec() == QDialog.DialogCode.Accepted
+    text = dialog.textValue()
+    dialog.deleteLater()
+    return text, given
 
 
 def _fit_on_screen(window: QWidget) -> None:

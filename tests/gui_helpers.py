@@ -6,7 +6,7 @@ import time
 import pytest
 import shiboken6
 from PySide6.QtCore import QEvent, QSettings, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from app import guard
 from app.collector import restore_automatic_collection
@@ -59,7 +59,7 @@ def dialogs(monkeypatch) -> Dialogs:
         QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (recorded.save_path, ""))
     )
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: recorded.open_path))
-    monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: (recorded.text, True)))
+    monkeypatch.setattr("app.files.ask_text", lambda *a, **k: (recorded.text, True))
     return recorded
 
 

@@ -83,6 +83,7 @@ def _table(
     and header, like every column but the ``texts`` ones, which share what is left (all of them
     share it if none is named)."""
     table = QTableView()
+    table.setTabKeyNavigation(False)  # Tab goes on to the window's next control, not the next cell
     table.setAccessibleName(name)
     table.setModel(RowsModel(columns, table))
     table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)

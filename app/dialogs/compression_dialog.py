@@ -63,6 +63,7 @@ class CompressionDialog(SideDialog):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.rules = QTableWidget(0, 4)
+        self.rules.setTabKeyNavigation(False)  # Tab goes on to the window's next control, not the next cell
         self.rules.setHorizontalHeaderLabels(["Symbol", "Stands for", "Count", "Data after the step"])
         self.rules.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.rules.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)

@@ -89,6 +89,7 @@ class SettingsDialog(QDialog):
         self.marker = QLineEdit(placeholderText="none")
         self.attach = QCheckBox("Attach to the last symbol (w</w>) instead of a symbol of its own")
         self.specials = QPlainTextEdit()
+        self.specials.setTabChangesFocus(True)  # a tab is never a special token: Tab moves on
         self.specials.setPlaceholderText("One special token per line, e.g. <|endoftext|>")
         self.specials.setMaximumHeight(64)
         self.min_frequency = QSpinBox(minimum=1, maximum=10**9)

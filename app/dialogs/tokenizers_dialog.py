@@ -158,6 +158,7 @@ class TokenizersDialog(SideDialog):
 
     def _table(self, columns: list[str]) -> QTableWidget:
         table = QTableWidget(0, len(columns))
+        table.setTabKeyNavigation(False)  # Tab goes on to the window's next control, not the next cell
         table.setHorizontalHeaderLabels(columns)
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

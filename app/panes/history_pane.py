@@ -29,7 +29,7 @@ from app.glyphs import left_to_right
 from app.guard import guard_overrides
 from app.refresh_timer import RefreshTimer
 from app.theme import is_dark, muted
-from app.widgets import status_label
+from app.widgets import keeping_focus, status_label
 from bpe_core.history.branches import BranchInfo
 from bpe_core.history.records import MergeRecord
 from bpe_core.pipeline.vocab import display
@@ -351,9 +351,10 @@ class HistoryGraph(QAbstractScrollArea):
         if info is None:
             return
         # A label as wide as the title: a narrow dialog had its title cut ("Renam… ranch").
-        name, accepted = QInputDialog.getText(
-            self, "Rename branch", f"A new name for {info.name!r}:", text=info.name
-        )
+        with keeping_focus(self.window()):  # the keys come back to the graph, not to nowhere
+            name, accepted = QInputDialog.getText(
+                self, "Rename branch", f"A new name for {info.name!r}:", text=info.name
+            )
         if accepted:
             self._bridge.rename_branch(branch, name)
 

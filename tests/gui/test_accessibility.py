@@ -173,3 +173,22 @@ def test_an_unknown_character_is_marked_by_a_wavy_underline_as_well_as_red(qtbot
     assert (4, QTextCharFormat.UnderlineStyle.WaveUnderline) in styles
     assert (0, QTextCharFormat.UnderlineStyle.WaveUnderline) not in styles
     assert "unknown (red, wavy underline)" in pane.stats.text()
+
+
+def test_the_painted_status_texts_read_to_a_screen_reader_as_shown(qtbot, make_window):
+    from app.widgets import StatusText
+
+    window = make_window("Shakespeare")
+    window.bridge.step()
+    texts = window.findChildren(StatusText)
+    shown = [text for text in texts if text.text()]
+    assert any(text.text().startswith("Step 1") for text in shown)
+    assert [text.accessibleName() for text in texts] == [text.text() for text in texts]
+
+
+def test_the_toolbar_labels_name_their_controls(qtbot, make_window):
+    from PySide6.QtWidgets import QLabel
+
+    window = make_window("Shakespeare")
+    buddies = {label.text().strip(): label.buddy() for label in window.findChildren(QLabel) if label.buddy()}
+    assert buddies["Ties:"] is window.rule_box and buddies["speed"] is window.speed

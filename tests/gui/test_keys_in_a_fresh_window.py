@@ -202,6 +202,13 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
         lambda: dialogs.shown[-1][1] == "Keyboard shortcuts" and "Go to step: Ctrl+G" in dialogs.shown[-1][2],
     )
 
+    for number, dock in enumerate(window.docks.values(), start=1):  # in front, with the keys
+        pane = dock.widget()
+        expect(
+            f"Ctrl+{number}",
+            lambda pane=pane: pane.isVisible() and pane.isAncestorOf(QApplication.focusWidget()),
+        )
+
     window.open_sample(sample("Shakespeare"))
     wait_idle(qtbot, window)
     bridge.run(min_frequency=1)  # long enough to be cancelled
