@@ -228,8 +228,20 @@ class FocusRing(QWidget):
         painter.drawRect(QRectF(self.rect()).adjusted(half, half, -half, -half))
 
 
-# The widgets that get the ring: those whose own focus indication is faint.
-RINGED = (QAbstractItemView, QLineEdit, QPlainTextEdit, QTextEdit, QGraphicsView)
+# The widgets that get the ring: those whose own focus indication is faint (a style's dotted
+# hint on a button, a box or a slider is hard to see from a seat in a lecture hall).
+RINGED = (
+    QAbstractItemView,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QGraphicsView,
+    QAbstractButton,
+    QComboBox,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QTabBar,
+)
 _ring: FocusRing | None = None
 _following = False
 

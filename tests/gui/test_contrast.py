@@ -74,7 +74,8 @@ def test_a_focus_frame_follows_the_keys_in_the_palettes_selection_colour(qtbot, 
 
     window = make_window("Shakespeare")
     fresh_focus(qtbot, window)
-    for widget in (window.corpus_pane.view, window.merges_pane.search, window.pairs_pane.view):
+    controls = (window.merges_pane.ties_only, window.rule_box, window.speed)  # styles hint faintly
+    for widget in (window.corpus_pane.view, window.merges_pane.search, *controls, window.pairs_pane.view):
         widget.setFocus()
         qtbot.waitUntil(lambda w=widget: QApplication.focusWidget() is w)
         ring = widget.findChild(FocusRing)
