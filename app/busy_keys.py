@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.guard import guard_overrides
-from app.text_keys import claims
+from app.text_keys import belongs_to, claims
 
 _TYPING = (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox)
 
@@ -50,7 +50,7 @@ class BusyKeys(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.KeyPress or not isinstance(event, QKeyEvent):
             return False
-        if not isinstance(watched, QWidget) or watched.window() is not self._window:
+        if not isinstance(watched, QWidget) or not belongs_to(watched, self._window):
             return False
         if isinstance(watched, _TYPING):
             return False

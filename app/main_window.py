@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDockWidget,
+    QGraphicsView,
     QInputDialog,
     QLineEdit,
     QMainWindow,
@@ -333,7 +334,8 @@ class MainWindow(QMainWindow):
 
     def go_to_pane(self, name: str) -> None:
         """Show the pane ``name``, in front of those it shares a tab bar with, and give it the
-        keys (its first control that takes them: the History graph, a table, a text box)."""
+        keys: its table or graph, where the pane's keys work (Space steps there), else its first
+        control that takes Tab."""
         if name == "history":
             self.show_history()
             return
@@ -341,6 +343,14 @@ class MainWindow(QMainWindow):
         dock.show()
         dock.raise_()
         pane = dock.widget()
+        views = [
+            w
+            for w in pane.findChildren(QAbstractItemView) + pane.findChildren(QGraphicsView)
+            if _takes_tab(w)
+        ]
+        if views:
+            views[0].setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
         target = pane.nextInFocusChain()
         while target is not None and target is not pane:
             if pane.isAncestorOf(target) and _takes_tab(target):

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDockWidget,
     QLineEdit,
     QPlainTextEdit,
     QTabBar,
@@ -56,7 +57,7 @@ class TextFieldKeys(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
             return False
-        if not isinstance(watched, QWidget) or watched.window() is not self._window:
+        if not isinstance(watched, QWidget) or not belongs_to(watched, self._window):
             return False
         if isinstance(watched, TEXT_FIELDS):
             pressed = QKeySequence(event.keyCombination())
@@ -72,3 +73,9 @@ def claims(control: QWidget, event: QKeyEvent) -> bool:
     """Whether ``control`` (not a text field) works with the key of ``event`` (see ``CONTROL_KEYS``)."""
     plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
     return plain and any(isinstance(control, kind) and event.key() in keys for kind, keys in CONTROL_KEYS)
+
+
+def belongs_to(widget: QWidget, window: QWidget) -> bool:
+    """Whether ``widget`` is in ``window``, a pane floated off it included (its own window)."""
+    top = widget.window()
+    return top is window or (isinstance(top, QDockWidget) and top.parentWidget() is window)

@@ -78,6 +78,11 @@ def _silence(stdout: TextIO) -> None:
         pass
 
 
+def amount(n: int, noun: str) -> str:
+    """``n`` and its noun, singular for one: "1 merge", "2 merges", "1,000 word types"."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def shown(data: str, width: int = WIDTH) -> str:
     """Data made visible on one line, elided in the middle when long."""
     return elided(data[:width], data[-width:], len(data), width)

@@ -17,7 +17,7 @@ import argparse
 import time
 from typing import TextIO
 
-from bpe_core.cli.common import CountProgress
+from bpe_core.cli.common import CountProgress, amount
 from bpe_core.cli.options import field_of, input_options, pipeline_of, pipeline_options, stdin_kind_of
 from bpe_core.errors import InputError
 from bpe_core.io.sources import kind_of, refuse_overwriting_inputs
@@ -81,8 +81,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     seconds = time.perf_counter() - started
     total = sum(counts.values())
     print(
-        f"Counted {len(counts):,} word type{'s' * (len(counts) != 1)} ({total:,} word{'s' * (total != 1)}) "
-        f"in {read:,} input{'s' * (read != 1)} "
+        f"Counted {amount(len(counts), 'word type')} ({amount(total, 'word')}) in {amount(read, 'input')} "
         f"in {seconds:.1f} s; wrote {'them to standard output' if to_stdout else args.output}.",
         file=stderr if to_stdout else stdout,
     )

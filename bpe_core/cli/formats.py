@@ -10,6 +10,7 @@ import os
 from typing import TextIO
 
 from bpe_core.cli import PROG
+from bpe_core.cli.common import amount
 from bpe_core.cli.options import utf8
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import BpeError
@@ -27,6 +28,7 @@ from bpe_core.io.formats.tiktoken_ranks import PATTERNS
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.local_tokenizers import model_path
 from bpe_core.io.session import save_session
+from bpe_core.io.sources import refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
 
 
@@ -107,6 +109,12 @@ def read_model(path: str, format: str | None, args: argparse.Namespace, stderr: 
 
 def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     check_writable(args.output)
+    inputs = [
+        spec
+        for spec in (args.corpus, args.model)
+        if spec is not None and (spec == "-" or os.path.exists(spec))
+    ]
+    refuse_overwriting_inputs([args.output], inputs)  # the corpus, or the model, replaced by the session
     imported = read_tokenizer(model_path(args.model), args.format, args.pattern, args.special_token)
     for note in imported.notes:
         print(f"{PROG}: note: {note}", file=stderr)
@@ -120,13 +128,13 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     save_session(trainer, args.output)
     attached = ""
     if corpus is not None:
-        attached = f", with the counts of {trainer.word_count:,} word types of {args.corpus}"
+        attached = f", with the counts of {amount(trainer.word_count, 'word type')} of {args.corpus}"
         left_out = len(corpus.words) - trainer.word_count
         if left_out > 0:  # (a corpus cut at byte-fallback characters may have more types)
             attached += f" ({left_out:,} left out: they hold characters the tokenizer lacks)"
     print(
-        f"Imported {args.model} ({DESCRIPTIONS[imported.format]}): {len(encoder.keys):,} tokens, "
-        f"{len(encoder.merges):,} merges{attached}. Saved the session to {args.output}.",
+        f"Imported {args.model} ({DESCRIPTIONS[imported.format]}): {amount(len(encoder.keys), 'token')}, "
+        f"{amount(len(encoder.merges), 'merge')}{attached}. Saved the session to {args.output}.",
         file=stdout,
     )
     return 0

@@ -13,7 +13,7 @@ import os
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar
+from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar, amount
 from bpe_core.cli.options import field_of, pipeline_of, stdin_kind_of, tie_break_option, training_options
 from bpe_core.errors import ConfigError
 from bpe_core.history.merge_line import LineView
@@ -160,13 +160,12 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
     ratio = initial.corpus_tokens / max(1, trainer.corpus_tokens)
     passes = ""
     if trainer.training.merges_per_pass != 1 and trainer.position:
-        passes = f" ({trainer.record(trainer.position).pass_number:,} passes)"
-    merges = trainer.position
-    done = f"Trained {merges:,} merge{'s' * (merges != 1)}{passes} in {seconds:.1f} s"
+        number = trainer.record(trainer.position).pass_number
+        passes = f" ({number:,} pass{'es' * (number != 1)})"
+    done = f"Trained {amount(trainer.position, 'merge')}{passes} in {seconds:.1f} s"
     print(f"{done}; stopped: {reason}.", file=out)
-    types, words = trainer.word_count, corpus.total_words
     print(
-        f"Corpus: {types:,} word type{'s' * (types != 1)}, {words:,} word{'s' * (words != 1)}; "
+        f"Corpus: {amount(trainer.word_count, 'word type')}, {amount(corpus.total_words, 'word')}; "
         f"{initial.corpus_tokens:,} -> {trainer.corpus_tokens:,} tokens ({ratio:.2f}x fewer).",
         file=out,
     )
@@ -177,7 +176,8 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
     )
     tied = sum(1 for r in trainer.history if r.ties > 1)
     print(
-        f"Ties: {tied:,} of {trainer.position:,} merges met a tie, decided by {trainer.rule.spec}.", file=out
+        f"Ties: {tied:,} of {amount(trainer.position, 'merge')} met a tie, decided by {trainer.rule.spec}.",
+        file=out,
     )
     shown = trainer.history[:10]
     if shown:

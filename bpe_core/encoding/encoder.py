@@ -881,12 +881,12 @@ class Encoder:
                 pending.clear()
 
         for token_id in ids:
+            if token_id in byte_of:  # a byte's token, an added token too (see _fallback_table)
+                pending.append(byte_of[token_id])
+                continue
             if token_id == UNKNOWN_ID or token_id in self.special_ids:
                 flush()
                 out.append("\ufffd" if token_id == UNKNOWN_ID else keys[token_id])
-                continue
-            if token_id in byte_of:
-                pending.append(byte_of[token_id])
                 continue
             key = keys[token_id] if escape is None else keys[token_id].replace(escape, " ")
             if prefix is not None:  # ``##b`` continues a word; any other token begins one

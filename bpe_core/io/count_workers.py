@@ -22,6 +22,7 @@ import contextlib
 import os
 import queue
 import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -34,7 +35,7 @@ from bpe_core.pipeline.config import PipelineConfig
 
 POLL = 0.1  # seconds between looks at cancellation and the workers' health while waiting
 STOP_SECONDS = 5.0  # how long workers have to stop after a failure or a cancel before being ended
-ORPHAN_CHECK = 1.0  # seconds an idle worker waits for a task before checking its main process lives
+ORPHAN_CHECK = 0.5  # seconds between a worker's looks at whether its main process lives
 IN_FLIGHT = 2  # tasks queued per worker: enough to keep each busy, few enough to bound memory
 
 # What a worker sends back once its tasks are done: its counts, where each task's new words
@@ -248,14 +249,9 @@ def _work(
     specials = [0] * n_specials
     starts: list[tuple[int, int]] = []
     failed = False
-    parent = os.getppid()
+    _end_with(os.getppid())
     while True:
-        try:
-            number, task = tasks.get(timeout=ORPHAN_CHECK)
-        except queue.Empty:
-            if os.getppid() != parent:  # the main process is gone (killed): so is the work
-                return
-            continue
+        number, task = tasks.get()
         if number is None:
             break
         if failed or abandon.is_set():
@@ -273,6 +269,18 @@ def _work(
             starts.append((number, known))
     if not (failed or abandon.is_set()):
         results.put(("done", (dict(counter), starts, specials)))
+
+
+def _end_with(parent: int) -> None:
+    """End this worker once its main process ``parent`` is gone (killed, out of memory): it
+    may be waiting for a task, deep in one, or sending its totals down a pipe no one reads."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
 
 
 def _failed(results: Any, number: int, error: Exception) -> bool:

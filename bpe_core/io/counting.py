@@ -47,6 +47,7 @@ from bpe_core.io.sources import (
 )
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, count_text_into
+from bpe_core.pipeline.pretokenize import letter_spaces
 from bpe_core.runtime.fileio import input_limit
 
 CHUNK = 1 << 21  # characters (bytes, in a part) of text a task holds at least (cut at the next safe place)
@@ -321,12 +322,9 @@ def _is_letter(encoded: bytes) -> bool:
 def safe_cut(text: str, after: int, specials: Sequence[str] = ()) -> int | None:
     """The first place at or after ``after`` before a space between two letters that no
     special token's occurrence spans, or ``None``."""
-    cut = text.find(" ", after)
-    while cut != -1:
-        letters = text[cut - 1].isalpha() and text[cut + 1 : cut + 2].isalpha()
-        if letters and not _spanned(text, cut, specials):
+    for cut in letter_spaces(text, after):
+        if not _spanned(text, cut, specials):
             return cut
-        cut = text.find(" ", cut + 1)
     return None
 
 

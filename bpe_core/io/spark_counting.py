@@ -55,6 +55,8 @@ def spark_counts(
     remote = [spec for spec in specs if _URL.match(spec) and not spec.startswith("file://")]
     local = expand([spec for spec in specs if spec not in remote])  # file:// URLs too
     for source in local:  # refused as the local engine refuses them: the counts are the same
+        if source.sniffed:  # a pipe, which Spark's executors cannot open
+            raise InputError(f"The Spark engine reads files, not pipes: {source.name!r} is one.")
         refuse_other_than_text(source)
         if ":" in Path(source.name).resolve().as_posix():
             raise InputError(

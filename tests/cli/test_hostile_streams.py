@@ -193,3 +193,52 @@ def test_a_double_ctrl_c_quits_at_once_and_leaves_no_counting_process_behind(tmp
     while any(map(_alive, workers)):
         assert time.monotonic() < deadline, "a counting process outlived the command"
         time.sleep(0.05)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through Linux's /proc")
+def test_counting_processes_end_with_a_killed_command(tmp_path):
+    """Killed (the system out of memory, kill -9), the command cannot stop its workers: each
+    ends by itself, waiting for a task, deep in one, or sending its totals."""
+    text = "12 34 " * 5_000_000 + "the quick brown fox " * 500_000  # one long task, then short ones
+    (tmp_path / "big.txt").write_text(text, encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "count", str(tmp_path / "big.txt"), "--pretokenize", "gpt2",
+         "--workers", "2", "-o", str(tmp_path / "c.tsv")],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + 20
+    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    workers = _children(process.pid)
+    while not any((_state(pid) or ("",))[0] == "R" for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.02)  # until one counts
+    process.kill()
+    process.communicate(timeout=30)
+    assert workers and not (tmp_path / "c.tsv").exists()
+    deadline = time.monotonic() + 5
+    while any(map(_alive, workers)):
+        assert time.monotonic() < deadline, "a counting process outlived its killed command"
+        time.sleep(0.05)
+
+
+def test_import_refuses_an_output_that_is_its_corpus_or_its_model(tmp_path, monkeypatch):
+    corpus, model = tmp_path / "corpus.txt", tmp_path / "m.json"
+    corpus.write_text("low lower lowest\n", encoding="utf-8")
+    assert run("train", str(corpus), "--merges", "2", "-o", str(model))[0] == 0
+    kept = model.read_bytes()
+    for arguments in (["--corpus", str(corpus), "-o", str(corpus)], ["-o", str(model)]):
+        code, out, err = run("import", str(model), *arguments)
+        assert (code, out) == (1, "") and "writing it would replace it" in err, err
+    with corpus.open(encoding="utf-8") as stream:
+        monkeypatch.setattr(sys, "stdin", stream)
+        code, _out, err = run("import", str(model), "--corpus", "-", "-o", str(corpus))
+    assert code == 1 and "read on standard input" in err
+    assert corpus.read_text(encoding="utf-8") == "low lower lowest\n" and model.read_bytes() == kept
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_the_spark_engine_refuses_a_pipe_as_it_refuses_standard_input(tmp_path):
+    pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
+    pipe = tmp_path / "63"
+    os.mkfifo(pipe)  # never opened: the refusal comes before anything is read
+    refused(tmp_path, pipe, says="The Spark engine reads files, not pipes", options=["--engine", "spark"])

@@ -365,4 +365,6 @@ def test_byte_fallback_tokens_given_to_the_trainer_as_special_tokens_still_stand
     tokenizer.save(str(tmp_path / "tokenizer.json"))
     encoder, _notes = read_hf(tmp_path / "tokenizer.json")
     for text in ["hello 東京", "hello ñ world", "😀"]:
-        assert encoder.encode_ids(text) == tokenizer.encode(text).ids
+        ids = encoder.encode_ids(text)
+        assert ids == tokenizer.encode(text).ids
+        assert encoder.decode(ids).replace("▁", " ").strip() == text

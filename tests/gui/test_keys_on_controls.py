@@ -158,3 +158,32 @@ def test_tab_leaves_the_tables_of_the_side_windows(qtbot, make_window):
         assert QApplication.focusWidget() is not table, table.window().windowTitle()
     for w in side:
         w.close()
+
+
+def test_space_ticks_a_box_in_a_pane_floated_off_the_window(qtbot, make_window):
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    dock = window.docks["merges"]
+    dock.setFloating(True)
+    dock.show()
+    dock.activateWindow()
+    qtbot.waitUntil(dock.isActiveWindow)
+    box = window.merges_pane.ties_only
+    box.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is box)
+    press("Space")
+    assert box.isChecked() and window.bridge.trainer.position == 0
+
+
+def test_a_pane_gone_to_by_its_keys_has_them_on_its_table(qtbot, make_window):
+    from PySide6.QtWidgets import QAbstractItemView
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    for number, name in ((1, "corpus"), (4, "merges"), (5, "vocab")):
+        press(f"Ctrl+{number}")
+        focus = QApplication.focusWidget()
+        assert isinstance(focus, QAbstractItemView) and window.docks[name].widget().isAncestorOf(focus)
+    press("Ctrl+1")
+    press("Space")
+    assert window.bridge.trainer.position == 1 and window.corpus_pane.filter_edit.text() == ""
