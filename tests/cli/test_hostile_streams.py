@@ -165,41 +165,8 @@ def _children(pid: int) -> list[int]:
     ]
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through Linux's /proc")
-def test_a_double_ctrl_c_quits_at_once_and_leaves_no_counting_process_behind(tmp_path):
-    # Digits between spaces: no place to cut (see ``safe_chunks``), so a worker counts it whole
-    # for seconds, deep in its task when the second Ctrl+C comes.
-    (tmp_path / "big.txt").write_text("12 34 " * 5_000_000, encoding="utf-8")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "count", str(tmp_path / "big.txt"), "--pretokenize", "gpt2",
-         "--workers", "2", "-o", str(tmp_path / "c.tsv")],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    deadline = time.monotonic() + 20
-    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    workers = _children(process.pid)
-    while not any((_state(pid) or ("",))[0] == "R" for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.02)  # until one counts
-    time.sleep(0.1)
-    process.send_signal(signal.SIGINT)
-    time.sleep(0.05)  # while the workers are being stopped
-    process.send_signal(signal.SIGINT)
-    # The second Ctrl+C quits at once: the count's one task would take seconds more.
-    _out, err = process.communicate(timeout=2)
-    assert (process.returncode, err.decode()) == (130, "bpe-studio: Interrupted.\n")
-    assert not (tmp_path / "c.tsv").exists() and workers
-    deadline = time.monotonic() + 0.5  # ended at once, not once their task is done
-    while any(map(_alive, workers)):
-        assert time.monotonic() < deadline, "a counting process outlived the command"
-        time.sleep(0.05)
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through Linux's /proc")
-def test_counting_processes_end_with_a_killed_command(tmp_path):
-    """Killed (the system out of memory, kill -9), the command cannot stop its workers: each
-    ends by itself, waiting for a task, deep in one, or sending its totals."""
-    text = "12 34 " * 5_000_000 + "the quick brown fox " * 500_000  # one long task, then short ones
+def _counting(tmp_path: Path, text: str) -> tuple[subprocess.Popen, list[int]]:
+    """``count`` of ``text`` started on two workers, once one of them is counting, and they."""
     (tmp_path / "big.txt").write_text(text, encoding="utf-8")
     process = subprocess.Popen(
         [sys.executable, "-m", "app", "count", str(tmp_path / "big.txt"), "--pretokenize", "gpt2",
@@ -212,13 +179,42 @@ def test_counting_processes_end_with_a_killed_command(tmp_path):
     workers = _children(process.pid)
     while not any((_state(pid) or ("",))[0] == "R" for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.02)  # until one counts
+    assert workers
+    return process, workers
+
+
+def _gone_within(seconds: float, workers: list[int]) -> None:
+    deadline = time.monotonic() + seconds
+    while any(map(_alive, workers)):
+        assert time.monotonic() < deadline, "a counting process outlived its command"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through Linux's /proc")
+def test_a_double_ctrl_c_quits_at_once_and_leaves_no_counting_process_behind(tmp_path):
+    # Digits between spaces: no place to cut (see ``safe_chunks``), so a worker counts it whole
+    # for seconds, deep in its task when the second Ctrl+C comes.
+    process, workers = _counting(tmp_path, "12 34 " * 5_000_000)
+    time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.05)  # while the workers are being stopped
+    process.send_signal(signal.SIGINT)
+    # The second Ctrl+C quits at once: the count's one task would take seconds more.
+    _out, err = process.communicate(timeout=2)
+    assert (process.returncode, err.decode()) == (130, "bpe-studio: Interrupted.\n")
+    assert not (tmp_path / "c.tsv").exists()
+    _gone_within(0.5, workers)  # ended at once, not once their task is done
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="lists processes through Linux's /proc")
+def test_counting_processes_end_with_a_killed_command(tmp_path):
+    """Killed (the system out of memory, kill -9), the command cannot stop its workers: each
+    ends by itself, waiting for a task, deep in one, or sending its totals."""
+    process, workers = _counting(tmp_path, "12 34 " * 5_000_000 + "the quick brown fox " * 500_000)
     process.kill()
     process.communicate(timeout=30)
-    assert workers and not (tmp_path / "c.tsv").exists()
-    deadline = time.monotonic() + 5
-    while any(map(_alive, workers)):
-        assert time.monotonic() < deadline, "a counting process outlived its killed command"
-        time.sleep(0.05)
+    assert not (tmp_path / "c.tsv").exists()
+    _gone_within(5, workers)
 
 
 def test_import_refuses_an_output_that_is_its_corpus_or_its_model(tmp_path, monkeypatch):
