@@ -38,6 +38,11 @@ def quoted(text: str, limit: int = 40) -> str:
     return f"{text[:limit] + '…'!r} ({len(text):,} characters)"
 
 
+def plural(n: int, word: str) -> str:
+    """``word`` as many ``n`` take: "merge" for one, "merges" for any other number."""
+    return word if n == 1 else word + "s"
+
+
 def shown(value: object) -> str:
     """A value read from a file, for a message: text quoted and cut to a short excerpt (a file
     may hold a token of a megabyte), a number as written, a list or an object named only.

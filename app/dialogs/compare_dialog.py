@@ -42,7 +42,7 @@ from app.panes.plots_pane import TickRoom, _compact_ticks, _log_tick_strings, _l
 from app.refresh_timer import RefreshTimer
 from app.theme import is_dark
 from app.widgets import SideDialog
-from bpe_core.errors import BpeError
+from bpe_core.errors import BpeError, plural
 from bpe_core.history.merge_line import field_values
 from bpe_core.runtime.fileio import write_atomic
 from bpe_core.tools.compare import (
@@ -55,7 +55,6 @@ from bpe_core.tools.compare import (
     count,
     encoder_of,
     pairwise_comparisons,
-    plural,
     run_of,
     sweep_rows,
     to_csv,

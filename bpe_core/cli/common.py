@@ -11,6 +11,8 @@ import os
 import time
 from typing import TextIO
 
+from bpe_core.errors import plural
+
 VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 WIDTH = 72  # characters of data shown on one line
 _OUTPUT_PIECE = 1 << 20  # characters of output held before they are written out
@@ -80,7 +82,7 @@ def _silence(stdout: TextIO) -> None:
 
 def amount(n: int, noun: str) -> str:
     """``n`` and its noun, singular for one: "1 merge", "2 merges", "1,000 word types"."""
-    return f"{n:,} {noun}{'s' * (n != 1)}"
+    return f"{n:,} {plural(n, noun)}"
 
 
 def shown(data: str, width: int = WIDTH) -> str:

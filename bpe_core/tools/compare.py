@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bpe_core.encoding.encoder import Encoder, Merge
-from bpe_core.errors import Cancelled
+from bpe_core.errors import Cancelled, plural
 from bpe_core.history.merge_line import LineView, field_values
 from bpe_core.history.records import MergeRecord
 from bpe_core.pipeline.config import PipelineConfig
@@ -141,10 +141,6 @@ def percent(fraction: float) -> str:
 def signed_percent(value: float) -> str:
     """A difference in % with its sign, never "-0.00%": -0.001 -> +0.00%, -1.5 -> -1.50%."""
     return f"{round(value, 2) + 0.0:+.2f}%"  # + 0.0 turns a rounded -0.0 into 0.0
-
-
-def plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"
 
 
 def run_of(trainer: Trainer, label: str, records: Sequence[MergeRecord] | None = None) -> Run:
