@@ -78,100 +78,102 @@ def make_commands(window: MainWindow) -> dict[str, QAction]:
     add("step", "&Step", bridge.step, ("Space", "Right"), "Merge the next pair")
     add("undo", "&Undo", bridge.undo, ("Ctrl+Z", "Left"), "Undo the last merge")
     add("redo", "&Redo", bridge.redo, ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo the next merge")
-    add("run", "Run…", window.ask_run, ("Ctrl+R",), "Run merges to a number, a vocabulary size or a count")
-    add("run_target", "Run to target", window.run_to_target, ("Ctrl+T",), "Run to the target set in Settings")
+    add("run", "Ru&n…", window.ask_run, ("Ctrl+R",), "Run merges to a number, a vocabulary size or a count")
+    add(
+        "run_target", "Run to t&arget", window.run_to_target, ("Ctrl+T",), "Run to the target set in Settings"
+    )
     add(
         "play",
-        "Play",
+        "&Play",
         window.playback.toggle,
         ("P",),
         "Step automatically at the chosen speed",
         checkable=True,
     )
-    add("goto", "Go to step…", window.ask_goto, ("Ctrl+G",), "Jump to a step by its number")
-    add("reset", "Reset", window.confirm_reset, ("Ctrl+Shift+R",), "Back to step 0, forgetting the history")
-    add("settings", "Settings…", window.open_settings, ("Ctrl+,",), "Pipeline and training settings")
-    add("open_corpus", "Open corpus…", files.ask_open_corpus, ("Ctrl+O",))
+    add("goto", "&Go to step…", window.ask_goto, ("Ctrl+G",), "Jump to a step by its number")
+    add("reset", "R&eset", window.confirm_reset, ("Ctrl+Shift+R",), "Back to step 0, forgetting the history")
+    add("settings", "Sett&ings…", window.open_settings, ("Ctrl+,",), "Pipeline and training settings")
+    add("open_corpus", "&Open corpus…", files.ask_open_corpus, ("Ctrl+O",))
     add(
         "open_folder",
-        "Open corpus folder…",
+        "Open corpus &folder…",
         files.ask_open_corpus_folder,
         ("Ctrl+Alt+O",),
         "A folder of text, compressed, JSONL or Parquet files as one corpus, counted on every core",
     )
-    add("paste", "Paste text as corpus…", files.ask_paste, ("Ctrl+Shift+V",))
-    add("open_session", "Open session…", files.ask_open_session, ("Ctrl+Shift+O",))
+    add("paste", "&Paste text as corpus…", files.ask_paste, ("Ctrl+Shift+V",))
+    add("open_session", "Open sessio&n…", files.ask_open_session, ("Ctrl+Shift+O",))
     add(
         "open_tokenizer",
-        "Open tokenizer…",
+        "Open &tokenizer…",
         files.ask_open_tokenizer,
         tip="A tokenizer already on this computer (Hugging Face's and tiktoken's caches), or any file",
     )
     add(
         "import",
-        "Import tokenizer…",
+        "&Import tokenizer…",
         files.ask_import,
         ("Ctrl+I",),
         "Open a tokenizer file (Hugging Face, GPT-2, tiktoken, subword-nmt, minbpe) as a session",
     )
     add(
         "attach",
-        "Attach corpus…",
+        "Attac&h corpus…",
         files.ask_attach,
         tip="Replay the merges on a corpus, filling in each merge's count there",
     )
     add(
         "export_as",
-        "Export as…",
+        "&Export as…",
         files.ask_export,
         ("Ctrl+E",),
         "Write the merges up to this step in another tool's format",
     )
-    add("save", "Save session", files.save, ("Ctrl+S",))
-    add("save_as", "Save session as…", files.save_as, ("Ctrl+Shift+S",))
+    add("save", "&Save session", files.save, ("Ctrl+S",))
+    add("save_as", "Save session &as…", files.save_as, ("Ctrl+Shift+S",))
     add(
         "export_view",
-        "Export view…",
+        "Export &view…",
         window.ask_export_view,
         tip="The last table you used as CSV, or (with the Plots pane in focus) the plots as PNG or SVG",
     )
     add(
         "walkthrough",
-        "Export walk-through…",
+        "Export &walk-through…",
         window.ask_walkthrough,
         tip="Steps 1 to the current one as a lesson document (Markdown or HTML)",
     )
-    add("quit", "Quit", window.close, ("Ctrl+Q",))
-    add("zoom_in", "Zoom in", lambda: window.zoom(1), ("Ctrl++", "Ctrl+="))
-    add("zoom_out", "Zoom out", lambda: window.zoom(-1), ("Ctrl+-",))
-    add("zoom_reset", "Actual size", lambda: window.zoom(0), ("Ctrl+0",))
-    add("fullscreen", "Full screen", window.toggle_fullscreen, ("F11",), checkable=True)
-    add("shortcuts", "Keyboard shortcuts", window.show_shortcuts, ("F1",))
-    add("about", "About BPE Studio", window.show_about, tip="Version, licences and the manual")
+    add("quit", "&Quit", window.close, ("Ctrl+Q",))
+    add("zoom_in", "Zoom &in", lambda: window.zoom(1), ("Ctrl++", "Ctrl+="))
+    add("zoom_out", "Zoom &out", lambda: window.zoom(-1), ("Ctrl+-",))
+    add("zoom_reset", "Actual si&ze", lambda: window.zoom(0), ("Ctrl+0",))
+    add("fullscreen", "&Full screen", window.toggle_fullscreen, ("F11",), checkable=True)
+    add("shortcuts", "&Keyboard shortcuts", window.show_shortcuts, ("F1",))
+    add("about", "&About BPE Studio", window.show_about, tip="Version, licences and the manual")
     add(
         "history",
-        "History of branches",
+        "History of &branches",
         window.show_history,
         ("Ctrl+H",),
         "The tree of branches: ↑ ↓ move between them, F2 renames",
     )
     add(
         "compare",
-        "Compare runs…",
+        "Compare &runs…",
         window.show_compare,
         ("Ctrl+Shift+C",),
         "Two branches side by side, what another rule would have done, and the rule sweep",
     )
     add(
         "tokenizers",
-        "Compare tokenizers…",
+        "Compare &tokenizers…",
         window.show_tokenizers,
         ("Ctrl+Shift+T",),
         "This session and other tokenizer files side by side on the Encode pane's text, and on files",
     )
     add(
         "compression",
-        "Compression view…",
+        "Compressio&n view…",
         window.show_compression,
         tip="The session as the classic compression variant writes it, with decompression",
     )
@@ -234,7 +236,7 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     file_menu = menu.addMenu("&File")
     for name in ("open_corpus", "open_folder", "paste", "open_session", "open_tokenizer", "import", "attach"):
         file_menu.addAction(commands[name])
-    recent = file_menu.addMenu("Recent files")
+    recent = file_menu.addMenu("&Recent files")
     recent.aboutToShow.connect(lambda: fill_recent(recent, window.files))
     file_menu.addSeparator()
     for name in ("save", "save_as"):
@@ -287,14 +289,40 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     help_menu = menu.addMenu("&Help")
     help_menu.addAction(commands["shortcuts"])
     help_menu.addAction(commands["about"])
+    for each in (file_menu, samples, train, rules, view, go_to, help_menu):
+        give_mnemonics(each)
     return Menus(recent, samples, rule_actions)
+
+
+def mnemonic(text: str) -> str:
+    """The letter after ``text``'s ``&`` (lower case), or "" without one (``&&`` is a plain ``&``)."""
+    at = text.replace("&&", "").find("&")
+    return text.replace("&&", "")[at + 1 : at + 2].lower() if at >= 0 else ""
+
+
+def give_mnemonics(menu: QMenu) -> None:
+    """Give each item of ``menu`` without a mnemonic (a sample, a pane) one no other item has:
+    the first free letter starting a word, else any free letter or digit. Keyboard users open
+    any item with Alt and two letters."""
+    actions = [a for a in menu.actions() if not a.isSeparator()]
+    used = {mnemonic(a.text()) for a in actions} - {""}
+    for action in actions:
+        text = action.text()
+        if mnemonic(text):
+            continue
+        starts = [i for i, c in enumerate(text) if c.isalnum() and (i == 0 or not text[i - 1].isalnum())]
+        rest = [i for i, c in enumerate(text) if c.isalnum() and i not in starts]
+        free = next((i for i in [*starts, *rest] if text[i].lower() not in used and text[i] != "&"), None)
+        if free is not None:
+            used.add(text[free].lower())
+            action.setText(text[:free] + "&" + text[free:])
 
 
 def fill_recent(menu: QMenu, files: FileActions) -> None:
     """File → Recent files as it opens: one entry per recent file, none and greyed out if none."""
     menu.clear()
     for path in files.recent():
-        action = menu.addAction(path)
+        action = menu.addAction(path.replace("&", "&&"))  # a path's "&" is shown, not a mnemonic
         action.triggered.connect(lambda _=False, p=path: files.open_recent(p))
     menu.setEnabled(bool(files.recent()))
 

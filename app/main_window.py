@@ -513,7 +513,7 @@ class MainWindow(QMainWindow):
         button = self.toolbar.widgetForAction(action)
         shown = action.text()
         widths = []
-        for text in ("Play", "Pause"):
+        for text in ("&Play", "&Pause"):
             action.setText(text)
             widths.append(button.sizeHint().width())
         action.setText(shown)
@@ -653,7 +653,7 @@ class MainWindow(QMainWindow):
     def _on_playing(self, playing: bool) -> None:
         action = self.commands["play"]
         action.setChecked(playing)
-        action.setText("Pause" if playing else "Play")
+        action.setText("&Pause" if playing else "&Play")
 
     def _show_error(self, title: str, message: str) -> None:
         with keeping_focus(self):

@@ -17,7 +17,7 @@ def menu_action(window, text):
         action
         for menu in window.menuBar().findChildren(type(window.samples_menu))
         for action in menu.actions()
-        if action.text() == text
+        if action.text().replace("&", "") == text
     )
 
 

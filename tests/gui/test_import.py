@@ -20,7 +20,7 @@ from tests.gui_helpers import ModalAnswerer, drop_file, fresh_focus, press, qt_w
 def menu_action(window, text):
     for menu in window.menuBar().findChildren(type(window.samples_menu)):
         for action in menu.actions():
-            if action.text() == text:
+            if action.text().replace("&", "") == text:
                 return action
     raise AssertionError(f"no menu action {text!r}")
 

@@ -137,7 +137,7 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
     )
     window.tokenizers_dialog.close()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.history_pane.graph)
-    expect("P", lambda: window.commands["play"].isChecked() and window.commands["play"].text() == "Pause")
+    expect("P", lambda: window.commands["play"].isChecked() and window.commands["play"].text() == "&Pause")
     qtbot.waitUntil(lambda: position() > 3)
     expect("P", lambda: not window.playback.playing)
     dialogs.answer = QMessageBox.StandardButton.Yes

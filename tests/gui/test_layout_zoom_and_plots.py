@@ -268,7 +268,7 @@ def test_play_and_pause_take_the_same_room_in_the_toolbar(qtbot, make_window):
     fresh_focus(qtbot, window)
     slider = window.speed.geometry()
     press("P")
-    assert window.commands["play"].text() == "Pause"
+    assert window.commands["play"].text() == "&Pause"
     qtbot.wait(30)
     assert window.speed.geometry() == slider
     press("P")

@@ -70,7 +70,7 @@ def test_a_registered_pane_gets_a_dock_placed_as_declared(open_window):
 
 def test_a_registered_pane_has_a_view_menu_toggle(open_window):
     window = open_window()
-    toggle = next(a for a in view_menu(window).actions() if a.text() == "Notes")
+    toggle = next(a for a in view_menu(window).actions() if a.text().replace("&", "") == "Notes")
     assert toggle.isChecked()
     toggle.trigger()
     assert window.docks["notes"].isHidden()
@@ -104,7 +104,7 @@ def test_a_registered_pane_is_kept_in_the_saved_layout(open_window):
 def test_a_pane_hidden_by_default_waits_in_the_view_menu(open_window):
     window = open_window(PaneSpec("notes", "Notes", NotesPane, RIGHT, visible=False))
     assert window.docks["notes"].isHidden()
-    toggle = next(a for a in view_menu(window).actions() if a.text() == "Notes")
+    toggle = next(a for a in view_menu(window).actions() if a.text().replace("&", "") == "Notes")
     assert not toggle.isChecked()
 
 
