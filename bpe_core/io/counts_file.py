@@ -167,10 +167,16 @@ def counts_corpus(
     text). ``progress(done, total)`` hears how far reading has got (characters, or lines when
     the file is read line by line)."""
     first = _FIRST_LINE.match(text).group()  # type: ignore[union-attr]  # (any text matches)
-    if first.startswith(HEADER.rsplit(" ", 1)[0] + " ") and first != HEADER:
+    prefix = HEADER.rsplit(" ", 1)[0] + " "
+    if first.startswith(prefix) and first != HEADER:
+        version = first.removeprefix(prefix)
+        if version.isdigit() and version.isascii():
+            raise InputError(
+                f"The counts file {name!r} starts with {quoted(first)}, a version this BPE Studio does "
+                f"not read (it reads {quoted(HEADER)})."
+            )
         raise InputError(
-            f"The counts file {name!r} starts with {quoted(first)}, a version this BPE Studio does not "
-            f"read (it reads {quoted(HEADER)})."
+            f"The counts file {name!r} starts with {quoted(first)}, not exactly {quoted(HEADER)}."
         )
     if first != HEADER:
         return None

@@ -38,6 +38,7 @@ from typing import Any, BinaryIO
 from urllib.parse import unquote
 
 from bpe_core.errors import InputError, has_lone_surrogate, quoted
+from bpe_core.runtime.fileio import LIMIT_VARIABLE, input_limit
 
 STDIN = "-"
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
@@ -101,8 +102,6 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
             # Hidden names are skipped below the pattern's fixed folders, not in them: the user
             # typed those ("_data/*.txt", "~/.cache/corpus/*.jsonl").
             fixed = _fixed_folder(spec)
-            if _walks_all_of(spec, fixed):  # glob skips folders it cannot list without a word
-                _folder_files(fixed)
             globbed = sorted(_glob(spec, fixed))
             matches = [p for p in globbed if not _hidden(os.path.relpath(p, fixed))]
             listed = (_folder_files(p) if os.path.isdir(p) else [p] for p in matches)
@@ -142,11 +141,24 @@ def one_name_per_file(names: Iterable[str]) -> list[str]:
     shard named beside its folder): each file is read once, under the first name given."""
     kept, seen = [], set()
     for name in names:
-        same = name if name == STDIN else os.path.realpath(name)
+        same = _identity(name)
         if same not in seen:
             seen.add(same)
             kept.append(name)
     return kept
+
+
+def _identity(name: str) -> object:
+    """What tells one file from another: its device and inode (a hard link is the same file;
+    so is standard input redirected from a file), else its real path (a file not there yet
+    is refused when read)."""
+    try:
+        info = os.fstat(sys.stdin.fileno()) if name == STDIN else os.stat(name)
+    except (OSError, ValueError, AttributeError):  # ValueError: no stdin, or a NUL in the name
+        return name if name == STDIN else os.path.realpath(name)
+    if name == STDIN and not stat.S_ISREG(info.st_mode):
+        return STDIN  # a pipe or a terminal: no file read by name can be it
+    return (info.st_dev, info.st_ino)
 
 
 def refuse_overwriting_inputs(outputs: Sequence[str | None], specs: Sequence[str]) -> None:
@@ -185,6 +197,8 @@ def _exists(spec: str) -> bool:
     except OSError as error:
         if getattr(error, "winerror", None) in (21, 123, 1921):  # Windows: a pattern, or no drive
             return False
+        if glob.has_magic(spec):  # a pattern: its globbing names the folder it cannot read
+            return False
         raise unreadable(spec, error) from None
     return True
 
@@ -193,12 +207,23 @@ def _glob(pattern: str, fixed: str) -> list[str]:
     """What ``glob.glob(pattern, recursive=True)`` matches, but where the pattern holds ``**``
     every real folder under ``fixed`` is walked once, as a folder input's are (hidden ones
     left out): glob follows every link, and a link back up (``ln -s .. up``) had it list paths
-    without end."""
+    without end. A folder the pattern must look into but that cannot be listed is refused
+    (glob passes over it without a word, leaving its files out)."""
     parts = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
     if "**" not in parts:
+        _refuse_unlistable(fixed, parts)
         return glob.glob(pattern, recursive=True)
+
+    def refuse(error: OSError) -> None:
+        if isinstance(error, FileNotFoundError | NotADirectoryError):  # nothing there: no match
+            return
+        folder = error.filename if isinstance(error.filename, str) else fixed
+        relative = Path(os.path.relpath(folder, fixed)).parts if folder != fixed else ()
+        if _begins(relative, parts) and not _hidden(os.path.join(*relative) if relative else ""):
+            raise InputError(f"The folder {folder!r} cannot be read ({error.strerror}).")
+
     found: list[str] = []
-    for root, dirs, files in _walked(fixed):
+    for root, dirs, files in _walked(fixed, refuse):
         for name in [*dirs, *files]:
             path = os.path.join(root, name)
             relative = os.path.relpath(path, fixed)
@@ -216,11 +241,29 @@ def _matched(names: tuple[str, ...], parts: tuple[str, ...]) -> bool:
     return bool(names) and fnmatch.fnmatch(names[0], parts[0]) and _matched(names[1:], parts[1:])
 
 
-def _walks_all_of(pattern: str, fixed: str) -> bool:
-    """Whether a glob pattern descends into every folder under its fixed ones (``fixed/**/…``),
-    which must then all be listable."""
-    parts = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
-    return bool(parts) and parts[0] == "**" and os.path.isdir(fixed)
+def _begins(names: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+    """Whether a folder's ``names`` could begin a path matching a glob pattern's ``parts``."""
+    if not names or (parts and parts[0] == "**"):
+        return True
+    return bool(parts) and fnmatch.fnmatch(names[0], parts[0]) and _begins(names[1:], parts[1:])
+
+
+def _refuse_unlistable(fixed: str, parts: tuple[str, ...]) -> None:
+    """Refuse a folder that glob would look into for a pattern without ``**`` (``fixed``, then
+    each folder the ``parts`` before another one match) but that cannot be read."""
+    for k, part in enumerate(parts):  # parts[0] is a wildcard part: it follows ``fixed``
+        for folder in glob.glob(os.path.join(fixed, *parts[:k])) if k else [fixed]:
+            if os.path.isdir(folder) and not (k and _hidden(os.path.relpath(folder, fixed))):
+                try:
+                    if glob.has_magic(part):
+                        with os.scandir(folder):
+                            pass
+                    else:  # glob looks the name up: the folder must let it through
+                        os.lstat(os.path.join(folder, part))
+                except (FileNotFoundError, NotADirectoryError):
+                    pass
+                except OSError as error:
+                    raise InputError(f"The folder {folder!r} cannot be read ({error.strerror}).") from None
 
 
 def _fixed_folder(pattern: str) -> str:
@@ -569,14 +612,31 @@ def jsonl_line_batches(
     source: Source, read: Callable[[int], None] = lambda n: None
 ) -> Iterator[tuple[int, list[str]]]:
     """The source's lines in batches, each with the number of its first line (the lines are
-    parsed where they are counted: :func:`texts_of_lines`)."""
-    pending = ""
+    parsed where they are counted: :func:`texts_of_lines`). A line is held whole, so one longer
+    than the input limit is refused (a JSON document of gigabytes saved on one line)."""
+    limit = input_limit()
+    pending: list[str] = []  # the line begun in the blocks before, in pieces (joined once)
+    held = 0
     number = 1
     batch: list[str] = []
     first_number = 1
     for block in text_blocks(source, read):
-        lines = (pending + block).split("\n")
-        pending = lines.pop()
+        lines = block.split("\n")
+        if held + len(block) > limit:  # some line may be too long: which?
+            lengths = [held + len(lines[0]), *map(len, lines[1:])]
+            if (longest := max(lengths)) > limit:
+                shown = "standard input" if source.name == STDIN else repr(source.name)
+                raise InputError(
+                    f"Line {number + lengths.index(longest):,} of {shown} is longer than "
+                    f"{limit // 2**20:,} MB, the input limit (set {LIMIT_VARIABLE} to raise it)."
+                )
+        if len(lines) == 1:
+            pending.append(block)
+            held += len(block)
+            continue
+        lines[0] = "".join([*pending, lines[0]])
+        tail = lines.pop()
+        pending, held = [tail], len(tail)
         for line in lines:
             if not batch:
                 first_number = number
@@ -585,14 +645,15 @@ def jsonl_line_batches(
             if len(batch) >= RECORDS_PER_BATCH:
                 yield first_number, batch
                 batch = []
-    if pending:
+    if last := "".join(pending):
         if not batch:
             first_number = number
-        batch.append(pending)
+        batch.append(last)
     if batch:
         yield first_number, batch
 
 
+PARSED_ONLY_OBJECTS = 1 << 20  # characters beyond which only a line that is an object is parsed
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _ONE_A_LINE = " (JSON lines hold one object a line: a JSON document is not read)"
 
@@ -661,6 +722,10 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
     for number, line in enumerate(lines, start=first_number):
         if not line.lstrip("\ufeff").strip():  # blank, or a byte order mark alone (files joined by cat)
             continue
+        # A long line that is no object (a JSON array saved on one line) is not parsed: a parse
+        # would take many times its size in memory only to be refused.
+        if len(line) > PARSED_ONLY_OBJECTS and not line.lstrip("\ufeff \t\r").startswith("{"):
+            raise InputError(f"Line {number:,} of {source} is not a JSON object{hint()}.")
         try:
             record = _json_record(line)
         except RecursionError:

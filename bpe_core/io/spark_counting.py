@@ -58,11 +58,7 @@ def spark_counts(
         if source.sniffed:  # a pipe, which Spark's executors cannot open
             raise InputError(f"The Spark engine reads files, not pipes: {source.name!r} is one.")
         refuse_other_than_text(source)
-        if ":" in Path(source.name).resolve().as_posix():
-            raise InputError(
-                f"Spark cannot read {source.name!r}: Hadoop's paths hold no colon; rename it, or count "
-                "with the local engine."
-            )
+        _refuse_what_hadoop_skips(source.name)
     for source in local:  # checked as the local engine checks them, naming the file
         if source.kind == "parquet":
             parquet_text_column(source, field)
@@ -255,6 +251,22 @@ def _our_error(error: Exception) -> Exception:
     if file is not None:
         return InputError(f"Spark could not read the file {_local(file.group(1))!r}: it is damaged.")
     return InputError(f"Spark could not count the inputs ({_first_line(error)}).")
+
+
+def _refuse_what_hadoop_skips(name: str) -> None:
+    """Refuse a local file Spark's readers would not read, or would pass over without a word
+    (leaving its counts out): Hadoop's paths hold no colon, its file lists leave out names
+    starting with ``_`` or ``.`` even when named, and Java takes a name only in UTF-8."""
+    path = Path(name).resolve().as_posix()
+    why = None
+    if ":" in path:
+        why = "Hadoop's paths hold no colon"
+    elif Path(path).name.startswith(("_", ".")) or path.endswith("._COPYING_"):
+        why = "Spark passes over files whose names start with _ or ."
+    elif any("\udc80" <= c <= "\udcff" for c in path):  # bytes that are not UTF-8, kept as surrogates
+        why = "its name is not UTF-8"
+    if why is not None:
+        raise InputError(f"Spark cannot read {name!r}: {why}; rename it, or count with the local engine.")
 
 
 def _spark_path(name: str) -> str:

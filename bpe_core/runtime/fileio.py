@@ -46,9 +46,14 @@ _together = threading.local()  # .prepared: the files a replaced_together() bloc
 
 def input_limit() -> int:
     """Bytes a single input file may have (``BPE_STUDIO_MAX_INPUT_MB`` overrides the default)."""
-    value = os.environ.get(LIMIT_VARIABLE, "")
-    megabytes = int(value) if value.isdigit() and value.isascii() and int(value) > 0 else DEFAULT_LIMIT_MB
-    return megabytes * 2**20
+    value = os.environ.get(LIMIT_VARIABLE, "").strip()
+    if not value:
+        return DEFAULT_LIMIT_MB * 2**20
+    if not (value.isdigit() and value.isascii() and int(value) > 0):
+        raise InputError(
+            f"{LIMIT_VARIABLE} is {value!r}; set it to a whole number of megabytes, such as 4096."
+        )
+    return int(value) * 2**20
 
 
 def read_bounded(path: Path, what: str = "file") -> bytes:

@@ -5,6 +5,7 @@ the local engine; bad inputs end with one sentence, exit 1 and no output file.""
 import bz2
 import gzip
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -171,6 +172,22 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
         "count", str(folder), "-o", str(tmp_path / "x.tsv"), "--engine", "spark", "--spark-master", "local[2]"
     )
     assert code == 1 and "co:lon.txt" in err and "no colon" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["_under.txt", ".dotted.txt", "not-utf8-\udcff.txt"])
+def test_spark_refuses_a_named_file_hadoop_would_pass_over(tmp_path, name):
+    """Hadoop's listings leave out names starting with _ or . even when named (the counts were
+    short and the command said nothing), and Java cannot take a name that is not UTF-8."""
+    pytest.importorskip("pyspark", reason="the Spark engine needs pyspark")
+    path = Path(os.fsencode(tmp_path / name).decode("utf-8", "surrogateescape"))
+    path.write_text("word word\n", encoding="utf-8")
+    (tmp_path / "fine.txt").write_text("fine\n", encoding="utf-8")
+    out = tmp_path / "x.tsv"
+    code, _out, err = run("count", str(tmp_path / "fine.txt"), str(path), "-o", str(out), "--engine", "spark")
+    assert code == 1 and err.count("\n") == 1 and "rename it, or count with the local engine" in err, err
+    assert not out.exists()
+    # The local engine reads it.
+    assert run("count", str(tmp_path / "fine.txt"), str(path), "-o", str(out))[0] == 0
 
 
 @pytest.mark.skipif(_java() is None, reason="the Spark engine needs Java, which this machine lacks")

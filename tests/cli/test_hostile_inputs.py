@@ -336,6 +336,13 @@ def test_a_recursive_glob_over_a_folder_that_cannot_be_listed_is_refused(tmp_pat
     assert counted(tmp_path, locked_folder / "*.txt") == {"words": 1}  # the locked folder is not asked for
 
 
+@pytest.mark.parametrize("pattern", ["*/*.txt", "[lx]ocked/*.txt", "locked/*.txt", "*"])
+def test_a_glob_looking_into_a_folder_that_cannot_be_listed_is_refused(tmp_path, locked_folder, pattern):
+    """glob passes over a folder it cannot list without a word: its files were left out."""
+    err = refused(tmp_path, locked_folder / pattern, says="cannot be read (Permission denied)")
+    assert f"The folder '{locked_folder / 'locked'}'" in err
+
+
 def test_inputs_without_words_are_named(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "spaces.txt").write_text("   \n\t\n", encoding="utf-8")

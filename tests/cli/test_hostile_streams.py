@@ -5,6 +5,7 @@ Each is counted right, or refused with one sentence, exit 1 and nothing written.
 
 import gzip
 import io
+import json
 import os
 import signal
 import subprocess
@@ -238,3 +239,44 @@ def test_the_spark_engine_refuses_a_pipe_as_it_refuses_standard_input(tmp_path):
     pipe = tmp_path / "63"
     os.mkfifo(pipe)  # never opened: the refusal comes before anything is read
     refused(tmp_path, pipe, says="The Spark engine reads files, not pipes", options=["--engine", "spark"])
+
+
+def test_a_json_line_longer_than_the_input_limit_is_refused_naming_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("BPE_STUDIO_MAX_INPUT_MB", "1")
+    long = json.dumps({"text": "word " * 300_000})  # 1.5 MB on one line, after a short one
+    (tmp_path / "c.jsonl").write_text('{"text": "short"}\n' + long + "\n", encoding="utf-8")
+    err = refused(tmp_path, tmp_path / "c.jsonl", says="Line 2 of")
+    assert "longer than 1 MB, the input limit (set BPE_STUDIO_MAX_INPUT_MB to raise it)" in err
+
+
+def test_a_json_array_saved_on_one_line_is_refused_without_being_parsed(tmp_path, monkeypatch):
+    """A dataset saved as one JSON array: refused as not an object, before any parse (which took
+    ten times the file in memory)."""
+    records = json.dumps([{"text": f"word {n}"} for n in range(100_000)])
+    (tmp_path / "train.jsonl").write_text(records, encoding="utf-8")
+    monkeypatch.setattr("bpe_core.io.sources._json_record", lambda line: pytest.fail("parsed"))
+    err = refused(tmp_path, tmp_path / "train.jsonl", says="Line 1 of")
+    assert "is not a JSON object (JSON lines hold one object a line" in err
+
+
+@pytest.mark.parametrize("value", ["abc", "0.5", "4G", "-1", "0"])
+def test_an_input_limit_that_is_no_number_of_megabytes_is_refused(tmp_path, monkeypatch, value):
+    monkeypatch.setenv("BPE_STUDIO_MAX_INPUT_MB", value)
+    (tmp_path / "c.txt").write_text("some words", encoding="utf-8")
+    says = f"BPE_STUDIO_MAX_INPUT_MB is {value!r}; set it to a whole number"
+    refused(tmp_path, tmp_path / "c.txt", says=says)
+
+
+def test_a_file_named_by_two_hard_links_or_redirected_to_standard_input_counts_once(tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_text("one two", encoding="utf-8")
+    os.link(tmp_path / "a.txt", tmp_path / "hard.txt")
+    assert counted(tmp_path, tmp_path / "a.txt", tmp_path / "hard.txt") == {"one": 1, "two": 1}
+    with open(tmp_path / "a.txt", "rb") as redirected:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(redirected))
+        assert counted(tmp_path, tmp_path / "a.txt", "-") == {"one": 1, "two": 1}
+
+
+def test_a_counts_header_with_more_after_it_is_not_called_another_version(tmp_path):
+    (tmp_path / "c.tsv").write_text("#bpe-studio counts 1 \nword\t3\n", encoding="utf-8")
+    code, _out, err = run("train", str(tmp_path / "c.tsv"), "--input", "counts")
+    assert code == 1 and "not exactly '#bpe-studio counts 1'" in err and "version" not in err
