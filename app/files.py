@@ -82,6 +82,7 @@ class FileActions(QObject):
         self._settings = settings
         self._window = parent
         self._deferred: Callable[[], None] | None = None
+        self._pasted = ""  # the text last given to Paste text as corpus
         bridge.sig_opened.connect(self._on_opened)
         bridge.sig_busy_changed.connect(self._on_busy)
 
@@ -238,10 +239,20 @@ class FileActions(QObject):
             )
 
     def ask_paste(self) -> None:
+        """Ask for a text to open as the corpus. The text given is kept for the next time the
+        dialog opens, so that cancelling the question about unsaved work loses none of it."""
         with keeping_focus(self._window):
-            text, ok = ask_text(self._window, "Paste text as corpus", "Text:", "Text to use as the corpus")
+            text, ok = ask_text(
+                self._window,
+                "Paste text as corpus",
+                "The text to use as the corpus (Ctrl+Enter uses it):",
+                "Text to use as the corpus",
+                self._pasted,
+            )
             if ok and not text.strip():
                 QMessageBox.warning(self._window, "Empty corpus", "The pasted text has no words.")
+        if ok:
+            self._pasted = text
         if ok and text.strip():
             self.request_open(lambda: self._bridge.open_text(text, PipelineConfig(), "pasted text"))
 
@@ -263,7 +274,7 @@ class FileActions(QObject):
 
     # -- saving ------------------------------------------------------------------------------
 
-    def maybe_save(self) -> bool:
+    def maybe_save(self, question: str = "Save the current session first?") -> bool:
         """Ask about unsaved work; False means the user cancelled."""
         if not self._bridge.has_unsaved_work():
             return True
@@ -271,7 +282,7 @@ class FileActions(QObject):
             answer = QMessageBox.question(
                 self._window,
                 "Unsaved changes",
-                "Save the current session first?",
+                question,
                 QMessageBox.StandardButton.Save
                 | QMessageBox.StandardButton.Discard
                 | QMessageBox.StandardButton.Cancel,

@@ -47,7 +47,9 @@ def shortcuts_html(commands: list[str]) -> str:
     """The commands' keys (one ``Name: keys`` line each) beside the keys of the panes, in two
     columns: one column was taller than a small screen."""
     left = "<br>".join(f"<nobr>{html.escape(line)}</nobr>" for line in commands)
-    right = "<br>".join(f"<nobr>{html.escape(keys)}: {what}</nobr>" for keys, what in PANE_KEYS)
+    # The keys kept whole, what they do wrapped between words: on a narrow screen a line kept
+    # whole was broken inside a word.
+    right = "<br>".join(f"<nobr>{html.escape(keys)}:</nobr> {what}" for keys, what in PANE_KEYS)
     return (
         f'<table><tr><td valign="top">{left}</td><td width="24"></td>'
         f'<td valign="top"><b>In the panes</b><br>{right}</td></tr></table>'

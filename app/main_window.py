@@ -59,7 +59,7 @@ from app.status_bar import StatusFields
 from app.text_keys import TextFieldKeys
 from app.widgets import FRAME, TITLE_BAR, keeping_focus, pass_file_drops, table_csv
 from bpe_core import Trainer
-from bpe_core.errors import BpeError
+from bpe_core.errors import BpeError, plural
 from bpe_core.io.session import MAX_TEST_TEXT
 from bpe_core.runtime.fileio import write_atomic
 
@@ -349,6 +349,9 @@ class MainWindow(QMainWindow):
             if _takes_tab(w)
         ]
         if views:
+            # The pane's own table before a helper view (the Vocabulary pane's merge tree, empty
+            # until a token is picked), whatever order Qt lists them in.
+            views.sort(key=lambda view: view not in self.tables)
             views[0].setFocus(Qt.FocusReason.ShortcutFocusReason)
             return
         target = pane.nextInFocusChain()
@@ -435,7 +438,7 @@ class MainWindow(QMainWindow):
         dialog.deleteLater()
         if values is None:
             return
-        config, training, self.target = values
+        config, training, target = values
         if config != trainer.corpus.config and trainer.numbering is not None:
             with keeping_focus(self):
                 QMessageBox.information(
@@ -447,21 +450,32 @@ class MainWindow(QMainWindow):
                 )
             config = trainer.corpus.config
         if config != trainer.corpus.config:
-            if (
-                trainer.history_length
-                and QMessageBox.question(
-                    self,
-                    "Rebuild the session?",
-                    "New pipeline settings rebuild the session from its source; the "
-                    f"{trainer.history_length:,} merges so far will be lost. Continue?",
-                )
-                != QMessageBox.StandardButton.Yes
-            ):
-                return
+            if not self._may_rebuild():
+                return  # nothing of the dialog applies: the user kept the session as it was
+            self.target = target
             self.bridge.ask_at_ties = ask  # the rebuilt session keeps the choice (Bridge.replace_trainer)
             self.bridge.rebuild(config, training)
             return
+        self.target = target
         self.bridge.configure(training, ask_at_ties=ask)
+
+    def _may_rebuild(self) -> bool:
+        """Whether the session may be rebuilt for new pipeline settings, losing its merges and
+        branches: work not saved is offered to be saved first, as opening a file offers."""
+        lost = self.bridge.trainer.history_length
+        if not lost:
+            return True
+        why = (
+            "New pipeline settings rebuild the session from its source: its "
+            f"{lost:,} {plural(lost, 'merge')} and its branches go."
+        )
+        if self.bridge.has_unsaved_work():
+            return self.files.maybe_save(f"{why} Save the session first?")
+        with keeping_focus(self):
+            answer = QMessageBox.question(
+                self, "Rebuild the session?", f"{why} Continue? (The saved file keeps them.)"
+            )
+        return answer == QMessageBox.StandardButton.Yes
 
     def ask_tie(self) -> None:
         """A step, Play or Run met a tie in Ask-me mode: let the user decide, then go on. One

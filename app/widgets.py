@@ -242,19 +242,23 @@ def keeping_focus(window: QWidget) -> Iterator[None]:
             previous.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
 
-def ask_text(parent: QWidget, title: str, label: str, name: str) -> tuple[str, bool]:
+def ask_text(parent: QWidget, title: str, label: str, name: str, text: str = "") -> tuple[str, bool]:
     """A text of several lines asked in a dialog, and whether it was given (OK). Its field
-    takes no Tab (Tab moves on to OK, as in every dialog) and is named ``name`` for screen
-    readers; Ctrl+Enter gives the text as OK does (Enter starts a new line)."""
+    starts with ``text``, all selected (what is typed or pasted replaces it), takes no Tab
+    (Tab moves on to OK, as in every dialog) and is named ``name`` for screen readers;
+    Ctrl+Enter gives the text as OK does (Enter starts a new line)."""
     dialog = QInputDialog(parent)
     dialog.setWindowTitle(title)
     dialog.setLabelText(label)
     dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
-    dialog.setTextValue("")  # lays the dialog out: its field exists from here on
+    dialog.setTextValue(text)  # lays the dialog out: its field exists from here on
     field = dialog.findChild(QPlainTextEdit)
     if field is not None:
         field.setTabChangesFocus(True)
         field.setAccessibleName(name)
+        field.selectAll()
+        metrics = field.fontMetrics()  # room for a paragraph, not a line
+        field.setMinimumSize(metrics.horizontalAdvance("x" * 60), 12 * metrics.height())
     for keys in ("Ctrl+Return", "Ctrl+Enter"):
         QShortcut(QKeySequence(keys), dialog).activated.connect(dialog.accept)
     given = dialog.exec() == QDialog.DialogCode.Accepted

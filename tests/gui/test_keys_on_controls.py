@@ -3,7 +3,7 @@ Space ticks a box or presses a button (it made a merge instead, whatever the but
 combo box opens on Space, a dock's tab bar turns on the arrows."""
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QTabBar
 
@@ -85,6 +85,38 @@ def test_the_paste_dialog_moves_on_with_tab_and_gives_its_text_with_ctrl_enter(q
     given = ask_text(parent, "Paste text as corpus", "Text:", "Text to use as the corpus")
     assert given == ("low lower", True)
     assert seen == {"name": "Text to use as the corpus", "moved": True}
+
+    def type_over_it() -> None:
+        field = QApplication.activeModalWidget().findChild(QPlainTextEdit)
+        QTest.keyClicks(field, "new")  # the text offered is selected: typing replaces it
+        QTest.keyClick(field, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+    QTimer.singleShot(50, type_over_it)
+    assert ask_text(parent, "Paste text as corpus", "Text:", "the corpus", "kept text") == ("new", True)
+
+
+def test_text_pasted_then_kept_from_replacing_unsaved_work_is_offered_again(
+    qtbot, make_window, dialogs, monkeypatch, tmp_path
+):
+    """Cancelling the question about unsaved work threw the pasted text away."""
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest newer newest " * 10, encoding="utf-8")
+    dialogs.open_path = str(corpus)
+    press("Ctrl+O")
+    qtbot.waitUntil(lambda: not window.bridge.busy and window.bridge.source.name == "corpus.txt")
+    press("Space")
+    offered = []
+    monkeypatch.setattr("app.files.ask_text", lambda *a: (offered.append(a[4]), ("a pasted corpus", True))[1])
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    press("Ctrl+Shift+V")
+    assert dialogs.shown[-1][1] == "Unsaved changes" and window.bridge.source.name == "corpus.txt"
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
+    press("Ctrl+Shift+V")
+    assert offered == ["", "a pasted corpus"]
 
 
 def test_tab_in_the_special_tokens_field_moves_on_and_types_no_token(qtbot, make_window):
@@ -184,6 +216,7 @@ def test_a_pane_gone_to_by_its_keys_has_them_on_its_table(qtbot, make_window):
         press(f"Ctrl+{number}")
         focus = QApplication.focusWidget()
         assert isinstance(focus, QAbstractItemView) and window.docks[name].widget().isAncestorOf(focus)
+        assert focus in window.tables, name  # the pane's table, not a helper view beside it
     press("Ctrl+1")
     press("Space")
     assert window.bridge.trainer.position == 1 and window.corpus_pane.filter_edit.text() == ""

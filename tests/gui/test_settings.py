@@ -3,6 +3,7 @@ they are not classic BPE, and what a new corpus keeps of them."""
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from app.dialogs.settings_dialog import SettingsDialog
 from tests.gui_helpers import ModalAnswerer, fresh_focus, press, wait_idle
@@ -92,3 +93,54 @@ def test_the_settings_dialog_shows_all_for_every_pair_a_pass(qtbot, make_window)
     press("Ctrl+,")
     answerer.stop()
     assert shown == ["all", "0", (0, "all"), 5]
+
+
+def change_pipeline_and_target(dialog: SettingsDialog) -> None:
+    """GPT-2's pre-tokenization, a target of 555 tokens and the hf rule; then OK."""
+    dialog.pretokenize.setCurrentIndex(dialog.pretokenize.findText("gpt2"))
+    dialog.target_kind.setCurrentIndex(dialog.target_kind.findText("Vocabulary size"))
+    dialog.target_value.setValue(555)
+    dialog.rule.setCurrentIndex(dialog.rule.findText("hf"))
+    dialog.accept()
+
+
+def test_declining_the_rebuild_keeps_every_setting_and_unsaved_work_is_offered_saving(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """A user changed the pipeline, the target and the rule, then kept the session: the target
+    had changed all the same (Ctrl+T ran to a target they declined), and the question offered
+    no saving of the merges and branches about to go."""
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest newer newest wider widest " * 20, encoding="utf-8")
+    dialogs.open_path = str(corpus)
+    press("Ctrl+O")
+    wait_idle(qtbot, window)
+    press("Space")
+    press("Space")
+    trainer, target = window.bridge.trainer, window.target
+    before = (trainer.corpus.config, trainer.training)
+    assert window.bridge.has_unsaved_work()
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    answerer = ModalAnswerer(SettingsDialog, change_pipeline_and_target)
+    press("Ctrl+,")
+    answerer.stop()
+    kind, title, text = dialogs.shown[-1]
+    assert (kind, title) == ("question", "Unsaved changes") and "2 merges and its branches go" in text
+    assert window.bridge.trainer is trainer and (trainer.corpus.config, trainer.training) == before
+    assert window.target == target and trainer.position == 2
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)  # the next key lands
+    press("Space")
+    assert trainer.position == 3
+
+    dialogs.answer = QMessageBox.StandardButton.Discard
+    answerer = ModalAnswerer(SettingsDialog, change_pipeline_and_target)
+    press("Ctrl+,")
+    answerer.stop()
+    wait_idle(qtbot, window)
+    rebuilt = window.bridge.trainer
+    assert rebuilt is not trainer and rebuilt.corpus.config.pretokenize == "gpt2"
+    assert (window.target.kind, window.target.value) == ("vocab_size", 555)
