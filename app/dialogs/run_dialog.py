@@ -13,9 +13,9 @@ class RunDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Run")
         # Widgets
-        self.by_merges = QRadioButton("Merges to run")
-        self.by_vocab = QRadioButton("Until the vocabulary size is")
-        self.by_count = QRadioButton("Until no pair occurs at least")
+        self.by_merges = QRadioButton("&Merges to run")
+        self.by_vocab = QRadioButton("Until the &vocabulary size is")
+        self.by_count = QRadioButton("Until no pair occurs &at least")
         self.merges = QSpinBox(minimum=1, maximum=10**7, value=merges)
         self.vocab = QSpinBox(minimum=1, maximum=10**7, value=max(vocab_size + 100, 100))
         self.count = QSpinBox(minimum=1, maximum=10**9, value=min_frequency, suffix=" times")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSpinBox,
     QVBoxLayout,
+    QWidget,
 )
 
 from app.guard import guard_overrides
@@ -80,14 +81,14 @@ class SettingsDialog(QDialog):
         self._config = config  # what the dialog does not show (an imported tokenizer's steps) stays
         self.normalization = QComboBox()
         self.normalization.addItems(_choices(NAMED_NORMALIZATIONS, config.normalization))
-        self.lowercase = QCheckBox("Lowercase")
+        self.lowercase = QCheckBox("&Lowercase")
         self.pretokenize = QComboBox()
         self.pretokenize.addItems(_choices(NAMED_PRETOKENIZERS, config.pretokenize))
-        self.prefix_space = QCheckBox("Put a space before the text (Hugging Face's add_prefix_space)")
+        self.prefix_space = QCheckBox("Put a &space before the text (Hugging Face's add_prefix_space)")
         self.unit = QComboBox()
         self.unit.addItems(UNITS)
         self.marker = QLineEdit(placeholderText="none")
-        self.attach = QCheckBox("Attach to the last symbol (w</w>) instead of a symbol of its own")
+        self.attach = QCheckBox("&Attach to the last symbol (w</w>) instead of a symbol of its own")
         self.specials = QPlainTextEdit()
         self.specials.setTabChangesFocus(True)  # a tab is never a special token: Tab moves on
         self.specials.setPlaceholderText("One special token per line, e.g. <|endoftext|>")
@@ -140,27 +141,27 @@ class SettingsDialog(QDialog):
         # Layout
         pipeline = QGroupBox("Pipeline (changing it rebuilds the session)")
         form = QFormLayout(pipeline)
-        form.addRow("Unicode normalization", self.normalization)
+        form.addRow("Unicode &normalization", self.normalization)
         form.addRow("", self.lowercase)
-        form.addRow("Pre-tokenization", self.pretokenize)
+        form.addRow("&Pre-tokenization", self.pretokenize)
         form.addRow("", self.prefix_space)
-        form.addRow("Unit", self.unit)
-        form.addRow("End-of-word marker", self.marker)
+        form.addRow("&Unit", self.unit)
+        form.addRow("&End-of-word marker", self.marker)
         form.addRow("", self.attach)
-        form.addRow("Special tokens", self.specials)
+        form.addRow("Special &tokens", self.specials)
         training_box = QGroupBox("Training (applies to the next steps)")
         form = QFormLayout(training_box)
-        form.addRow("Minimum pair count", self.min_frequency)
+        form.addRow("&Minimum pair count", self.min_frequency)
         row = QHBoxLayout()
         row.addWidget(self.rule, 1)
-        row.addWidget(QLabel("seed"))
+        row.addWidget(_buddy("see&d", self.seed))
         row.addWidget(self.seed)
-        form.addRow("Tie-break rule", row)
-        form.addRow("Merges per pass", self.per_pass)
+        form.addRow(_buddy("Tie-&break rule", self.rule), row)
+        form.addRow("Mer&ges per pass", self.per_pass)
         row = QHBoxLayout()
         row.addWidget(self.target_kind, 1)
         row.addWidget(self.target_value)
-        form.addRow("Run to target", row)
+        form.addRow(_buddy("&Run to target", self.target_kind), row)
         layout = QVBoxLayout(self)
         layout.addWidget(pipeline)
         layout.addWidget(training_box)
@@ -217,3 +218,10 @@ class SettingsDialog(QDialog):
 def _choices(named: tuple[str, ...], current: str) -> list[str]:
     """The named settings, and ``custom`` when the session has an imported chain of steps."""
     return [*named, current] if current not in named else list(named)
+
+
+def _buddy(text: str, field: QWidget) -> QLabel:
+    """A label whose mnemonic (Alt and its underlined letter) gives ``field`` the keys."""
+    label = QLabel(text)
+    label.setBuddy(field)
+    return label

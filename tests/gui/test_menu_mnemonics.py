@@ -69,3 +69,26 @@ def test_alt_and_letters_open_a_sample_and_the_shortcuts(qtbot, make_window, dia
     key("K")
     qt_wait_until(lambda: dialogs.shown and dialogs.shown[-1][1] == "Keyboard shortcuts")
     assert "Open corpus folder: Ctrl+Alt+O" in dialogs.shown[-1][2]  # listed without the "&"
+
+
+def test_the_settings_and_run_dialogs_fields_are_reached_by_their_own_letters(qtbot, make_window):
+    from PySide6.QtWidgets import QAbstractButton, QDialogButtonBox, QLabel
+
+    from app.dialogs.run_dialog import RunDialog
+    from app.dialogs.settings_dialog import SettingsDialog
+
+    window = make_window()
+    trainer = window.bridge.trainer
+    for dialog in (
+        SettingsDialog(trainer.corpus.config, trainer.training, window.target, window),
+        RunDialog(trainer.vocab_size, 2, parent=window),
+    ):
+        qtbot.addWidget(dialog)
+        labels = [w for w in dialog.findChildren(QLabel) if mnemonic(w.text())]
+        assert all(label.buddy() is not None for label in labels), [w.text() for w in labels]
+        # OK and Cancel are Enter and Esc.
+        buttons = [
+            b for b in dialog.findChildren(QAbstractButton) if not isinstance(b.parent(), QDialogButtonBox)
+        ]
+        letters = [mnemonic(w.text()) for w in [*labels, *buttons] if w.text()]
+        assert all(letters) and len(set(letters)) == len(letters), str(letters)
