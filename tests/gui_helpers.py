@@ -210,6 +210,16 @@ def press(keys: str) -> None:
     QTest.keyClick(widget, combination.key(), combination.keyboardModifiers())
 
 
+def open_corpus_by_keys(qtbot, window, dialogs, path, text: str) -> None:
+    """Write ``text`` to ``path`` and open it as the corpus by Ctrl+O, as a user would, the
+    file dialog answering ``path``; returns once it is counted."""
+    path.write_text(text, encoding="utf-8")
+    dialogs.open_path = str(path)
+    press("Ctrl+O")
+    qtbot.waitUntil(lambda: window.bridge.source.name == path.name)
+    wait_idle(qtbot, window)
+
+
 def fresh_focus(qtbot, window) -> None:
     """A freshly opened window, active, its focus wherever it put it."""
     window.activateWindow()

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QTabBar
 
-from tests.gui_helpers import fresh_focus, press
+from tests.gui_helpers import fresh_focus, open_corpus_by_keys, press
 
 
 def test_space_ticks_the_box_that_has_the_focus_and_merges_nothing(qtbot, make_window):
@@ -103,11 +103,9 @@ def test_text_pasted_then_kept_from_replacing_unsaved_work_is_offered_again(
 
     window = make_window()
     fresh_focus(qtbot, window)
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text("low lower lowest newer newest " * 10, encoding="utf-8")
-    dialogs.open_path = str(corpus)
-    press("Ctrl+O")
-    qtbot.waitUntil(lambda: not window.bridge.busy and window.bridge.source.name == "corpus.txt")
+    open_corpus_by_keys(
+        qtbot, window, dialogs, tmp_path / "corpus.txt", "low lower lowest newer newest " * 10
+    )
     press("Space")
     offered = []
     monkeypatch.setattr("app.files.ask_text", lambda *a: (offered.append(a[4]), ("a pasted corpus", True))[1])

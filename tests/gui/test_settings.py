@@ -6,7 +6,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app.dialogs.settings_dialog import SettingsDialog
-from tests.gui_helpers import ModalAnswerer, fresh_focus, press, wait_idle
+from tests.gui_helpers import ModalAnswerer, fresh_focus, open_corpus_by_keys, press, wait_idle
+
+CORPUS = "low lower lowest newer newest wider widest " * 20
 
 
 def type_into(dialog: SettingsDialog, field, text: str) -> None:
@@ -54,11 +56,7 @@ def test_merges_per_pass_takes_all_typed_shows_in_the_status_bar_and_resets_with
     assert mode.text() == "merges per pass: 3 · min count: 4" and mode.isVisible()
     assert window.fontMetrics().horizontalAdvance(mode.text()) < mode.width()
 
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text("low lower lowest newer newest wider widest " * 20, encoding="utf-8")
-    dialogs.open_path = str(corpus)
-    press("Ctrl+O")
-    wait_idle(qtbot, window)
+    open_corpus_by_keys(qtbot, window, dialogs, tmp_path / "corpus.txt", CORPUS)
     opened = window.bridge.trainer
     assert opened is not trainer and opened.corpus.config == type(opened.corpus.config)()
     assert opened.training.merges_per_pass == 1  # reset, as the pipeline was
@@ -114,11 +112,7 @@ def test_declining_the_rebuild_keeps_every_setting_and_unsaved_work_is_offered_s
 
     window = make_window()
     fresh_focus(qtbot, window)
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text("low lower lowest newer newest wider widest " * 20, encoding="utf-8")
-    dialogs.open_path = str(corpus)
-    press("Ctrl+O")
-    wait_idle(qtbot, window)
+    open_corpus_by_keys(qtbot, window, dialogs, tmp_path / "corpus.txt", CORPUS)
     press("Space")
     press("Space")
     trainer, target = window.bridge.trainer, window.target
