@@ -99,6 +99,8 @@ class MainWindow(QMainWindow):
         self.playback = Playback(self.bridge, self)
         self.target = Target()
         self._zoom_points = 0.0
+        self._zoom_shares: list[tuple[list[QDockWidget], list[float]]] = []
+        self._zoomed_heights: list[tuple[list[QDockWidget], list[int]]] = []
         self._base_points = self.font().pointSizeF()
         self._last_table: QAbstractItemView | None = None
         self.compression_dialog: CompressionDialog | None = None
@@ -511,9 +513,41 @@ class MainWindow(QMainWindow):
         self._zoom_points = (
             0.0 if direction == 0 else max(ZOOM_MIN, min(ZOOM_MAX, self._zoom_points + 2 * direction))
         )
-        self._apply_zoom()
         if direction == 0:  # actual size: the docks too, which larger fonts had pushed about
+            self._apply_zoom()
             QTimer.singleShot(0, self, self.default_dock_sizes)  # once the panes have their new minimums
+            return
+        shares = self._column_shares()
+        self._apply_zoom()
+        QTimer.singleShot(0, self, lambda: self._keep_column_shares(shares))
+
+    def _dock_columns(self) -> list[list[QDockWidget]]:
+        """The docks shown one above another, column by column (a dock tabbed behind another is
+        "visible" but unseen; a floating one is in no column)."""
+        columns: dict[tuple, list[QDockWidget]] = {}
+        for dock in self.docks.values():
+            if dock.isVisible() and not dock.visibleRegion().isEmpty() and not dock.isFloating():
+                place = (self.dockWidgetArea(dock), dock.x(), dock.width())
+                columns.setdefault(place, []).append(dock)
+        return [sorted(docks, key=lambda d: d.y()) for docks in columns.values() if len(docks) > 1]
+
+    def _column_shares(self) -> list[tuple[list[QDockWidget], list[float]]]:
+        """Each column's docks and their shares of its height, as the user last left them:
+        heights this window set at the last zoom are its own, not the user's."""
+        now = [(column, [d.height() for d in column]) for column in self._dock_columns()]
+        if now != self._zoomed_heights:
+            self._zoom_shares = [(column, [h / sum(heights) for h in heights]) for column, heights in now]
+        return self._zoom_shares
+
+    def _keep_column_shares(self, shares: list[tuple[list[QDockWidget], list[float]]]) -> None:
+        """A larger font raises the panes' minimums and Qt takes the room from their neighbours
+        (zoomed for a projector, the Encode pane took the Corpus pane's rows): each column gets
+        back the shares it had, as far as the new minimums allow."""
+        for column, parts in shares:
+            if all(d.isVisible() for d in column):
+                total = sum(d.height() for d in column)
+                self.resizeDocks(column, [round(total * part) for part in parts], Qt.Orientation.Vertical)
+        self._zoomed_heights = [(column, [d.height() for d in column]) for column in self._dock_columns()]
 
     def _apply_zoom(self) -> None:
         size = self._base_points + self._zoom_points
@@ -730,15 +764,7 @@ class MainWindow(QMainWindow):
         plots = self.docks["plots"]
         if plots.isFloating() or not plots.isVisible() or plots.height() >= PLOTS_READABLE:
             return
-        area = self.dockWidgetArea(plots)
-        column = [  # shown in the same area: a dock tabbed behind another is "visible" but unseen
-            d
-            for d in self.docks.values()
-            if d.isVisible()
-            and not d.visibleRegion().isEmpty()
-            and not d.isFloating()
-            and self.dockWidgetArea(d) == area
-        ]
+        column = next((c for c in self._dock_columns() if plots in c), [plots])
         total = sum(d.height() for d in column)
         if len(column) < 2 or total < 3 * PLOTS_READABLE:
             return  # no room to give: a small window keeps what it has

@@ -6,6 +6,7 @@ decode field are decoded back to text with the model as of the current step."""
 from __future__ import annotations
 
 import html
+import math
 import re
 from bisect import bisect_right
 
@@ -90,7 +91,6 @@ class EncodePane(QWidget):
         # character can still be pasted into the text).
         self.input.setTabChangesFocus(True)
         self.ids.setTabChangesFocus(True)
-        self.ids.setMaximumHeight(70)
         self.ids.setPlaceholderText("Token ids of the text above")
         self.ids.setToolTip(
             "The ids of the text above (read-only): to decode ids, type them in the field below"
@@ -102,7 +102,7 @@ class EncodePane(QWidget):
         )
         self.decode_output.setReadOnly(True)
         self.decode_output.setTabChangesFocus(True)
-        self._fit_decode_output()
+        self._fit_heights()
         self.decode_output.setPlaceholderText("The decoded text")
         self.input.viewport().installEventFilter(self)
         self.input.viewport().setMouseTracking(True)
@@ -272,14 +272,22 @@ class EncodePane(QWidget):
         """The character index of a Qt position (UTF-16 units differ past the BMP)."""
         return position if self._qt is None else max(0, bisect_right(self._qt, position) - 1)
 
-    def _fit_decode_output(self) -> None:
-        """Two lines and a bit for the decoded text, whatever the zoom: the test string above
-        keeps the room."""
-        self.decode_output.setMaximumHeight(round(self.fontMetrics().height() * 2.6) + 8)
+    def _fit_heights(self) -> None:
+        """Two lines and a bit at most for the ids and the decoded text, whatever the zoom: the
+        test string above keeps the room. At least a line each (two for the test string), not
+        Qt's fixed 70 pixels: zoomed for a projector, the pane would otherwise take its column's
+        height from the Corpus pane."""
+        line = self.fontMetrics().lineSpacing()
+        for box, lines in ((self.input, 2), (self.ids, 1), (self.decode_output, 1)):
+            # a line's room without a scroll bar: the frame's and the document's margins too
+            margins = 2 * (box.frameWidth() + math.ceil(box.document().documentMargin())) + 2
+            box.setMinimumHeight(lines * line + margins)
+        for box in (self.ids, self.decode_output):
+            box.setMaximumHeight(round(line * 2.6) + 8)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:  # the window zoomed
-            self._fit_decode_output()
+            self._fit_heights()
         super().changeEvent(event)
 
     def resizeEvent(self, event) -> None:

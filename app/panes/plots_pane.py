@@ -36,6 +36,7 @@ from bpe_core.history.merge_line import LineView, MergeLine, field_values
 from bpe_core.runtime.fileio import write_atomic
 
 COALESCE_MS = 50
+WIDE = 3  # a pane this many times wider than high shows its plots in a row (higher: in a column)
 
 
 def _stride(value: float) -> float:
@@ -172,8 +173,16 @@ def _set_ticks(axis: pg.AxisItem, values, strings=_compact_ticks, room: TickRoom
 def _set_title(plot: pg.PlotItem, color: str, size: str) -> None:
     """Restyle a plot's title. A title never holds its plot wider than the pane: on a narrow
     pane, zoomed, the text is cut rather than the plots pushed out of sight."""
-    plot.setTitle(plot.titleLabel.text, color=color, size=size)
-    plot.titleLabel.setMinimumWidth(0)
+    label = plot.titleLabel
+    label.updateMin = partial(_title_minimum, label)  # pyqtgraph's asks the text's width again
+    plot.setTitle(label.text, color=color, size=size)
+
+
+def _title_minimum(label: pg.LabelItem) -> None:
+    """A title's minimum size, as pyqtgraph sets it at every resize, with no minimum width."""
+    pg.LabelItem.updateMin(label)
+    label.setMinimumWidth(0)
+    label._sizeHint[Qt.SizeHint.MinimumSize] = (0, label._sizeHint[Qt.SizeHint.MinimumSize][1])
 
 
 class QtSvgExporter(Exporter):
@@ -348,6 +357,7 @@ class PlotsPane(QWidget):
         self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths (units)")
         self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens per step")
         self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size per step")
+        self._columns = 2  # of the plots' grid: 1, 2 or 4, as the pane's shape suits
         self.step_plots = (self.top_plot, self.tokens_plot, self.vocab_plot)
         room = self._tick_room = TickRoom()
         _set_ticks(self.top_plot.getAxis("left"), _log_ticks, _log_tick_strings, room)
@@ -415,6 +425,25 @@ class PlotsPane(QWidget):
         # Signals
         bridge.sig_change.connect(self._forget_trainer)
         self.refresh()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange(event.size().width(), event.size().height())
+
+    def _arrange(self, width: int, height: int) -> None:
+        """Four plots in a row in a wide, short pane (a projector's zoom leaves the Plots a strip),
+        one above another in a tall, narrow one, two by two otherwise: each keeps a plot area."""
+        columns = 4 if width >= WIDE * height else 1 if height >= WIDE * width else 2
+        if columns == self._columns:
+            return
+        self._columns = columns
+        grid = self.graphics.ci
+        plots = (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)
+        for plot in plots:
+            grid.removeItem(plot)
+        for index, plot in enumerate(plots):
+            grid.addItem(plot, row=index // columns, col=index % columns)
+        grid.setGeometry(self.graphics.range)  # adding sized the grid to its liking, not the view's
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         scene = self.graphics.scene()

@@ -496,3 +496,35 @@ def test_ticks_on_long_axes_and_a_fresh_sample_has_step_labels():
     assert _across_ticks(-0.02, 1.02, 300, room)[0][1]  # step 0: the range holds 0 and 1 only
     [(_, values)] = _round_ticks(0, 1000, 3, margin=10)
     assert len(values) <= 3 and all(10 <= v <= 990 for v in values)
+
+
+def test_zoomed_for_a_projector_the_corpus_keeps_its_rows_and_the_plots_their_areas(qtbot, make_window):
+    """Zoomed three times at 1280×720, the Encode pane's boxes kept Qt's 70 px each and took the
+    Corpus pane's rows (278 of 608 px, two rows in sight), and the Plots, two by two in a
+    strip, had plot areas a few pixels high."""
+    window = make_window()
+    window.resize(1280, 720)
+    fresh_focus(qtbot, window)
+    corpus, encode = window.docks["corpus"], window.docks["encode"]
+    share = corpus.height() / (corpus.height() + encode.height())
+    for _ in range(3):
+        press("Ctrl++")
+    qtbot.wait(100)  # the docks get their shares back once the panes have their new minimums
+    total, least = corpus.height() + encode.height(), encode.minimumSizeHint().height()
+    assert encode.height() <= max(round(total * (1 - share)), least) + 2  # the Corpus pane's share kept
+    assert least <= 11 * window.encode_pane.fontMetrics().lineSpacing()  # 14 lines before
+    view = window.corpus_pane.view
+    assert view.rowAt(view.viewport().height() - 1) == -1  # every word of the sample in sight
+    pane = window.plots_pane
+    plots = (pane.top_plot, pane.length_plot, pane.tokens_plot, pane.vocab_plot)
+    if window.docks["plots"].width() >= 3 * window.docks["plots"].height():
+        assert len({round(plot.y()) for plot in plots}) == 1  # a strip: one row of four
+    assert all(plot.getViewBox().height() >= 40 for plot in plots)
+    field = window.encode_pane.ids  # a line of ids in sight without a scroll bar
+    assert field.height() >= field.fontMetrics().lineSpacing() + 2 * field.frameWidth()
+    press("Ctrl+0")
+    window.resize(1440, 1000)
+    qtbot.waitUntil(lambda: window.docks["plots"].width() < 3 * window.docks["plots"].height())
+    qtbot.waitUntil(lambda: len({round(plot.y()) for plot in plots}) == 2)  # two by two again
+    assert all(plot.getViewBox().height() >= 50 for plot in plots), [p.getViewBox().height() for p in plots]
+    assert pane.graphics.ci.width() <= pane.graphics.viewport().width()  # none pushed out of sight
