@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QSlider, QToolBar
 
 from app.bridge import ASK, Bridge
 from app.files import FileActions
+from app.mnemonics import with_mnemonics
 from app.playback import Playback
 from app.samples import GPT2_SAMPLE_NAME, GPT2_SAMPLE_TIP, SAMPLES
 from bpe_core.training.tie_rules import RULE_NAMES
@@ -294,28 +295,12 @@ def make_menus(window: MainWindow, commands: dict[str, QAction]) -> Menus:
     return Menus(recent, samples, rule_actions)
 
 
-def mnemonic(text: str) -> str:
-    """The letter after ``text``'s ``&`` (lower case), or "" without one (``&&`` is a plain ``&``)."""
-    at = text.replace("&&", "").find("&")
-    return text.replace("&&", "")[at + 1 : at + 2].lower() if at >= 0 else ""
-
-
 def give_mnemonics(menu: QMenu) -> None:
     """Give each item of ``menu`` without a mnemonic (a sample, a pane) one no other item has:
-    the first free letter starting a word, else any free letter or digit. Keyboard users open
-    any item with Alt and two letters."""
+    keyboard users open any item with Alt and two letters."""
     actions = [a for a in menu.actions() if not a.isSeparator()]
-    used = {mnemonic(a.text()) for a in actions} - {""}
-    for action in actions:
-        text = action.text()
-        if mnemonic(text):
-            continue
-        starts = [i for i, c in enumerate(text) if c.isalnum() and (i == 0 or not text[i - 1].isalnum())]
-        rest = [i for i, c in enumerate(text) if c.isalnum() and i not in starts]
-        free = next((i for i in [*starts, *rest] if text[i].lower() not in used and text[i] != "&"), None)
-        if free is not None:
-            used.add(text[free].lower())
-            action.setText(text[:free] + "&" + text[free:])
+    for action, text in zip(actions, with_mnemonics([a.text() for a in actions]), strict=True):
+        action.setText(text)
 
 
 def fill_recent(menu: QMenu, files: FileActions) -> None:

@@ -14,6 +14,7 @@ from app.gui import sample_trainer
 from app.main_window import MainWindow
 from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
 from app.samples import SAMPLES
+from bpe_core import Corpus, PipelineConfig
 from tests.helpers import recount
 
 
@@ -218,6 +219,13 @@ def open_corpus_by_keys(qtbot, window, dialogs, path, text: str) -> None:
     press("Ctrl+O")
     qtbot.waitUntil(lambda: window.bridge.source.name == path.name)
     wait_idle(qtbot, window)
+
+
+def tied_corpus(n: int = 60) -> Corpus:
+    """``n`` two-symbol words, each twice: ``n`` pairs tied at 2. First-seen order runs from the
+    highest code points down, so hf's pick (the smallest ids) is the very last in it."""
+    words = [chr(0x4E00 + 2 * i) + chr(0x4E01 + 2 * i) for i in reversed(range(n))]
+    return Corpus.from_text(" ".join(words * 2), PipelineConfig(end_of_word=None))
 
 
 def fresh_focus(qtbot, window) -> None:

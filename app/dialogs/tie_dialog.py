@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from app.glyphs import visible
 from app.guard import guard_overrides
+from app.mnemonics import with_mnemonics
 from bpe_core import Trainer
 from bpe_core.history.records import USER
 
@@ -73,11 +74,13 @@ class TieDialog(QDialog):
         self.list.setColumnWidth(0, 200)
         self.list.setColumnWidth(1, 120)
         buttons = QDialogButtonBox()
-        self.merge_button = buttons.addButton("Merge selected", QDialogButtonBox.ButtonRole.AcceptRole)
+        # Alt and a letter presses each: the rules' own first letters where they differ.
+        merge, *rules = with_mnemonics(["&Merge selected", *self._choices])
+        self.merge_button = buttons.addButton(merge, QDialogButtonBox.ButtonRole.AcceptRole)
         self.merge_button.setDefault(True)  # Enter merges the selected pair
         self.rule_buttons: dict[str, QPushButton] = {}
-        for rule in self._choices:
-            button = buttons.addButton(f"Let {rule} decide", QDialogButtonBox.ButtonRole.ActionRole)
+        for rule, text in zip(self._choices, rules, strict=True):
+            button = buttons.addButton(f"Let {text} decide", QDialogButtonBox.ButtonRole.ActionRole)
             self.rule_buttons[rule] = button
             button.clicked.connect(lambda _=False, r=rule: self._decide(self._choices[r], r))
         buttons.addButton(QDialogButtonBox.StandardButton.Cancel)

@@ -17,7 +17,7 @@ from app.dialogs.settings_dialog import SettingsDialog
 from app.dialogs.tie_dialog import TieDialog
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.io.session import load_session, save_session
-from tests.gui_helpers import ModalAnswerer, fresh_focus, press, sample, wait_idle
+from tests.gui_helpers import ModalAnswerer, fresh_focus, press, sample, tied_corpus, wait_idle
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 ARROWS = {"→": "Right", "←": "Left", "Esc": "Escape"}
@@ -233,13 +233,6 @@ def test_status_messages_report_the_outcome_then_clear(qtbot, make_window, tmp_p
     wait_idle(qtbot, window)
     assert re.fullmatch(r"Opened corpus\.txt in \d+\.\d s", message.text())
     qtbot.waitUntil(lambda: message.text() == "", timeout=2000)
-
-
-def tied_corpus(n: int = 60) -> Corpus:
-    """``n`` two-symbol words, each twice: ``n`` pairs tied at 2. First-seen order runs from the
-    highest code points down, so hf's pick (the smallest ids) is the very last in it."""
-    words = [chr(0x4E00 + 2 * i) + chr(0x4E01 + 2 * i) for i in reversed(range(n))]
-    return Corpus.from_text(" ".join(words * 2), PipelineConfig(end_of_word=None))
 
 
 def test_let_hf_decide_picks_hf_s_choice_among_all_ties_not_the_first_fifty(qtbot, make_window):

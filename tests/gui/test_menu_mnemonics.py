@@ -7,7 +7,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 
-from app.actions import give_mnemonics, mnemonic
+from app.actions import give_mnemonics
+from app.mnemonics import mnemonic
 from tests.gui_helpers import fresh_focus, qt_wait_until
 
 
@@ -92,3 +93,36 @@ def test_the_settings_and_run_dialogs_fields_are_reached_by_their_own_letters(qt
         ]
         letters = [mnemonic(w.text()) for w in [*labels, *buttons] if w.text()]
         assert all(letters) and len(set(letters)) == len(letters), str(letters)
+
+
+def test_the_tie_dialog_buttons_have_letters_of_their_own_and_alt_and_one_lets_its_rule_decide(
+    qtbot, make_window
+):
+    from PySide6.QtCore import Qt
+
+    from app.bridge import ASK
+    from app.dialogs.tie_dialog import TieDialog
+    from bpe_core import Trainer, TrainingConfig
+    from tests.gui_helpers import ModalAnswerer, press, tied_corpus
+
+    window = make_window()
+    window.bridge.replace_trainer(Trainer(tied_corpus(5)), window.bridge.source)
+    expected = Trainer(tied_corpus(5), TrainingConfig(tie_break="hf")).step().pair
+    window.bridge.set_tie_rule(ASK)
+    letters = {}
+
+    def press_alt_and_hf_s_letter(dialog: TieDialog) -> None:
+        letters["merge"] = mnemonic(dialog.merge_button.text())
+        letters.update((rule, mnemonic(b.text())) for rule, b in dialog.rule_buttons.items())
+        letter = mnemonic(dialog.rule_buttons["hf"].text())
+        QTest.keyClick(QApplication.focusWidget(), letter, Qt.KeyboardModifier.AltModifier)
+
+    answerer = ModalAnswerer(TieDialog, press_alt_and_hf_s_letter)
+    fresh_focus(qtbot, window)
+    press("Space")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 1)
+    answerer.stop()
+    assert "" not in letters.values() and len(set(letters.values())) == len(letters)
+    assert letters["merge"] == "m" and letters["hf"] == "h" and letters["first-seen"] == "f"
+    record = window.bridge.trainer.record(1)
+    assert record.pair == expected and record.decided_by == "hf"
