@@ -56,7 +56,7 @@ def test_export_gpt2_then_encode_with_the_export_and_with_the_real_library(
     target = tmp_path / ("gpt2-files" if format == "gpt2" else "out")
     code, out, err = run("export", str(gpt2_ranks), "--format", format, "-o", str(target))
     assert code == 0, err
-    assert "50,256 tokens, 50,000 merges" in out
+    assert "50,257 tokens, 50,000 merges" in out
     assert detect(target) == format
     text = data_text("shakespeare_200k.txt")[:20_000]
     expected = gpt2_tiktoken.encode_ordinary(text)
@@ -109,6 +109,28 @@ def test_export_says_what_the_file_cannot_hold(gpt2_ranks, tmp_path):
     argv = ["export", str(gpt2_ranks), "--special-token", "<|endoftext|>", "--format", "tiktoken"]
     code, _, err = run(*argv, "-o", str(tmp_path / "t"))
     assert code == 0 and "give them to tiktoken: <|endoftext|> = 50256" in err and "gpt2 split pattern" in err
+
+
+@pytest.mark.parametrize("format", ["gpt2", "tiktoken"])
+def test_a_continuing_subword_prefix_is_refused_by_files_that_cannot_hold_it(tmp_path, format):
+    """GPT-2 files were written with "Ġ ##a" merged into "Ġ##a", a token neither their vocabulary
+    nor any reader knows."""
+    from tokenizers import models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE(continuing_subword_prefix="##"))
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        continuing_subword_prefix="##",
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tokenizer.train_from_iterator([data_text("shakespeare_200k.txt")[:20_000]], trainer)
+    source, target = tmp_path / "tokenizer.json", tmp_path / "out"
+    tokenizer.save(str(source))
+    code, out, err = run("export", str(source), "--format", format, "-o", str(target))
+    assert code == 1 and not out and not target.exists()
+    assert "continuing-subword prefix" in err and err.count("\n") == 1
 
 
 def test_a_tokenizer_json_that_mentions_format_is_not_taken_for_a_session(tmp_path):

@@ -186,7 +186,7 @@ def minimal(**changes) -> dict:
         "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"]},
     }
     for key, value in changes.items():
-        if key in ("vocab", "merges", "dropout", "continuing_subword_prefix", "type"):
+        if key in ("vocab", "merges", "dropout", "continuing_subword_prefix", "type", "fuse_unk"):
             data["model"][key] = value
         elif key == "model_unk":
             data["model"]["unk_token"] = value
@@ -234,6 +234,21 @@ def minimal(**changes) -> dict:
             "pre-tokenizer Digits after ByteLevel",
         ),
         ({"model_unk": ["x"]}, "unknown token"),
+        # Types Hugging Face refuses: "false" was read as true (a prefix space), 1 as true
+        ({"pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": "false"}}, "not true or false"),
+        ({"pre_tokenizer": {"type": "ByteLevel", "use_regex": 0}}, "not true or false"),
+        (
+            {
+                "pre_tokenizer": {
+                    "type": "Split",
+                    "pattern": {"String": " "},
+                    "behavior": "Removed",
+                    "invert": "no",
+                }
+            },
+            "not true or false",
+        ),
+        ({"fuse_unk": 1}, "not true or false"),
         (
             {"pre_tokenizer": {"type": "Split", "pattern": {"Regex": ["x"]}, "behavior": "Isolated"}},
             "neither a string nor a regex",

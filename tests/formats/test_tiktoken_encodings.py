@@ -71,8 +71,10 @@ def test_each_encoding_encodes_generated_text_as_tiktoken_does(pairs, text):
 
 def test_a_ranks_file_is_recognised_by_its_content(monkeypatch):
     assert encodings.encoding_of_file(GPT2_RANKS).name == "r50k_base"
-    # r50k_base splits as GPT-2: read as before, ranks alone.
-    assert len(read_tokenizer(GPT2_RANKS).encoder.special_ids) == 0
+    # GPT-2's ranks are r50k_base: its <|endoftext|> at 50256, as tiktoken gives it.
+    gpt2 = read_tokenizer(GPT2_RANKS)
+    assert [gpt2.encoder.keys[i] for i in gpt2.encoder.special_ids] == ["<|endoftext|>"]
+    assert gpt2.encoder.keys[50256] == "<|endoftext|>" and gpt2.encoder.config.pretokenize == "gpt2"
     # An encoding that splits otherwise is applied when the file is it (cl100k_base's hash, here GPT-2's).
     cl100k = dataclasses.replace(
         encodings.ENCODINGS["cl100k_base"], sha256=encodings.ENCODINGS["r50k_base"].sha256

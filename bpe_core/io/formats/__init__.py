@@ -84,14 +84,15 @@ def _read_codes(path: Path, pattern: str | None, specials: Sequence[str]) -> tup
 
 def _read_tiktoken(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
     notes = []
-    if pattern is None:  # not given: GPT-2's pattern, unless the ranks are an encoding that splits otherwise
+    if pattern is None:  # not given: the encoding the ranks are, else GPT-2's pattern
         encoding = encoding_of_file(path)
         pattern = "gpt2"
-        if encoding is not None and encoding.pattern != "gpt2" and not specials:
+        if encoding is not None and not specials:
             pattern = encoding.name
-            notes.append(
-                f"These are tiktoken's {encoding.name} ranks: its split pattern and special tokens apply."
-            )
+            if encoding.pattern != "gpt2":  # said where the split differs from what a user expects
+                notes.append(
+                    f"These are tiktoken's {encoding.name} ranks: its split pattern and special tokens apply."
+                )
     return encoder_from_ranks(read_ranks(path), pattern, specials), notes
 
 

@@ -118,7 +118,7 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         ("fuse_unk", "fuse_unknown"),
     ):
         value = model.get(option)
-        if value not in (None, False, True):
+        if value is not None and not isinstance(value, bool):  # 1 == True, yet HF refuses it
             raise _Refused(f"has the model option {option} = {shown(value)}, which is not true or false.")
         options[name] = bool(value)
     suffix = model.get("end_of_word_suffix") or None
@@ -303,6 +303,10 @@ def _normalizer_or_steps(node: Any) -> tuple[str, bool, tuple[Normalizer, ...]]:
 def _pre_tokenizer_or_steps(node: Any, notes: list[str]) -> tuple[str, str, bool, tuple[PreTokenizer, ...]]:
     """(unit, pre-tokenizer, prefix space, steps): a named pre-tokenizer where one splits the
     same, else the file's chain of steps (``pretokenize="custom"``)."""
+    try:  # read as steps first, which checks every option's type ("false" is not false)
+        steps = tuple(pre_tokenizer_from_dict(step) for step in _sequence(node, "pretokenizers"))
+    except ConfigError as error:
+        raise _Refused(f"has a pre-tokenizer BPE Studio cannot use: {after_colon(error)}") from None
     named_notes: list[str] = []
     try:
         named = _pre_tokenizer(node, named_notes)
@@ -311,10 +315,6 @@ def _pre_tokenizer_or_steps(node: Any, notes: list[str]) -> tuple[str, str, bool
     else:
         notes.extend(named_notes)  # only a named pre-tokenizer has notes on how it reads the file
         return (*named, ())
-    try:
-        steps = tuple(pre_tokenizer_from_dict(step) for step in _sequence(node, "pretokenizers"))
-    except ConfigError as error:
-        raise _Refused(f"has a pre-tokenizer BPE Studio cannot use: {after_colon(error)}") from None
     for step in steps[:-1]:
         if isinstance(step, ByteLevel):
             later = steps[steps.index(step) + 1].kind

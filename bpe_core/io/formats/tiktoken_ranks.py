@@ -159,10 +159,12 @@ def check_plain_byte_level(config: PipelineConfig, what: str) -> None:
         or config.normalization != "none"
         or config.lowercase
         or config.prefix_space
+        or config.continuing_prefix
     ):
         raise InputError(
             f"{what[0].upper()}{what[1:]} hold only byte-level merges split by the GPT-2, cl100k or o200k "
-            "pattern, without normalization, a marker or a prefix space; this model has more."
+            "pattern, without normalization, a marker, a prefix space or a continuing-subword prefix; "
+            "this model has more."
         )
 
 
