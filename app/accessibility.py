@@ -231,11 +231,8 @@ class FocusRing(QWidget):
 # The widgets that get the ring: those whose own focus indication is faint (a style's dotted
 # hint on a button, a box or a slider is hard to see from a seat in a lecture hall).
 RINGED = (
-    QAbstractItemView,
+    QAbstractScrollArea,  # tables, text boxes, the plots, the History pane's graph
     QLineEdit,
-    QPlainTextEdit,
-    QTextEdit,
-    QGraphicsView,
     QAbstractButton,
     QComboBox,
     QAbstractSlider,

@@ -547,9 +547,17 @@ class Bridge(QObject):
             return
         trainer = self._trainer
         html_output = Path(path).suffix.lower() in (".html", ".htm")
+        source = self.path.name if self.path else self.source.name
+        tie_rule = "Ask me (ties decided by hand)" if self.ask_at_ties else None
 
         def work(progress, cancelled) -> None:
-            text = walkthrough(trainer, html_output=html_output, progress=_cancellable(progress, cancelled))
+            text = walkthrough(
+                trainer,
+                html_output=html_output,
+                progress=_cancellable(progress, cancelled),
+                source=source,
+                tie_rule=tie_rule,
+            )
             write_atomic(path, text)
 
         self._start(

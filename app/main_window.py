@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QByteArray, QChildEvent, QDataStream, QEvent, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.target = Target()
         self._zoom_points = 0.0
         self._zoom_shares: list[tuple[list[QDockWidget], list[float]]] = []
+        self._zoom_shown = False  # the zoom set again once the window first shows (see showEvent)
         self._zoomed_heights: list[tuple[list[QDockWidget], list[int]]] = []
         self._base_points = self.font().pointSizeF()
         self._last_table: QAbstractItemView | None = None
@@ -805,6 +806,17 @@ class MainWindow(QMainWindow):
         ):
             child.setAttribute(Qt.WidgetAttribute.WA_WindowPropagation)
         super().childEvent(event)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._zoom_points and not self._zoom_shown:
+            # A zoom restored before the window first showed left the tables' headers at the
+            # normal size under zoomed rows: Qt had not passed the font on to them yet.
+            self._zoom_shown = True
+            normal = self.font()
+            normal.setPointSizeF(self._base_points)
+            self.setFont(normal)
+            self._apply_zoom()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.playback.pause()

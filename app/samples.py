@@ -74,9 +74,11 @@ SAMPLES = (
     ),
     Sample(
         "hug pug pun bun hugs (Hugging Face LLM course)",
-        "hug_pug_pun_bun_hugs.txt",
-        "The Hugging Face LLM course's BPE chapter: base vocabulary b g h n p s u.",
+        "hug_pug_pun_bun_hugs.tsv",
+        "The Hugging Face LLM course's BPE chapter, with its counts (hug 10, pug 5, pun 12, bun 4, "
+        "hugs 5): base vocabulary b g h n p s u, then ug (20), un (16), hug (15).",
         NO_MARKER,
+        input_kind="counts",
         test_text="hugs bun pugs",
     ),
     Sample(

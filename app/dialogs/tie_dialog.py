@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QGridLayout,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -77,19 +78,27 @@ class TieDialog(QDialog):
         # Alt and a letter presses each: the rules' own first letters where they differ.
         merge, *rules = with_mnemonics(["&Merge selected", *self._choices])
         self.merge_button = buttons.addButton(merge, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.merge_button.setDefault(True)  # Enter merges the selected pair
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        # The rules' buttons two to a row: in one row they made the dialog wider than a
+        # projector's screen once zoomed, Cancel out of sight.
+        rule_grid = QGridLayout()
         self.rule_buttons: dict[str, QPushButton] = {}
-        for rule, text in zip(self._choices, rules, strict=True):
-            button = buttons.addButton(f"Let {text} decide", QDialogButtonBox.ButtonRole.ActionRole)
+        for index, (rule, text) in enumerate(zip(self._choices, rules, strict=True)):
+            button = QPushButton(f"Let {text} decide")
+            rule_grid.addWidget(button, index // 2, index % 2)
             self.rule_buttons[rule] = button
             button.clicked.connect(lambda _=False, r=rule: self._decide(self._choices[r], r))
-        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         # Layout
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.list, 1)
+        layout.addLayout(rule_grid)
         layout.addWidget(buttons)
+        # Enter merges the selected pair: set once the button is the dialog's (before, the dialog
+        # took its first button for the default, "Let first-seen decide").
+        self.merge_button.setDefault(True)
         self.resize(620, 380)
+        self.list.setFocus()  # the keys on the pairs: ↑ ↓ choose, Enter merges
         # Signals
         self.merge_button.clicked.connect(self._merge_selected)
         self.list.itemDoubleClicked.connect(lambda *_: self._merge_selected())

@@ -41,6 +41,7 @@ class MergeModel(TableModel):
         self._trainer: Trainer | None = None  # the trainer the rows were read from
         self._history = LineView(MergeLine())  # the trainer's history as last read
         self._tie_steps = 0  # steps of the history that met a tie, kept as rows come and go
+        self.largest = (0, 0)  # the largest count and ties shown: the columns' widths follow them
         self._position = 0
         self._muted = muted()
         self._shown: dict[int, str] = {}  # step -> "left + right → token"
@@ -141,6 +142,8 @@ class MergeModel(TableModel):
                 self._choices = {}  # another session: its records are not these
             self._trainer, self._history, self._position = trainer, history, position
             self._tie_steps = tie_steps(history)
+            self.largest = (0, 0)
+            self._grow_largest(history, 0)
             self._shown.clear()
             self._differing.clear()
             self.endResetModel()
@@ -148,11 +151,17 @@ class MergeModel(TableModel):
             self.beginInsertRows(QModelIndex(), len(old), len(history) - 1)
             self._history = history
             self._tie_steps += int((history.column("ties", start=len(old)) > 1).sum())  # the new rows
+            self._grow_largest(history, len(old))
             self.endInsertRows()
         else:  # the same line: the merge just followed may have been decided anew (Trainer.step)
             self._differing.pop(position, None)  # not the whole cache, on every step
             self._history = history
         self._move_to(position)
+
+    def _grow_largest(self, history: LineView, start: int) -> None:
+        if len(history) > start:
+            counts, ties = history.column("count", start), history.column("ties", start)
+            self.largest = (max(self.largest[0], int(counts.max())), max(self.largest[1], int(ties.max())))
 
     def _move_to(self, position: int) -> None:
         """Mark ``position``: the rows from the old mark to the new one (and one beyond each)

@@ -19,6 +19,7 @@ from app.delegates.chips import ChipDelegate
 from app.guard import guard_overrides
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
 from app.widgets import StatusText, clear_for_new_session, row_table, status_label
+from bpe_core.errors import plural
 
 
 @guard_overrides
@@ -90,7 +91,8 @@ class CorpusPane(QWidget):
     def _apply_selection(self) -> None:
         label, words = self._selection
         self.model.set_highlight(words, only=self.only_check.isChecked() and bool(label))
-        self.selection_label.setText(f"{len(words):,} words contain {label}" if label else "")
+        contain = "word contains" if len(words) == 1 else "words contain"
+        self.selection_label.setText(f"{len(words):,} {contain} {label}" if label else "")
 
     def _update_summary(self) -> None:
         if self._bridge.trainer_busy:
@@ -102,9 +104,10 @@ class CorpusPane(QWidget):
         if change is not None and changed:
             verb = "changed by step" if change.applied else "restored by undoing step"
             note = f" · {changed:,} {verb} {change.record.step:,}"
-        types = f"{trainer.word_count:,} word types"
+        types = f"{trainer.word_count:,} word {plural(trainer.word_count, 'type')}"
         if self.model.filtered:
             types = f"{self.model.rowCount():,} of {types} shown"
+        words, tokens = trainer.corpus.total_words, trainer.corpus_tokens
         self.summary.setText(
-            f"{types} · {trainer.corpus.total_words:,} words · {trainer.corpus_tokens:,} tokens{note}"
+            f"{types} · {words:,} {plural(words, 'word')} · {tokens:,} {plural(tokens, 'token')}{note}"
         )

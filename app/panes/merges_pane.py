@@ -32,16 +32,16 @@ class MergesPane(QWidget):
         self.search.setAccessibleName("Find a merge")
         self.view = row_table(
             self.model,
-            {
-                STEP: "▶ 99,999",
-                COUNT: "9,999,999",
-                TIES: "9,999",
+            {  # numbers as wide as the largest shown, so the merges' text keeps the room
+                STEP: lambda: f"▶ {max(self.model.row_total(), 99):,}",
+                COUNT: lambda: f"{max(self.model.largest[0], 99):,}",
+                TIES: lambda: f"{max(self.model.largest[1], 99):,}",
                 DECIDED: "lexicographic",
-                OTHERS: "hf, lexicographic",
                 PASS: "9,999",
             },
-            stretch={MERGE: "lo + w → low"},
+            stretch={MERGE: "lo + w → low", OTHERS: "hf, lexicographic"},
         )
+        self.model.rowsInserted.connect(lambda *_: self.view.fit_live_columns())
         self.view.setItemDelegateForColumn(MERGE, LeftToRightDelegate(self.view))
         self.summary = status_label()
         # After the model has laid out its new rows (a reset or insertion is not drawn yet).

@@ -80,7 +80,8 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             from bpe_core.tools.walkthrough import walkthrough
 
             html_output = args.walkthrough.lower().endswith((".html", ".htm"))
-            write_atomic(args.walkthrough, walkthrough(trainer, html_output=html_output))
+            source = ", ".join(os.path.basename(name) or name for name in args.file)
+            write_atomic(args.walkthrough, walkthrough(trainer, html_output=html_output, source=source))
     if args.json:
         # One write: json.dump streams thousands of tiny writes, several times slower.
         stdout.write(

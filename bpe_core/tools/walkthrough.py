@@ -37,9 +37,13 @@ def walkthrough(
     steps: int | None = None,
     html_output: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    source: str | None = None,
+    tie_rule: str | None = None,
 ) -> str:
     """Steps 1…``steps`` (default: up to the position) of the trainer's current line, replayed
-    on a fresh trainer over the same corpus (the trainer itself is not touched)."""
+    on a fresh trainer over the same corpus (the trainer itself is not touched). ``source``
+    names the corpus in the title (a handout says what it walks through); ``tie_rule`` says how
+    ties were decided when it was not the trainer's rule (the window's Ask me)."""
     line = trainer.history[: trainer.position if steps is None else steps]
     fresh = Trainer(trainer.corpus, trainer.training)
     iterations = [_iteration(fresh, "Start", "")]
@@ -62,11 +66,12 @@ def walkthrough(
     intro = (
         f"{trainer.word_count:,} word types, {sum(trainer.corpus.counts):,} words; pre-tokenizer "
         f"{config.pretokenize}, unit {config.unit}, end-of-word marker {config.end_of_word or 'none'}; "
-        f"tie rule {trainer.training.tie_break}, minimum pair count {trainer.training.min_frequency}. "
+        f"tie rule {tie_rule or trainer.training.tie_break}, minimum pair count "
+        f"{trainer.training.min_frequency}. "
         f"Each iteration lists up to {WORDS} words and {PAIRS} pairs; ★ marks the pairs tied at the top."
     )
     render = _html if html_output else _markdown
-    return render("BPE walk-through", intro, iterations)
+    return render(f"BPE walk-through: {source}" if source else "BPE walk-through", intro, iterations)
 
 
 def _iteration(trainer: Trainer, title: str, merge: str) -> _Iteration:
@@ -140,7 +145,8 @@ def _html(title: str, intro: str, iterations: list[_Iteration]) -> str:
         "<!DOCTYPE html>",
         f'<html><head><meta charset="utf-8"><title>{e(title)}</title>',
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:2px 8px}code{background:#f4f4f4}.tie{color:#c0392b}</style>",
+        "td,th{border:1px solid #ccc;padding:2px 8px}code{background:#f4f4f4}.tie{color:#c0392b}"
+        ".n{text-align:right}</style>",
         f"</head><body><h1>{e(title)}</h1><p>{e(intro)}</p>",
     ]
     for it in iterations:
@@ -151,13 +157,15 @@ def _html(title: str, intro: str, iterations: list[_Iteration]) -> str:
         more = e(_more(len(it.vocabulary), it.vocabulary_size))
         out.append(f"<p><b>Vocabulary</b> ({it.vocabulary_size:,}): {shown}{more}</p>")
         rows = "".join(
-            f"<tr><td>{e(w)}</td><td>{c:,}</td><td><code>{e(s)}</code></td></tr>" for w, c, s in it.corpus
+            f"<tr><td>{e(w)}</td><td class='n'>{c:,}</td><td><code>{e(s)}</code></td></tr>"
+            for w, c, s in it.corpus
         )
         out.append(
             f"<p><b>Corpus</b></p><table><tr><th>word</th><th>count</th><th>segmentation</th></tr>{rows}</table>"
         )
         rows = "".join(
-            f"<tr><td><code>{e(p)}</code></td><td>{c:,}</td><td class='tie'>{'★' if tied else ''}</td></tr>"
+            f"<tr><td><code>{e(p)}</code></td><td class='n'>{c:,}</td>"
+            f"<td class='tie'>{'★' if tied else ''}</td></tr>"
             for p, c, tied in it.pairs
         )
         out.append(f"<p><b>Pairs</b></p><table><tr><th>pair</th><th>count</th><th></th></tr>{rows}</table>")

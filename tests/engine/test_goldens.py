@@ -119,6 +119,14 @@ def test_hf_course_base_vocabulary_of_hug_pug_pun_bun_hugs():
     assert trainer.vocab.tokens == ["b", "g", "h", "n", "p", "s", "u"]
 
 
+def test_hf_course_counts_merge_ug_then_un_then_hug():
+    trainer = trainer_for("hug\t10\npug\t5\npun\t12\nbun\t4\nhugs\t5\n", counts=True, end_of_word=None)
+    assert trainer.vocab.tokens == ["b", "g", "h", "n", "p", "s", "u"]
+    trainer.run(merges=3)
+    assert merge_strings(trainer) == [("u", "g"), ("u", "n"), ("h", "ug")]
+    assert [r.count for r in trainer.history] == [20, 16, 15]
+
+
 def test_hf_course_corpus_with_special_token():
     corpus = "\n".join(
         [

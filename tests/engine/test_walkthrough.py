@@ -20,7 +20,7 @@ def section(text: str, title: str) -> str:
     return text.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
-def test_fred_iterations_as_the_source_document_writes_them():
+def test_fred_iterations_as_the_classic_walk_through_writes_them():
     trainer = fred(10)
     trainer.goto(3)
     text = walkthrough(trainer)
@@ -54,7 +54,8 @@ def test_html_has_the_same_iterations_escaped():
 def test_cli_writes_a_walkthrough_and_checks_the_path_before_training(tmp_path):
     out = tmp_path / "lesson.md"
     code, _, _ = run("train", str(FRED), "--end-of-word", "_", "--walkthrough", str(out))
-    assert code == 0 and "## Iteration 10" in out.read_text(encoding="utf-8")
+    text = out.read_text(encoding="utf-8")
+    assert code == 0 and "## Iteration 10" in text and text.startswith("# BPE walk-through: fred.txt\n")
     code, _, err = run("train", str(FRED), "--walkthrough", str(tmp_path / "missing" / "x.md"))
     assert code == 1 and err.count("\n") == 1
 

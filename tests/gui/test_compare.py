@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QSpinBox
 
 from bpe_core import Trainer
 from bpe_core.tools.compare import compare, run_of, tie_picks
-from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, wait_idle
+from tests.gui_helpers import assert_panes_agree_with_core, fresh_focus, press, sample, wait_idle
 
 
 def branched_window(qtbot, make_window):
@@ -172,15 +172,23 @@ def test_another_rule_from_the_end_of_a_line_makes_a_branch_and_leaves_the_line(
 def test_file_export_walkthrough_writes_the_lesson_in_the_background(
     qtbot, make_window, monkeypatch, tmp_path
 ):
-    window = make_window("FRED")
+    from app.bridge import ASK
+
+    window = make_window()
+    window.open_sample(sample("FRED"))  # as the Samples menu opens it: named
+    wait_idle(qtbot, window)
     window.bridge.run(merges=4)
     wait_idle(qtbot, window)
+    window.bridge.set_tie_rule(ASK)
     path = tmp_path / "lesson.html"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
     window.commands["walkthrough"].trigger()
     wait_idle(qtbot, window)
     text = path.read_text(encoding="utf-8")
     assert "<h2>Iteration 4</h2>" in text and "<h2>Iteration 5</h2>" not in text
+    # A handout says what it walks through, and how ties were decided (not first-seen: by hand)
+    assert "<h1>BPE walk-through: FRED FED TED BREAD" in text and "tie rule Ask me" in text
+    assert "<td class='n'>" in text  # counts right-aligned, as the Markdown's are
     assert window.status.message.text() == f"Exported to {path}"
 
 

@@ -183,7 +183,8 @@ def test_zoom_in_four_times_and_back_restores_the_start_up_layout(qtbot, make_wi
         for label in window.status.labels.values():  # never elided
             assert metrics.horizontalAdvance(label.text()) + 12 <= label.width(), label.text()
         step = window.merges_pane.view
-        assert step.columnWidth(STEP) >= step.fontMetrics().horizontalAdvance("▶ 12,345") + 8
+        widest = f"▶ {max(99, step.model().rowCount()):,}"  # as wide as the steps shown need
+        assert step.columnWidth(STEP) >= step.fontMetrics().horizontalAdvance(widest) + 8
     assert layout(window)["font"] == start["font"] + 8
     qtbot.wait(120)  # the plots redraw
     for plot in (*window.plots_pane.step_plots, window.plots_pane.length_plot):
@@ -528,3 +529,49 @@ def test_zoomed_for_a_projector_the_corpus_keeps_its_rows_and_the_plots_their_ar
     qtbot.waitUntil(lambda: len({round(plot.y()) for plot in plots}) == 2)  # two by two again
     assert all(plot.getViewBox().height() >= 50 for plot in plots), [p.getViewBox().height() for p in plots]
     assert pane.graphics.ci.width() <= pane.graphics.viewport().width()  # none pushed out of sight
+
+
+def test_zoomed_four_times_the_tie_dialog_and_compare_fit_the_screen_with_every_button(qtbot, make_window):
+    """Zoomed for a projector, the tie dialog's one row of buttons made it 1,300 px wide on a
+    1,024 px screen (Cancel out of sight), and Compare's question and its button 1,055 px."""
+    from app.bridge import ASK
+    from app.dialogs.tie_dialog import TieDialog
+    from tests.gui_helpers import ModalAnswerer
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    for _ in range(4):
+        press("Ctrl++")
+    press("Ctrl+Shift+C")
+    compare = window.compare_dialog
+    area = compare.screen().availableGeometry()  # 800 x 800 offscreen
+    assert compare.minimumSizeHint().width() <= area.width() and area.contains(compare.geometry())
+    compare.close()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None and window.isActiveWindow())
+    window.bridge.set_tie_rule(ASK)
+    seen = []
+
+    def look_and_cancel(dialog: TieDialog) -> None:
+        buttons = [dialog.merge_button, *dialog.rule_buttons.values()]
+        rights = [b.mapTo(dialog, b.rect().topRight()).x() for b in buttons]
+        seen.append((dialog.minimumSizeHint().width(), dialog.width(), max(rights)))
+        dialog.reject()
+
+    answerer = ModalAnswerer(TieDialog, look_and_cancel)
+    while not seen and window.bridge.trainer.position < 10:
+        press("Space")
+        qtbot.wait(50)
+    answerer.stop()
+    ((least, width, right),) = seen
+    assert least <= area.width() and right < width  # every button within the dialog
+
+
+def test_the_hugging_face_sample_has_the_course_s_counts_and_summaries_say_one_word(qtbot, make_window):
+    """The course's sample had every word once (u + g first, count 3, not the course's 20); and
+    a corpus of one word read "1 word types · 1 words"."""
+    window = make_window("hug pug")
+    trainer = window.bridge.trainer
+    assert trainer.corpus.total_words == 36 and trainer.vocab.tokens == ["b", "g", "h", "n", "p", "s", "u"]
+    window.open_sample(sample("aaabdaaabac"))
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.corpus_pane.summary.text().startswith("1 word type · 1 word · 11 tokens"))

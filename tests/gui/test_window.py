@@ -317,6 +317,8 @@ def test_layout_geometry_zoom_folder_and_recent_files_persist(qtbot, make_window
     assert (second.width(), second.height()) == (760, 560)
     assert second.docks["plots"].isHidden() and not second.docks["pairs"].isHidden()
     assert second.corpus_pane.view.font().pointSizeF() == pytest.approx(zoomed)
+    for view in second.tables:  # their headers too: they kept the normal size under zoomed rows
+        assert view.horizontalHeader().font().pointSizeF() == pytest.approx(zoomed)
     assert Path(second.files.folder()) == corpus.parent
     assert second.files.recent()[0] == str(corpus)
 
