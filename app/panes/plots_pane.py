@@ -353,7 +353,7 @@ class PlotsPane(QWidget):
         self.graphics.setAccessibleDescription(
             "Top pair count, token lengths, corpus tokens and vocabulary size at each step"
         )
-        self.top_plot = self.graphics.addPlot(row=0, col=0, title="Top pair count per step")
+        self.top_plot = self.graphics.addPlot(row=0, col=0, title="Top pair count (log scale)")
         self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths (units)")
         self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens per step")
         self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size per step")

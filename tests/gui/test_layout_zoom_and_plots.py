@@ -223,7 +223,7 @@ def test_top_count_axis_always_has_labels_and_plots_export_by_title(qtbot, make_
     data = QtSvgExporter(window.plots_pane.top_plot).export(toBytes=True)
     assert data.startswith(b"<?xml") and b"<svg" in data and b"<path" in data
     assert names == [
-        "Top pair count per step",
+        "Top pair count (log scale)",
         "Token lengths (units)",
         "Corpus tokens per step",
         "Vocabulary size per step",
