@@ -41,7 +41,7 @@ from bpe_core.pipeline.normalize import normalize, normalize_aligned
 from bpe_core.pipeline.pretokenize import pieces_of
 from bpe_core.pipeline.pretokenize import spans as piece_spans
 from bpe_core.pipeline.specials import finders
-from bpe_core.pipeline.steps import pre_tokenize_with, space_escape
+from bpe_core.pipeline.steps import SentencePieceNormalizer, pre_tokenize_with, space_escape
 from bpe_core.pipeline.vocab import MARK, Displays
 from bpe_core.pipeline.word_types import equal_items
 from bpe_core.runtime.gc_pause import gc_paused
@@ -204,6 +204,9 @@ class Encoder:
     unknown_id : the id given to a unit the vocabulary lacks (an imported tokenizer's unknown
         token); by default ``UNKNOWN_ID``. ``None`` drops such units before merging, as Hugging
         Face ``tokenizers`` does without an unknown token (the units around them then merge).
+    hf_parts : the ``decoder`` and ``post_processor`` objects of an imported ``tokenizer.json``
+        (or the decoder an export gives), kept as data to write back on export and never run
+        here; ``None`` by default. An encoder made anew (renumbered, trained) has none.
     """
 
     def __init__(
@@ -213,8 +216,10 @@ class Encoder:
         merges: Sequence[Merge],
         specials: Sequence[int] = (),
         unknown_id: int | None = UNKNOWN_ID,
+        hf_parts: dict[str, Any] | None = None,
     ) -> None:
         self.config = config
+        self.hf_parts = hf_parts
         self.keys = list(keys)
         marker = config.end_of_word
         # Without a marker a token's display is its key, so the keys serve (read-only).
@@ -266,10 +271,15 @@ class Encoder:
         self._raw_specials, self._normalized_specials = finders(
             list(self._special_of), config.special_matching, spelled
         )
-        # Those found in every text (SentencePiece's user-defined pieces), special tokens asked
-        # for or not: without allow_special these finders are used, None when there are none.
-        always = [token for token in self._special_of if token in config.always_matched]
-        raw_always, normalized_always = finders(always, config.special_matching)
+        # Those found in every text, special tokens asked for or not (SentencePiece's user-defined
+        # pieces; Hugging Face's added tokens not marked special, ordinary vocabulary to it):
+        # without allow_special these finders are used, None when there are none.
+        found_always = {
+            *config.always_matched,
+            *(m.content for m in config.special_matching if not m.special),
+        }
+        always = [token for token in self._special_of if token in found_always]
+        raw_always, normalized_always = finders(always, config.special_matching, spelled)
         self._raw_always = raw_always or None
         self._normalized_always = normalized_always or None
         self._special_pattern = (
@@ -371,7 +381,8 @@ class Encoder:
         """Encode ``text`` with the first ``upto`` merges (all by default). Never fails.
 
         Special tokens in ``text`` are matched only with ``allow_special``, save those the
-        pipeline matches in every text (``PipelineConfig.always_matched``). ``cancelled`` is
+        pipeline matches in every text (``PipelineConfig.always_matched``, and added tokens a
+        ``SpecialMatch`` says are not special, as Hugging Face's). ``cancelled`` is
         asked between pieces; once it answers true, :class:`~bpe_core.errors.Cancelled` is raised.
         ``offset``: where ``text`` starts in a longer text that :meth:`parts` cut (spans then
         count from that text's start).
@@ -867,6 +878,11 @@ class Encoder:
         for token_id in ids:
             if not (token_id == UNKNOWN_ID or 0 <= token_id < len(keys)):
                 raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(keys) - 1}).")
+        sentencepiece = next(
+            (step for step in self.config.normalizers if isinstance(step, SentencePieceNormalizer)), None
+        )
+        if sentencepiece is not None:
+            return self._decode_sentencepiece(ids, sentencepiece)
         boundary = "" if self.config.keeps_whitespace else " "
         byte_mode = self.config.unit == "byte"
         byte_of = self._fallback_bytes
@@ -909,6 +925,72 @@ class Encoder:
         if prepended and text.startswith(" "):  # the space the pipeline put before the text
             text = text[1:]
         return text[: -len(boundary)] if boundary and text.endswith(boundary) else text
+
+    def _decode_sentencepiece(self, ids: list[int], step: SentencePieceNormalizer) -> str:
+        """``SentencePieceProcessor.decode``: control pieces are nothing, the unknown piece is
+        `` ⁇ ``; a run of byte pieces is decoded as SentencePiece does, one U+FFFD per byte of
+        no character; other pieces have ``▁`` as a space, and while nothing is written a
+        leading ``▁`` is dropped (the dummy prefix or extra whitespace: with
+        ``remove_extra_whitespaces`` from every piece, else from the first only). SentencePiece
+        drops nothing at the end, even with whitespace as a suffix."""
+        keys = self.keys
+        byte_of = self._fallback_bytes
+        user_defined = set(step.user_defined)  # special tokens here, yet text to SentencePiece
+        unknown = {UNKNOWN_ID, self.unknown_id}
+        hidden = {i for i in self.special_ids if i not in unknown and keys[i] not in user_defined}
+        stripping = step.add_dummy_prefix or step.remove_extra_whitespaces
+        out: list[str] = []
+        pending = bytearray()
+        at_start = True  # nothing written yet, and no leading ▁ dropped that ends the dropping
+        for token_id in ids:
+            if token_id in byte_of:
+                pending.append(byte_of[token_id])
+                continue
+            if pending:
+                out.append(_sentencepiece_bytes(pending))
+                pending.clear()
+                at_start = False
+            if token_id in hidden:
+                continue
+            if token_id in unknown:
+                out.append(_SENTENCEPIECE_UNKNOWN)
+                at_start = False
+                continue
+            piece = keys[token_id]
+            if at_start and stripping and piece.startswith("▁"):
+                piece = piece[1:]
+                at_start = step.remove_extra_whitespaces
+            text = piece.replace("▁", " ")
+            out.append(text)
+            at_start = at_start and not text
+        if pending:
+            out.append(_sentencepiece_bytes(pending))
+        return "".join(out)
+
+
+# What SentencePiece decodes its unknown piece to (its trainer's default unk_surface).
+_SENTENCEPIECE_UNKNOWN = " \u2047 "
+
+
+def _sentencepiece_bytes(data: bytes | bytearray) -> str:
+    """Bytes as SentencePiece decodes a run of byte pieces: each character its lead byte
+    announces where the bytes after it make a valid one, else U+FFFD for the lead byte alone and
+    on from the next byte (Python's ``errors="replace"`` puts one U+FFFD for a whole truncated
+    sequence, where SentencePiece puts one per byte)."""
+    out: list[str] = []
+    at = 0
+    while at < len(data):
+        lead = data[at]
+        size = 1 if lead < 0x80 else 2 if 0xC0 <= lead < 0xE0 else 3 if 0xE0 <= lead < 0xF0 else 4
+        try:
+            # Python's strict decoder refuses what SentencePiece does: overlong forms,
+            # surrogates, code points past U+10FFFF, a missing continuation byte.
+            out.append(bytes(data[at : at + size]).decode("utf-8"))
+            at += size
+        except UnicodeDecodeError:
+            out.append("\ufffd")
+            at += 1
+    return "".join(out)
 
 
 def _map_back(

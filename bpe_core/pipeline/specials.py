@@ -5,7 +5,9 @@ A tokenizer read from a ``tokenizer.json`` may ask more of some (``SpecialMatch`
 whitespace before (``lstrip``) or after (``rstrip``) into the token, match only as a word of
 its own (``single_word``: no word character just before or after), or match in the normalized
 text rather than the raw one (``normalized``). Found as Hugging Face finds them: the leftmost
-longest occurrences first, then the single-word test, then the whitespace taken.
+longest occurrences first, then the single-word test, then the whitespace taken. An added token
+Hugging Face does not mark special (``special=False``) is ordinary vocabulary to it, found in
+every text: the encoder finds it whether or not special tokens are matched.
 
 Imports only the standard library, ``regex`` and :mod:`bpe_core.errors`.
 """
@@ -41,15 +43,19 @@ class SpecialMatch:
     rstrip: bool = False
     single_word: bool = False
     normalized: bool = False
+    special: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "content": self.content,
             "lstrip": self.lstrip,
             "rstrip": self.rstrip,
             "single_word": self.single_word,
             "normalized": self.normalized,
         }
+        if not self.special:  # written only when false: files written before keep their form
+            data["special"] = False
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> SpecialMatch:
@@ -57,14 +63,16 @@ class SpecialMatch:
             isinstance(data, dict)
             and isinstance(data.get("content"), str)
             and all(isinstance(data.get(name, False), bool) for name in _OPTIONS)
+            and isinstance(data.get("special", True), bool)
         ):
             raise ConfigError("A special token's matching options are malformed.")
-        return cls(data["content"], *(data.get(name, False) for name in _OPTIONS))
+        options = {name: data.get(name, False) for name in _OPTIONS}
+        return cls(data["content"], **options, special=data.get("special", True))
 
     @property
     def plain(self) -> bool:
         """Whether it is found as any special token is by default."""
-        return not (self.lstrip or self.rstrip or self.single_word or self.normalized)
+        return self.special and not (self.lstrip or self.rstrip or self.single_word or self.normalized)
 
 
 _OPTIONS = ("lstrip", "rstrip", "single_word", "normalized")

@@ -34,7 +34,7 @@ from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder
 from bpe_core.errors import BpeError, InputError
 from bpe_core.io.formats.codes import codes_text, read_codes
 from bpe_core.io.formats.gpt2_files import gpt2_texts, read_gpt2
-from bpe_core.io.formats.hf_json import hf_dict, read_hf
+from bpe_core.io.formats.hf_json import hf_dict, hf_export_notes, read_hf
 from bpe_core.io.formats.minbpe_model import read_minbpe
 from bpe_core.io.formats.sentencepiece import for_hugging_face, read_sentencepiece
 from bpe_core.io.formats.sp_model import read_sp_model
@@ -276,6 +276,8 @@ def export_notes(encoder: Encoder, format: str) -> list[str]:
             "Hugging Face drops the characters a vocabulary lacks (and merges across them), where this "
             "model marks them unknown: add text with every character to the corpus, or train on bytes."
         )
+    if format == "hf":
+        notes += hf_export_notes(encoder)  # a kept decoder or post-processor that no longer fits
     if format == "tiktoken":
         pattern = {"gpt4": "gpt4", "o200k": "o200k"}.get(encoder.config.pretokenize, "gpt2")
         notes.append(f"Give tiktoken the {pattern} split pattern with these ranks.")

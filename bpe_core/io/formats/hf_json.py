@@ -25,7 +25,9 @@ added tokens                              special tokens, at their own ids
 
 WhitespaceSplit splits at Rust's whitespace, which lacks the four separators U+001C-U+001F
 that ``str.split()`` splits at; importing it says so. The post-processor only adds tokens
-around a sequence when asked to (``add_special_tokens``); it is kept aside and reported. Without
+around a sequence when asked to (``add_special_tokens``); it is not applied here, and reported.
+The decoder and the post-processor are kept as data (never run) and written back on export, the
+post-processor only while the tokens it adds are still the vocabulary's at their ids. Without
 an unknown token Hugging Face drops the units its vocabulary lacks (and merges across them); an
 imported tokenizer does the same here, while a model trained here marks them unknown (id -1),
 so its export encodes such text differently.
@@ -33,6 +35,7 @@ so its export encodes such text differently.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -48,10 +51,12 @@ from bpe_core.pipeline.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT
 from bpe_core.pipeline.specials import SpecialMatch
 from bpe_core.pipeline.steps import (
     ByteLevel,
+    Metaspace,
     Normalizer,
     PreTokenizer,
     normalizer_from_dict,
     pre_tokenizer_from_dict,
+    space_escape,
     steps_to_dicts,
 )
 from bpe_core.pipeline.vocab import display, joined, key_of
@@ -179,15 +184,16 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         unknown_id = vocab[unknown]
     else:
         unknown_id = None  # Hugging Face drops what its vocabulary lacks, and merges across it
-    processor = data.get("post_processor")
+    parts = _kept_parts(data)
+    processor = parts.get("post_processor")
     if processor is not None:
-        kind = processor.get("type") if isinstance(processor, dict) else None
+        kind = processor.get("type")
         if kind != "ByteLevel":  # ByteLevel's adds no token
             notes.append(
                 f"Its post-processor ({shown(kind)}) adds tokens only when asked to: encodings here are "
                 "Hugging Face's with add_special_tokens=False."
             )
-        if isinstance(processor, dict) and processor.get("trim_offsets"):  # ByteLevel, RobertaProcessing
+        if processor.get("trim_offsets"):  # ByteLevel, RobertaProcessing
             notes.append(
                 "Its post-processor trims spaces from Hugging Face's offsets (trim_offsets); the spans "
                 "here keep them (a token 'Ġworld' spans its space). The ids are the same."
@@ -195,7 +201,21 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     for setting in ("truncation", "padding"):
         if data.get(setting) is not None:
             notes.append(f"Its {setting} settings are not applied: encodings here are whole.")
-    return Encoder(config, keys, merges, sorted(specials), unknown_id), notes
+    return Encoder(config, keys, merges, sorted(specials), unknown_id, parts or None), notes
+
+
+def _kept_parts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The file's decoder and post-processor, kept to be written back on export (Hugging Face
+    runs them, BPE Studio does not)."""
+    parts = {}
+    for name in ("decoder", "post_processor"):
+        node = data.get(name)
+        if node is None:
+            continue
+        if not isinstance(node, dict) or not isinstance(node.get("type"), str):
+            raise _Refused(f"has a {name.replace('_', '-')} that is not an object with a type.")
+        parts[name] = node
+    return parts
 
 
 def _key(string: str, suffix: str | None) -> str:
@@ -271,9 +291,11 @@ def _added_tokens(added: Any, vocab: dict[str, int]) -> tuple[dict[int, str], li
         if not isinstance(content, str) or "\x00" in content:
             raise _Refused("has an added token whose content is not text.")
         options = [token.get(name, False) for name in ("lstrip", "rstrip", "single_word", "normalized")]
-        if not all(isinstance(value, bool) for value in options):
+        special = token.get("special", True)  # Hugging Face matches one not special in every text
+        if not all(isinstance(value, bool) for value in (*options, special)):
             raise _Refused(f"has the added token {quoted(content)} with an option that is not true or false.")
-        match = SpecialMatch(content, *options)
+        lstrip, rstrip, single_word, normalized = options
+        match = SpecialMatch(content, lstrip, rstrip, single_word, normalized, special=special)
         if not match.plain:
             matching.append(match)
         if content in vocab:
@@ -434,12 +456,13 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
     added = [
         {
             "id": i,
+            "special": True,  # unless the token's matching says it is not
             **matching.get(encoder.keys[i], SpecialMatch(encoder.keys[i])).to_dict(),
-            "special": True,
         }
         for i in sorted(encoder.special_ids)
     ]
     unknown = encoder.unknown_id if encoder.unknown_id not in (UNKNOWN_ID, None) else None
+    processor, decoder = _written_parts(encoder, vocab)
     return {
         "version": "1.0",
         "truncation": None,
@@ -447,8 +470,8 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
         "added_tokens": added,
         "normalizer": _normalizer_node(config),
         "pre_tokenizer": _pre_tokenizer_node(config),
-        "post_processor": None,
-        "decoder": _decoder_node(config),
+        "post_processor": processor,
+        "decoder": decoder,
         "model": {
             "type": "BPE",
             "dropout": None,
@@ -462,6 +485,115 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
             "merges": merges,
         },
     }
+
+
+def hf_export_notes(encoder: Encoder) -> list[str]:
+    """What an export to ``tokenizer.json`` leaves out of the encoder's kept parts, and why."""
+    return _checked_parts(encoder, _vocab_of(encoder))[2]
+
+
+def _vocab_of(encoder: Encoder) -> dict[str, int]:
+    """Each token's string as Hugging Face spells it -> its id (the first id, for a repeated one)."""
+    suffix = encoder.config.end_of_word
+    vocab: dict[str, int] = {}
+    for i, key in enumerate(encoder.keys):
+        if key:
+            vocab.setdefault(key if i in encoder.special_ids else display(key, suffix), i)
+    return vocab
+
+
+def _written_parts(encoder: Encoder, vocab: dict[str, int]) -> tuple[Any, Any]:
+    """The post-processor and decoder to write: the kept ones where they still fit, else none
+    and the decoder the pipeline implies."""
+    processor, decoder, _ = _checked_parts(encoder, vocab)
+    return processor, decoder if decoder is not None else _decoder_node(encoder.config)
+
+
+def _checked_parts(encoder: Encoder, vocab: dict[str, int]) -> tuple[Any, Any, list[str]]:
+    """(post-processor, decoder, notes on those dropped): copies, so the file's data is never
+    changed through what is written."""
+    parts = encoder.hf_parts or {}
+    processor, decoder = parts.get("post_processor"), parts.get("decoder")
+    notes = []
+    if processor is not None and not _processor_fits(processor, vocab):
+        processor = None
+        notes.append(
+            "The post-processor is left out: a token it adds is no longer in the vocabulary at its id."
+        )
+    if decoder is not None and not _decoder_fits(decoder, encoder.config):
+        decoder = None
+        notes.append(
+            "The decoder is left out (one for this pipeline is written): it no longer fits the pipeline."
+        )
+    return copy.deepcopy(processor), copy.deepcopy(decoder), notes
+
+
+def _processor_fits(node: Any, vocab: dict[str, int]) -> bool:
+    """Whether every token the post-processor adds is the vocabulary's at the id it gives."""
+    if not isinstance(node, dict):
+        return False
+    kind = node.get("type")
+    if kind == "Sequence":
+        steps = node.get("processors")
+        return isinstance(steps, list) and all(_processor_fits(step, vocab) for step in steps)
+    if kind == "ByteLevel":
+        return True
+    if kind in ("BertProcessing", "RobertaProcessing"):
+        pairs = [node.get("sep"), node.get("cls")]
+        return all(isinstance(p, list) and len(p) == 2 and _is_token(p[0], p[1], vocab) for p in pairs)
+    if kind == "TemplateProcessing":
+        tokens = node.get("special_tokens")
+        return isinstance(tokens, dict) and all(
+            isinstance(t, dict)
+            and isinstance(t.get("tokens"), list)
+            and isinstance(t.get("ids"), list)
+            and len(t["tokens"]) == len(t["ids"])
+            and all(_is_token(token, i, vocab) for token, i in zip(t["tokens"], t["ids"], strict=True))
+            for t in tokens.values()
+        )
+    return False  # a kind Hugging Face does not have
+
+
+def _is_token(token: Any, token_id: Any, vocab: dict[str, int]) -> bool:
+    return isinstance(token, str) and vocab.get(token, -1) == token_id and not isinstance(token_id, bool)
+
+
+def _decoder_fits(node: Any, config: PipelineConfig) -> bool:
+    """Whether the decoder reads tokens as the pipeline spells them: its byte alphabet, marker,
+    prefix or space character where it has one (the others need nothing of the pipeline)."""
+    steps = _sequence_of(node, "decoders")
+    if steps is None:
+        return False
+    space, _ = space_escape(config.normalizers, config.pre_tokenizers)
+    for step in steps:
+        kind = step.get("type")
+        if kind == "ByteLevel" and config.unit != "byte":
+            return False
+        if kind == "BPEDecoder" and step.get("suffix", "</w>") != config.end_of_word:
+            return False
+        if kind == "WordPiece" and step.get("prefix", "##") != config.continuing_prefix:
+            return False
+        if kind == "Metaspace" and step.get("replacement", "▁") != space:
+            return False
+    return True
+
+
+def _sequence_of(node: Any, field: str) -> list[dict[str, Any]] | None:
+    """The steps of a kept component (a Sequence's, or itself), or None where one is no object."""
+    if not isinstance(node, dict):
+        return None
+    if node.get("type") != "Sequence":
+        return [node]
+    steps = node.get(field)
+    if not isinstance(steps, list):
+        return None
+    flat: list[dict[str, Any]] = []
+    for step in steps:
+        inner = _sequence_of(step, field)
+        if inner is None:
+            return None
+        flat.extend(inner)
+    return flat
 
 
 def write_hf(encoder: Encoder, path: str | Path) -> None:
@@ -531,4 +663,27 @@ def _decoder_node(config: PipelineConfig) -> dict[str, Any] | None:
         return {"type": "BPEDecoder", "suffix": config.end_of_word}
     if config.continuing_prefix is not None:  # takes the prefix off, and a space before other tokens
         return {"type": "WordPiece", "prefix": config.continuing_prefix, "cleanup": False}
+    # Without a decoder Hugging Face joins tokens with spaces: one that spells spaces as a
+    # character gets the decoder that turns it back (and takes off the space put before the text).
+    fallback = [{"type": "ByteFallback"}] if config.byte_fallback else []
+    metaspace = next((s for s in config.pre_tokenizers if isinstance(s, Metaspace)), None)
+    if metaspace is not None:
+        return _chain("decoders", [*fallback, metaspace.to_dict()])
+    space, prepended = space_escape(config.normalizers, config.pre_tokenizers)
+    if space is not None:  # a normalizer's Replace, as Hugging Face's SentencePiece conversions write
+        return spaces_decoder(space, config.byte_fallback, prepended)
     return None
+
+
+def spaces_decoder(space: str, byte_fallback: bool, prepended: bool) -> dict[str, Any]:
+    """The decoder Hugging Face's SentencePiece conversion writes: ``space`` back to a space,
+    byte tokens to their bytes, the tokens joined, and the one space put before the text taken off."""
+    steps: list[dict[str, Any]] = []
+    if space != " ":
+        steps.append({"type": "Replace", "pattern": {"String": space}, "content": " "})
+    if byte_fallback:
+        steps.append({"type": "ByteFallback"})
+    steps.append({"type": "Fuse"})
+    if prepended:
+        steps.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+    return {"type": "Sequence", "decoders": steps}

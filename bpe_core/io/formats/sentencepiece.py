@@ -41,9 +41,10 @@ through a character that is no piece.
 A tokenizer.json holds such a model where Hugging Face can normalize as SentencePiece does (no
 character map, no dummy space after the text, no user-defined piece that Hugging Face's
 normalizer would rewrite before looking for it, as the dummy prefix does): :func:`for_hugging_face`
-gives the encoder with its normalizer as Hugging Face's steps, or one sentence why it cannot.
+gives the encoder with its normalizer as Hugging Face's steps, and the decoder Hugging Face's own
+conversion of a SentencePiece model writes, or one sentence why it cannot.
 
-Imports the engine's lower stages, :mod:`.sp_model` and :mod:`.checks`.
+Imports the engine's lower stages, :mod:`.sp_model`, :mod:`.checks` and :mod:`.hf_json` (its decoder).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from pathlib import Path
 from bpe_core.encoding.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError, quoted
 from bpe_core.io.formats.checks import after_colon
+from bpe_core.io.formats.hf_json import spaces_decoder
 from bpe_core.io.formats.sp_model import (
     CONTROL,
     NORMAL,
@@ -191,10 +193,12 @@ def _word_split(model: SentencePieceModel, space: str) -> PreTokenizer | None:
 
 def for_hugging_face(encoder: Encoder) -> Encoder:
     """``encoder`` with each SentencePiece normalizer step as the Hugging Face steps that
-    normalize alike (the encoder itself where it has none); raises InputError (one sentence)
-    where no Hugging Face normalizer can."""
+    normalize alike, and the decoder that decodes as SentencePiece does (the encoder itself
+    where it has no such step); raises InputError (one sentence) where no Hugging Face
+    normalizer can."""
     config = encoder.config
-    if not any(isinstance(step, SentencePieceNormalizer) for step in config.normalizers):
+    sentencepiece = [step for step in config.normalizers if isinstance(step, SentencePieceNormalizer)]
+    if not sentencepiece:
         return encoder
     steps: list[Normalizer] = []
     for step in config.normalizers:
@@ -206,4 +210,10 @@ def for_hugging_face(encoder: Encoder) -> Encoder:
         else:
             steps.append(step)
     config = replace(config, normalization="custom" if steps else "none", normalizers=tuple(steps))
-    return Encoder(config, encoder.keys, encoder.merges, sorted(encoder.special_ids), encoder.unknown_id)
+    # SentencePiece decodes its space character back to a space, byte pieces to their bytes, and
+    # drops the dummy prefix's space; hf_equivalent() refused a dummy space after the text.
+    first = sentencepiece[0]
+    decoder = spaces_decoder(first.space, config.byte_fallback, first.add_dummy_prefix)
+    parts = {**(encoder.hf_parts or {}), "decoder": decoder}
+    specials = sorted(encoder.special_ids)
+    return Encoder(config, encoder.keys, encoder.merges, specials, encoder.unknown_id, parts)
