@@ -64,14 +64,16 @@ class CompressionDialog(SideDialog):
         self.summary.setWordWrap(True)
         self.rules = QTableWidget(0, 4)
         self.rules.setTabKeyNavigation(False)  # Tab goes on to the window's next control, not the next cell
-        self.rules.setHorizontalHeaderLabels(["Symbol", "Stands for", "Count", "Data after the step"])
+        # "Replaced", not "Count": the Merges pane's count of aa in aaab is 2 (overlapping pairs
+        # counted), the replacements 1; a student comparing the two saw 4 beside 2 for one merge.
+        self.rules.setHorizontalHeaderLabels(["Symbol", "Stands for", "Replaced", "Data after the step"])
         self.rules.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.rules.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.rules.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.rules.setFont(mono)
         self.rules.setAccessibleName("Compression rules")
         self.rules.setAccessibleDescription(
-            "Each merge as a rule: its new symbol, what it stands for, its count"
+            "Each merge as a rule: its new symbol, what it stands for, how many times it replaced its pair"
         )
         self.data = QPlainTextEdit(readOnly=True)
         self.data.setAccessibleName("The data now")

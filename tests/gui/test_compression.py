@@ -34,6 +34,9 @@ def test_the_documents_table_and_decompression_back_to_the_input(qtbot, make_win
         ("X", "ZY", "2", "XdXac"),
     ]
     assert view.data.toPlainText() == "XdXac"
+    # 2 replacements of aa, where the Merges pane counts 4 (overlapping pairs): said apart
+    assert view.rules.horizontalHeaderItem(2).text() == "Replaced"
+    assert window.bridge.trainer.record(1).count == 4
     seen = []
     for _ in range(3):
         qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
