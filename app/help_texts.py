@@ -28,7 +28,9 @@ PANE_KEYS = (
     ("↑ ↓ in History (Ctrl+H)", "to the branch above or below"),
     ("Home / End in History", "the first or last step of the branch"),
     ("F2 or double-click in History", "rename the branch"),
-    ("Right-click, Menu key or Shift+F10 in History", "go to, rename or delete a branch"),
+    # Two lines, not one: the keys of one line are kept whole and this was wider than its column
+    ("Right-click in History", "go to, rename or delete a branch"),
+    ("Menu key or Shift+F10 in History", "the same, by keys"),
     ("← → in History or the plots", "undo and step, as anywhere"),
     ("Menu key or Shift+F10 in the plots", "export a plot"),
 )

@@ -223,7 +223,7 @@ class EncodePane(QWidget):
         characters = len(self._encoded_text)
         unknown = sum(encoding.unknown)
         ratio = f" ({characters / count:.2f} per token)" if count else ""
-        flagged = f" · {unknown:,} unknown (red, wavy underline)" if unknown else ""
+        flagged = f" · {unknown:,} unknown (wavy red underline)" if unknown else ""
         self.stats.setText(f"{count:,} tokens for {characters:,} characters{ratio}{flagged}")
         self.sig_encoded.emit()
 

@@ -172,7 +172,7 @@ def test_an_unknown_character_is_marked_by_a_wavy_underline_as_well_as_red(qtbot
     styles = {(s.cursor.selectionStart(), s.format.underlineStyle()) for s in pane.input.extraSelections()}
     assert (4, QTextCharFormat.UnderlineStyle.WaveUnderline) in styles
     assert (0, QTextCharFormat.UnderlineStyle.WaveUnderline) not in styles
-    assert "unknown (red, wavy underline)" in pane.stats.text()
+    assert "unknown (wavy red underline)" in pane.stats.text()
 
 
 def test_the_painted_status_texts_read_to_a_screen_reader_as_shown(qtbot, make_window):

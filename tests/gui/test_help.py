@@ -26,6 +26,14 @@ def test_f1_lists_the_keys_of_the_panes_history_and_tab_among_them(qtbot, make_w
     assert window.bridge.trainer.position == 1
 
 
+def test_the_pane_keys_are_short_enough_to_be_kept_whole_in_their_column():
+    """The keys of a line are kept whole (no break inside "Shift+F10"); one of 45 characters was
+    wider than its column at 1280 x 720 and broke at its hyphen ("Right-" alone on a line)."""
+    from app.help_texts import PANE_KEYS
+
+    assert max(len(keys) for keys, _ in PANE_KEYS) <= 34
+
+
 def test_about_gives_the_version_the_licences_and_a_link_to_the_manual(qtbot, make_window):
     window = make_window()
     fresh_focus(qtbot, window)
