@@ -6,7 +6,6 @@ when asked for. Checked against ``tokenizers`` on tokenizers built and trained h
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import AddedToken, Tokenizer, models, normalizers, pre_tokenizers, trainers
 
-from bpe_core.encoding.encoder import Encoder
 from bpe_core.io.formats.hf_json import read_hf
 from bpe_core.pipeline.specials import SpecialMatch
 from tests.cli.test_contract import run
@@ -59,26 +57,13 @@ def build(name: str, folder: Path) -> tuple[Tokenizer, Path]:
     return tokenizer, path
 
 
-def with_file_flags(encoder: Encoder, path: Path) -> Encoder:
-    """``encoder`` with each added token the file does not mark special known as such (the
-    reader may drop the mark: then this puts it where the encoder reads it)."""
-    added = json.loads(path.read_text(encoding="utf-8"))["added_tokens"]
-    plain = {token["content"] for token in added if not token["special"]}
-    config = encoder.config
-    matching = {match.content: match for match in config.special_matching}
-    for content in plain:
-        matching[content] = replace(matching.get(content, SpecialMatch(content)), special=False)
-    config = replace(config, special_matching=tuple(matching.values()))
-    return Encoder(config, encoder.keys, encoder.merges, sorted(encoder.special_ids), encoder.unknown_id)
-
-
 @pytest.fixture(scope="module")
 def tokenizers(tmp_path_factory):
     """name -> (Hugging Face's tokenizer, our encoder, the file)."""
     out = {}
     for name in NON_SPECIAL:
         theirs, path = build(name, tmp_path_factory.mktemp("added"))
-        out[name] = theirs, with_file_flags(read_hf(path)[0], path), path
+        out[name] = theirs, read_hf(path)[0], path
     return out
 
 
@@ -143,8 +128,6 @@ def test_special_tokens_are_still_found_only_when_asked_for(tokenizers, name):
 @pytest.mark.parametrize("name", sorted(NON_SPECIAL))
 def test_the_command_line_finds_non_special_added_tokens_by_default(tokenizers, name):
     theirs, _, path = tokenizers[name]
-    if all(match.special for match in read_hf(path)[0].config.special_matching):
-        pytest.xfail("the tokenizer.json reader does not keep the added tokens' special flag")
     text = "a swiftie fan: wordz, zyx <sep> God <M> x"
     code, out, err = run("encode", "--model", str(path), "--json", "--", text)
     assert code == 0, err
