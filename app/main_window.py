@@ -101,7 +101,6 @@ class MainWindow(QMainWindow):
         self._zoom_points = 0.0
         self._zoom_shares: list[tuple[list[QDockWidget], list[float]]] = []
         self._zoom_shown = False  # the zoom set again once the window first shows (see showEvent)
-        self._zoomed_heights: list[tuple[list[QDockWidget], list[int]]] = []
         self._base_points = self.font().pointSizeF()
         self._last_table: QAbstractItemView | None = None
         self.compression_dialog: CompressionDialog | None = None
@@ -511,6 +510,7 @@ class MainWindow(QMainWindow):
 
     def zoom(self, direction: int) -> None:
         """Scale every pane's font (for a projector); 0 returns to the normal size."""
+        shares = self._column_shares()
         self._zoom_points = (
             0.0 if direction == 0 else max(ZOOM_MIN, min(ZOOM_MAX, self._zoom_points + 2 * direction))
         )
@@ -518,7 +518,6 @@ class MainWindow(QMainWindow):
             self._apply_zoom()
             QTimer.singleShot(0, self, self.default_dock_sizes)  # once the panes have their new minimums
             return
-        shares = self._column_shares()
         self._apply_zoom()
         QTimer.singleShot(0, self, lambda: self._keep_column_shares(shares))
 
@@ -533,11 +532,13 @@ class MainWindow(QMainWindow):
         return [sorted(docks, key=lambda d: d.y()) for docks in columns.values() if len(docks) > 1]
 
     def _column_shares(self) -> list[tuple[list[QDockWidget], list[float]]]:
-        """Each column's docks and their shares of its height, as the user last left them:
-        heights this window set at the last zoom are its own, not the user's."""
-        now = [(column, [d.height() for d in column]) for column in self._dock_columns()]
-        if now != self._zoomed_heights:
-            self._zoom_shares = [(column, [h / sum(heights) for h in heights]) for column, heights in now]
+        """Each column's docks and their shares of its height as they were at actual size: the
+        layout a user makes there is the one every zoom keeps (zoomed, Qt's own moves of a few
+        pixels at each layout pass could not be told from a user's). Taken anew at actual size
+        or once the docks are arranged otherwise."""
+        now = _shares(self._dock_columns())
+        if self._zoom_points == 0 or [c for c, _ in now] != [c for c, _ in self._zoom_shares]:
+            self._zoom_shares = now
         return self._zoom_shares
 
     def _keep_column_shares(self, shares: list[tuple[list[QDockWidget], list[float]]]) -> None:
@@ -548,7 +549,6 @@ class MainWindow(QMainWindow):
             if all(d.isVisible() for d in column):
                 total = sum(d.height() for d in column)
                 self.resizeDocks(column, [round(total * part) for part in parts], Qt.Orientation.Vertical)
-        self._zoomed_heights = [(column, [d.height() for d in column]) for column in self._dock_columns()]
 
     def _apply_zoom(self) -> None:
         size = self._base_points + self._zoom_points
@@ -866,6 +866,13 @@ class MainWindow(QMainWindow):
         area = screen.availableGeometry().size() if screen is not None else DEFAULT_SIZE
         width, height = right - left + 1, bottom - top + 1
         return stream.status() == QDataStream.Status.Ok and width <= area.width() and height <= area.height()
+
+
+def _shares(columns: list[list[QDockWidget]]) -> list[tuple[list[QDockWidget], list[float]]]:
+    """Each column's docks with their shares of its height."""
+    return [
+        (column, [d.height() / max(1, sum(c.height() for c in column)) for d in column]) for column in columns
+    ]
 
 
 def restored_zoom(value: object) -> float:

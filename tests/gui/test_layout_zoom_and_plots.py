@@ -575,3 +575,18 @@ def test_the_hugging_face_sample_has_the_course_s_counts_and_summaries_say_one_w
     window.open_sample(sample("aaabdaaabac"))
     wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: window.corpus_pane.summary.text().startswith("1 word type · 1 word · 11 tokens"))
+
+
+def test_zoomed_in_and_out_again_by_steps_the_panes_get_their_heights_back(qtbot, make_window):
+    """Each step kept the shares of the step before it, so four steps in and four out left the
+    Encode pane a hundred pixels taller than it started."""
+    window = make_window()
+    window.resize(1280, 720)
+    fresh_focus(qtbot, window)
+    qtbot.wait(50)
+    column = [window.docks["corpus"], window.docks["encode"]]
+    start = [dock.height() for dock in column]
+    for keys in ["Ctrl++"] * 4 + ["Ctrl+-"] * 4:
+        press(keys)
+        qtbot.wait(30)  # the docks get their shares once the panes have their new minimums
+    assert all(abs(dock.height() - height) <= 2 for dock, height in zip(column, start, strict=True))
