@@ -561,8 +561,9 @@ def _is_token(token: Any, token_id: Any, vocab: dict[str, int]) -> bool:
 def _decoder_fits(node: Any, config: PipelineConfig) -> bool:
     """Whether the decoder reads tokens as the pipeline spells them: its byte alphabet, marker,
     prefix or space character where it has one (the others need nothing of the pipeline)."""
-    steps = _sequence_of(node, "decoders")
-    if steps is None:
+    try:
+        steps = _sequence(node, "decoders")
+    except _Refused:  # a step that is no object: Hugging Face could not read it either
         return False
     space, _ = space_escape(config.normalizers, config.pre_tokenizers)
     for step in steps:
@@ -576,24 +577,6 @@ def _decoder_fits(node: Any, config: PipelineConfig) -> bool:
         if kind == "Metaspace" and step.get("replacement", "▁") != space:
             return False
     return True
-
-
-def _sequence_of(node: Any, field: str) -> list[dict[str, Any]] | None:
-    """The steps of a kept component (a Sequence's, or itself), or None where one is no object."""
-    if not isinstance(node, dict):
-        return None
-    if node.get("type") != "Sequence":
-        return [node]
-    steps = node.get(field)
-    if not isinstance(steps, list):
-        return None
-    flat: list[dict[str, Any]] = []
-    for step in steps:
-        inner = _sequence_of(step, field)
-        if inner is None:
-            return None
-        flat.extend(inner)
-    return flat
 
 
 def write_hf(encoder: Encoder, path: str | Path) -> None:
