@@ -206,7 +206,7 @@ class Encoder:
         Face ``tokenizers`` does without an unknown token (the units around them then merge).
     hf_parts : the ``decoder`` and ``post_processor`` objects of an imported ``tokenizer.json``
         (or the decoder an export gives), kept as data to write back on export and never run
-        here; ``None`` by default. An encoder made anew (renumbered, trained) has none.
+        here; ``None`` by default. A session of an imported tokenizer keeps them (its numbering).
     """
 
     def __init__(
@@ -302,15 +302,17 @@ class Encoder:
     def n_special(self) -> int:
         return len(self.special_ids)
 
-    def renumbered(self, ids: list[int], unknown_id: int | None) -> Encoder:
-        """The same encoder with token ``i`` as ``ids[i]`` and units it lacks as ``unknown_id``;
-        ids no token takes are left empty (an imported tokenizer whose later merges are undone),
-        and never produced."""
+    def renumbered(
+        self, ids: list[int], unknown_id: int | None, hf_parts: dict[str, Any] | None = None
+    ) -> Encoder:
+        """The same encoder with token ``i`` as ``ids[i]``, units it lacks as ``unknown_id`` and
+        ``hf_parts`` kept (see the class); ids no token takes are left empty (an imported
+        tokenizer whose later merges are undone), and never produced."""
         keys = [""] * (max(ids, default=-1) + 1)
         for old, new in enumerate(ids):
             keys[new] = self.keys[old]
         merges = self.merges.renumbered(ids)
-        return Encoder(self.config, keys, merges, [ids[i] for i in self.special_ids], unknown_id)
+        return Encoder(self.config, keys, merges, [ids[i] for i in self.special_ids], unknown_id, hf_parts)
 
     # -- set-up ----------------------------------------------------------------------------
 

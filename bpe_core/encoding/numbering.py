@@ -6,7 +6,8 @@ tokens in creation order). A tokenizer imported from a file keeps the ids the fi
 each token, by key, to that id. Tokens made after the import (training continued) take the
 next ids, in creation order. ``unknown`` is the id the tokenizer gives a unit its vocabulary
 lacks: an unknown token's, ``UNKNOWN_ID`` (-1, marked unknown), or ``None`` (dropped, as Hugging
-Face does without an unknown token).
+Face does without an unknown token). ``parts`` are an imported ``tokenizer.json``'s decoder and
+post-processor, kept as data to be written back on export (never run here).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Numbering:
     specials: tuple[int, ...]  # the id of each special token, in the pipeline's order
     tokens: dict[str, int]  # key -> id of the other tokens the tokenizer had
     unknown: int | None = UNKNOWN_ID
+    parts: dict[str, Any] | None = None
 
     def ids(self, keys: list[str], n_special: int) -> list[int]:
         """The id of each of a session's tokens (``keys`` in the session's order)."""
@@ -44,7 +46,8 @@ class Numbering:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"specials": list(self.specials), "tokens": self.tokens, "unknown": self.unknown}
+        data = {"specials": list(self.specials), "tokens": self.tokens, "unknown": self.unknown}
+        return {**data, "hf_parts": self.parts} if self.parts else data
 
     @classmethod
     def from_dict(cls, data: Any, n_special: int) -> Numbering:
@@ -55,6 +58,7 @@ class Numbering:
             and len(data["specials"]) == n_special
             and all(_is_id(i) for i in [*data["specials"], *data["tokens"].values()])
             and (data.get("unknown", UNKNOWN_ID) in (None, UNKNOWN_ID) or _is_id(data["unknown"]))
+            and _are_parts(data.get("hf_parts", {}))
         ):
             raise SessionError("its token numbering is malformed.")
         ids = [*data["specials"], *data["tokens"].values()]
@@ -62,8 +66,18 @@ class Numbering:
             raise SessionError("its token numbering gives one id to two tokens.")
         if max(ids, default=0) >= sparse_limit(len(ids)):
             raise SessionError("its token numbering runs to ids far beyond its tokens.")
-        return cls(tuple(data["specials"]), dict(data["tokens"]), data.get("unknown", UNKNOWN_ID))
+        parts = data.get("hf_parts") or None
+        return cls(tuple(data["specials"]), dict(data["tokens"]), data.get("unknown", UNKNOWN_ID), parts)
 
 
 def _is_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _are_parts(value: Any) -> bool:
+    """Whether ``value`` is a decoder and a post-processor as kept (each an object with a type):
+    what else they hold is checked where they are written back."""
+    return isinstance(value, dict) and all(
+        name in ("decoder", "post_processor") and isinstance(node, dict) and isinstance(node.get("type"), str)
+        for name, node in value.items()
+    )

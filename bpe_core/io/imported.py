@@ -120,6 +120,7 @@ def trainer_from_encoder(
         tuple(specials[token] for token in config.special_tokens),
         {key: i for i, key in enumerate(encoder.keys) if key and i not in encoder.special_ids},
         encoder.unknown_id,
+        encoder.hf_parts,
     )
     return trainer
 

@@ -14,9 +14,12 @@ from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers,
 
 from bpe_core import Corpus, PipelineConfig, Trainer
 from bpe_core.encoding.encoder import Encoder
-from bpe_core.errors import InputError
+from bpe_core.errors import InputError, SessionError
 from bpe_core.io.formats.hf_json import hf_dict, hf_export_notes, read_hf
 from bpe_core.io.formats.sentencepiece import for_hugging_face, read_sentencepiece
+from bpe_core.io.imported import trainer_from_encoder
+from bpe_core.io.session import load_session, save_session
+from bpe_core.io.session.model import load_encoder
 from bpe_core.pipeline.steps import Metaspace
 from tests.conftest import data_text
 from tests.protobuf import train_sentencepiece
@@ -107,6 +110,36 @@ def test_an_imported_tokenizer_exports_with_its_decoder_and_post_processor(name,
             assert export.decode(with_specials, skip_special_tokens=skip) == original.decode(
                 with_specials, skip_special_tokens=skip
             ), text
+
+
+@pytest.mark.parametrize("name", sorted(PROCESSED))
+def test_a_session_of_an_imported_tokenizer_keeps_its_decoder_and_post_processor(name, tmp_path):
+    original, processor = PROCESSED[name]()
+    original.post_processor = processor
+    original.save(str(tmp_path / "tokenizer.json"))
+    encoder, _notes = read_hf(tmp_path / "tokenizer.json")
+    session = tmp_path / "session.json"
+    save_session(trainer_from_encoder(encoder), session)
+    for reopened in (load_session(session).encoder(), load_encoder(session)):
+        export = exported(reopened)
+        for text in varied_texts(60):
+            with_specials = original.encode(text, add_special_tokens=True).ids
+            assert export.encode(text, add_special_tokens=True).ids == with_specials, text
+            assert export.decode(with_specials) == original.decode(with_specials), text
+
+
+@pytest.mark.parametrize("parts", [[], {"decoder": "Metaspace"}, {"normalizer": {"type": "NFC"}}])
+def test_a_session_whose_kept_parts_are_malformed_is_refused(parts, tmp_path):
+    original, _processor = PROCESSED["Metaspace, a template"]()
+    original.save(str(tmp_path / "tokenizer.json"))
+    encoder, _notes = read_hf(tmp_path / "tokenizer.json")
+    path = tmp_path / "session.json"
+    save_session(trainer_from_encoder(encoder), path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["numbering"]["hf_parts"] = parts
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SessionError, match="numbering is malformed"):
+        load_session(path)
 
 
 def test_a_post_processor_whose_tokens_are_no_longer_there_is_left_out_and_said(tmp_path):

@@ -126,6 +126,27 @@ def test_a_tiktoken_rank_that_is_not_plain_ascii_digits_is_refused_with_one_sent
     assert code == 1 and "Line 257" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("name", ["ranks.tiktoken", "ranks.txt"])
+@pytest.mark.parametrize("line", [1, 3, 17])
+def test_a_tiktoken_file_with_one_damaged_line_early_on_is_refused_naming_that_line(tmp_path, name, line):
+    lines = BYTE_RANKS.splitlines()
+    lines[line - 1] = "this line is damaged"
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run("encode", "--model", str(path), "ab")
+    if line == 1 and name == "ranks.txt":  # nothing says it was meant for ranks
+        assert code == 1 and "not a tokenizer file" in err
+    else:
+        assert code == 1 and f"Line {line} of the tiktoken file" in err and err.count("\n") == 1
+
+
+def test_a_text_of_two_words_a_line_is_still_no_tiktoken_file(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("the cat\nsat on\nthe mat\nand 12\n", encoding="utf-8")
+    code, _, err = run("encode", "--model", str(path), "ab")
+    assert code == 1 and "tiktoken" not in err.split("(")[0]
+
+
 @pytest.mark.parametrize("number", sorted(NUMBERS))
 @pytest.mark.parametrize(
     ("template", "message"),

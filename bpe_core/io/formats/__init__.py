@@ -181,7 +181,7 @@ def detect(path: str | Path) -> str:
         raise InputError(f"The JSON file {str(path)!r} is not a session, a tokenizer.json or a vocab.json.")
     lines = [line for line in text.splitlines()[:20] if line.strip()]
     whole = lines[:-1] or lines  # the last line may be cut short by the head's end
-    if lines and all(_is_rank_line(line) for line in whole):
+    if lines and _mostly_ranks(path, whole):
         return "tiktoken"
     if lines and (lines[0].startswith("#version") or all(len(line.split(" ")) == 2 for line in whole)):
         return "gpt2" if path.name == "merges.txt" and (path.parent / "vocab.json").is_file() else "codes"
@@ -238,6 +238,17 @@ def tokenizer_format(path: str | Path) -> str | None:
 
 def _is_rank_line(line: str) -> bool:
     return _RANK_LINE.fullmatch(line) is not None
+
+
+def _mostly_ranks(path: Path, lines: list[str]) -> bool:
+    """Whether the first lines are a tiktoken file's: all of them or, with a damaged line or
+    two, three in four (the first among them, unless the file is named ``.tiktoken``), so that
+    reading it names the line at fault instead of calling it no tokenizer at all."""
+    ranks = sum(map(_is_rank_line, lines))
+    if ranks == len(lines):
+        return True
+    named = path.suffix.lower() == ".tiktoken"
+    return len(lines) >= 4 and 4 * ranks >= 3 * len(lines) and (named or _is_rank_line(lines[0]))
 
 
 def read_tokenizer(

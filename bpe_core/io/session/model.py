@@ -105,4 +105,4 @@ def load_encoder(path: str | Path) -> Encoder:
     numbering: Numbering | None = data["numbering"]
     if numbering is None:
         return encoder
-    return encoder.renumbered(numbering.ids(tokens, encoder.n_special), numbering.unknown)
+    return encoder.renumbered(numbering.ids(tokens, encoder.n_special), numbering.unknown, numbering.parts)
