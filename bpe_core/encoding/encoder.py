@@ -930,9 +930,9 @@ class Encoder:
 
     def _decode_sentencepiece(self, ids: list[int], step: SentencePieceNormalizer) -> str:
         """``SentencePieceProcessor.decode``: control pieces are nothing, the unknown piece is
-        `` ⁇ ``; a run of byte pieces is decoded as SentencePiece does, one U+FFFD per byte of
-        no character; other pieces have ``▁`` as a space, and while nothing is written a
-        leading ``▁`` is dropped (the dummy prefix or extra whitespace: with
+        its ``unk_surface`` (`` ⁇ ``); a run of byte pieces is decoded as SentencePiece does,
+        one U+FFFD per byte of no character; other pieces have ``▁`` as a space, and while
+        nothing is written a leading ``▁`` is dropped (the dummy prefix or extra whitespace: with
         ``remove_extra_whitespaces`` from every piece, else from the first only). SentencePiece
         drops nothing at the end, even with whitespace as a suffix."""
         keys = self.keys
@@ -955,7 +955,7 @@ class Encoder:
             if token_id in hidden:
                 continue
             if token_id in unknown:
-                out.append(_SENTENCEPIECE_UNKNOWN)
+                out.append(step.unk_surface)
                 at_start = False
                 continue
             piece = keys[token_id]
@@ -968,10 +968,6 @@ class Encoder:
         if pending:
             out.append(_sentencepiece_bytes(pending))
         return "".join(out)
-
-
-# What SentencePiece decodes its unknown piece to (its trainer's default unk_surface).
-_SENTENCEPIECE_UNKNOWN = " \u2047 "
 
 
 def _sentencepiece_bytes(data: bytes | bytearray) -> str:

@@ -286,6 +286,9 @@ class Precompiled(Normalizer):
 _SPACE_RUNS = re.compile(" +")
 
 
+UNK_SURFACE = " \u2047 "  # what SentencePiece decodes its unknown piece to, unless its model says
+
+
 @dataclass(frozen=True)
 class SentencePieceNormalizer(Normalizer):
     """SentencePiece's own normalizer (its ``NormalizerSpec``), exactly as SentencePiece encodes:
@@ -302,6 +305,8 @@ class SentencePieceNormalizer(Normalizer):
     * ``remove_extra_whitespaces`` again: spaces (``▁``) at the end are dropped, the dummy
       prefix too when nothing else is left.
 
+    ``unk_surface`` is what decoding writes for the unknown piece (its trainer's option).
+
     Its JSON type is ``SentencePieceNormalizer``, which Hugging Face does not have: export to a
     ``tokenizer.json`` goes through :meth:`hf_equivalent`.
     """
@@ -312,6 +317,7 @@ class SentencePieceNormalizer(Normalizer):
     escape_whitespaces: bool = True
     treat_whitespace_as_suffix: bool = False
     user_defined: tuple[str, ...] = ()
+    unk_surface: str = UNK_SURFACE
     kind: ClassVar[str] = "SentencePieceNormalizer"
 
     def __post_init__(self) -> None:
@@ -443,6 +449,7 @@ class SentencePieceNormalizer(Normalizer):
             "escape_whitespaces": self.escape_whitespaces,
             "treat_whitespace_as_suffix": self.treat_whitespace_as_suffix,
             "user_defined_symbols": list(self.user_defined),
+            **({"unk_surface": self.unk_surface} if self.unk_surface != UNK_SURFACE else {}),
         }
 
 
@@ -787,7 +794,10 @@ def _sentencepiece_normalizer(node: dict[str, Any]) -> SentencePieceNormalizer:
     }
     try:
         return SentencePieceNormalizer(
-            _text(node, "precompiled_charsmap", ""), user_defined=tuple(symbols), **options
+            _text(node, "precompiled_charsmap", ""),
+            user_defined=tuple(symbols),
+            unk_surface=_text(node, "unk_surface", UNK_SURFACE),
+            **options,
         )
     except (InputError, binascii.Error, ValueError) as error:
         raise ConfigError(f"The SentencePiece normalizer's character map is damaged: {error}") from None

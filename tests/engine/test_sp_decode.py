@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from bpe_core.encoding.encoder import _sentencepiece_bytes
 from bpe_core.io.formats.sentencepiece import read_sentencepiece
 from bpe_core.io.formats.sp_model import BYTE, CONTROL, UNKNOWN, USER_DEFINED, parse_sp_model
+from bpe_core.io.imported import trainer_from_encoder
+from bpe_core.io.session import load_session, save_session
 from tests.conftest import data_text
 from tests.protobuf import train_sentencepiece
 
@@ -25,6 +27,7 @@ CONFIGS = {
         add_dummy_prefix=False, remove_extra_whitespaces=False, byte_fallback=True
     ),
     "whitespace as a suffix": dict(treat_whitespace_as_suffix=True),
+    "its own unknown surface": dict(unk_surface="<?>"),
     "user-defined and control pieces": dict(
         user_defined_symbols=["<mask>", "▁the", "a▁b", "\n"], control_symbols=["<ctl>"], pad_id=3
     ),
@@ -92,3 +95,11 @@ def test_byte_runs_decode_as_sentencepiece_decodes_them(models, data):
     theirs, _, _ = models["byte fallback"]
     ids = [theirs.piece_to_id(f"<0x{byte:02X}>") for byte in data]
     assert _sentencepiece_bytes(data) == theirs.decode(ids)
+
+
+def test_a_session_keeps_the_unknown_surface_it_decodes_to(models, tmp_path):
+    theirs, ours, _marked = models["its own unknown surface"]
+    save_session(trainer_from_encoder(ours), tmp_path / "session.json")
+    reopened = load_session(tmp_path / "session.json").encoder()
+    ids = [theirs.unk_id(), *theirs.encode("In the beginning"), theirs.unk_id()]
+    assert reopened.decode(ids) == theirs.decode(ids) == "<?> In the beginning<?>"

@@ -158,6 +158,7 @@ def _pipeline(
         escape_whitespaces=spec.escape_whitespaces,
         treat_whitespace_as_suffix=trainer.treat_whitespace_as_suffix,
         user_defined=user_defined,
+        unk_surface=trainer.unk_surface,
     )
     split = _word_split(model, normalizer.space)
     try:
