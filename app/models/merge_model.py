@@ -19,12 +19,16 @@ from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
 from bpe_core.history.merge_line import LineView, MergeLine
+from bpe_core.history.records import IMPORTED
+from bpe_core.history.records import USER as USER_DECIDED
 from bpe_core.pipeline.vocab import display
 from bpe_core.tools.compare import tie_picks, tie_steps
 from bpe_core.training.trainer import Trainer
 
 STEP, MERGE, COUNT, TIES, DECIDED, OTHERS, PASS = range(7)
 HEADERS = ("Step", "Merge", "Count", "Ties", "Decided by", "Other rules", "Pass")
+NO_TIE = "no tie"  # who decided a step whose top pair stood alone
+KEPT = (USER_DECIDED, IMPORTED)  # deciders named even without a tie
 STEP_ROLE = USER + 1
 SORT_ROLE = USER
 
@@ -83,7 +87,7 @@ class MergeModel(TableModel):
         if column == PASS:
             first = row == 0 or self._history[row - 1].pass_number != record.pass_number
             return f"{record.pass_number:,}" if first else ""
-        return record.decided_by
+        return self._decided(row)
 
     def _foreground(self, row: int, _column: int):
         return None if row < self._position else self._muted  # redo-able: dimmed
@@ -98,7 +102,7 @@ class MergeModel(TableModel):
             self._merge_text(record.step, record.pair),
             record.count,
             record.ties,
-            record.decided_by,
+            self._decided(row),
             self._others(record),
             record.pass_number,
         )[column]
@@ -243,6 +247,18 @@ class MergeModel(TableModel):
         computed = found[0]  # the same merge, whoever decided it since
         same = replace(computed, decided_by=record.decided_by) == record
         return found[1] if same else None
+
+    def _decided(self, row: int) -> str:
+        """Who decided the step: the rule only where it had something to decide (a tie, or the
+        ranking of a pass of several merges); where the top pair stood alone, "no tie" (the rule
+        in the settings, "Ask me" included, played no part)."""
+        history, record = self._history, self._history[row]
+        alone = record.ties <= 1 and record.count == record.top_count and record.decided_by not in KEPT
+        in_pass = any(
+            0 <= other < len(history) and history[other].pass_number == record.pass_number
+            for other in (row - 1, row + 1)
+        )
+        return NO_TIE if alone and not in_pass else record.decided_by
 
     def _others(self, record) -> str:
         """At a tie step, the rules that would have merged another pair ("—": none). Until

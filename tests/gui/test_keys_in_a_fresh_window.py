@@ -281,3 +281,28 @@ def test_a_tie_choice_the_undone_line_had_made_shows_who_chose_it(qtbot, make_wi
     merges = window.merges_pane.model
     assert merges.index(0, DECIDED).data() == "user"
     assert len(window.bridge.trainer.branches()) == 1  # followed, not branched
+
+
+def test_a_step_whose_top_pair_stood_alone_says_no_tie_whatever_the_rule(qtbot, make_window):
+    """Ask me, then Space on "ab ab ab cd cd xy xy": a+b (3) stands alone, so no dialog comes and
+    the Merges pane says "no tie" (not the rule Ask me falls back on); Space again meets the tie
+    of c+d and x+y, which hf decides in the dialog, and the pane says so."""
+    from app.models.merge_model import DECIDED, NO_TIE
+
+    window = make_window()
+    corpus = Corpus.from_text("ab ab ab cd cd xy xy", PipelineConfig(end_of_word=None))
+    window.bridge.replace_trainer(Trainer(corpus), window.bridge.source)
+    window.bridge.set_tie_rule(ASK)
+    fresh_focus(qtbot, window)
+    press("Space")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 1)
+    merges = window.merges_pane.model
+    assert window.bridge.trainer.record(1).ties == 1
+    assert merges.index(0, DECIDED).data() == NO_TIE
+
+    answerer = ModalAnswerer(TieDialog, lambda dialog: dialog.rule_buttons["hf"].click())
+    press("Space")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 2)
+    answerer.stop()
+    assert len(answerer.seen) == 1 and window.bridge.trainer.record(2).ties == 2
+    assert merges.index(1, DECIDED).data() == "hf"
