@@ -23,6 +23,7 @@ PANE_KEYS = (
     ("Ctrl+1 … Ctrl+7", "to a pane, in front (Corpus, Pairs, Encode, Merges, Vocabulary, Plots, History)"),
     ("Space on a button or a box", "press or tick it"),
     ("Esc in a text field", "back to the last table"),
+    ("Menu key or Shift+F10 in a table", "sort Corpus or Vocabulary by a column"),
     ("Enter or double-click in Pairs", "merge the selected pair"),
     ("Enter or click in Merges", "go to that step"),
     ("↑ ↓ in History (Ctrl+H)", "to the branch above or below"),

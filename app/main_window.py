@@ -606,10 +606,42 @@ class MainWindow(QMainWindow):
         if isinstance(QApplication.focusWidget(), TEXT_FIELDS):
             table = self._last_table or self.corpus_pane.view
             if table.isVisible():
+                self._bring_forward(table)  # its pane may be tabbed away behind another since
                 table.setFocus(Qt.FocusReason.ShortcutFocusReason)
             return
         if self.bridge.busy:
             self.bridge.cancel()
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # Qt's names
+        """Tab and Shift+Tab pass over the panes tabbed away behind another: Qt keeps them
+        "visible", off-screen, so the focus went where nobody saw it and the keys changed what
+        nobody saw (a screen reader named a pane the screen did not show)."""
+        start = QApplication.focusWidget()
+        if start is None or not self.isAncestorOf(start):
+            return super().focusNextPrevChild(next)
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        target = start
+        while (target := target.nextInFocusChain() if next else target.previousInFocusChain()) is not start:
+            if target is None:
+                break
+            takes = self.isAncestorOf(target) and _takes_tab(target) and target.focusProxy() is None
+            if takes and self._behind_tab(target) is None:
+                target.setFocus(reason)
+                return True
+        return super().focusNextPrevChild(next)
+
+    def _behind_tab(self, widget: QWidget) -> QDockWidget | None:
+        """The pane ``widget`` is in if that pane is tabbed away behind another, else ``None``."""
+        for dock in self.docks.values():
+            if dock.isAncestorOf(widget) and not dock.isFloating() and dock.visibleRegion().isEmpty():
+                return dock
+        return None
+
+    def _bring_forward(self, widget: QWidget) -> None:
+        """Bring the pane ``widget`` is in to the front of its tabs, if it is behind another."""
+        dock = self._behind_tab(widget)
+        if dock is not None:
+            dock.raise_()
 
     def maybe_save(self) -> bool:
         return self.files.maybe_save()
@@ -791,6 +823,7 @@ class MainWindow(QMainWindow):
             focus = self.focusWidget()
             table = self._last_table or self.corpus_pane.view
             if (focus is None or not focus.isVisible()) and table.isVisible():
+                self._bring_forward(table)
                 table.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
         super().changeEvent(event)
 

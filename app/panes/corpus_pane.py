@@ -18,6 +18,7 @@ from app.changes import Change, ChangeKind
 from app.delegates.chips import ChipDelegate
 from app.guard import guard_overrides
 from app.models.corpus_model import COUNT, SEGMENTATION, TOKENS, TOKENS_ROLE, WORD, CorpusModel
+from app.sort_menu import give_sort_menu
 from app.widgets import StatusText, clear_for_new_session, row_table, status_label
 from bpe_core.errors import plural
 
@@ -50,6 +51,7 @@ class CorpusPane(QWidget):
         self.model.shown_rows = self.view.shown_rows  # a step repaints only the rows on screen
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(COUNT, Qt.SortOrder.DescendingOrder)
+        give_sort_menu(self.view)
         self.only_check.setToolTip("Select a pair or a token in another pane to choose the words")
         # Layout
         top = QHBoxLayout()

@@ -21,6 +21,7 @@ from app.changes import Change, ChangeKind
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.vocab_model import CREATED, FREQUENCY, ID, LENGTH, TOKEN, VocabModel
+from app.sort_menu import give_sort_menu
 from app.widgets import clear_for_new_session, row_table, status_label
 
 
@@ -54,6 +55,7 @@ class VocabPane(QWidget):
         self.tree.setAccessibleDescription("The merges that made the token, each with its step")
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(ID, Qt.SortOrder.AscendingOrder)
+        give_sort_menu(self.view)
         self.tree.setHeaderLabels(["How the token was built", "Step"])
         self.tree.header().setStretchLastSection(False)  # the tokens take the room, the step its own
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

@@ -167,3 +167,50 @@ def test_the_history_graph_and_the_plots_take_keys_and_their_menus_open_from_the
     scene = window.plots_pane.graphics.scene()
     qt_wait_until(lambda: scene.exportDialog is not None and scene.exportDialog.isVisible())
     scene.exportDialog.close()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")
+@pytest.mark.parametrize("pane", ["corpus", "vocab"])
+def test_the_menu_key_on_a_table_sorts_it_by_any_column(qtbot, make_window, pane):
+    """The headers sort on a click and take no focus: by the keys, nothing sorted. The Menu key
+    (or Shift+F10) now opens the columns, each ascending or descending, the current order
+    ticked; an item's letter picks it."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QMenu
+
+    window = make_window("Shakespeare")
+    view = {"corpus": window.corpus_pane.view, "vocab": window.vocab_pane.view}[pane]
+    window.go_to_pane(pane)
+    qt_wait_until(lambda: QApplication.focusWidget() is view)
+    header, model = view.horizontalHeader(), view.model()
+    shown: list[tuple[str, bool]] = []
+    wanted: list[str] = []
+
+    def answer(tries: int = 0) -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            if tries < 100:
+                QTimer.singleShot(20, lambda: answer(tries + 1))
+            return
+        items = [a for a in menu.actions() if not a.isSeparator()]
+        shown.extend((a.text(), a.isChecked()) for a in items)
+        pick = next(a for a in items if a.text().endswith("descending") and not a.isChecked())
+        wanted.append(pick.text())
+        QTest.keyClick(menu, pick.text()[pick.text().index("&") + 1])
+        if menu.isVisible():  # the letter did nothing: close, and the test fails below
+            menu.close()
+
+    QTimer.singleShot(20, answer)
+    _menu_key(view.viewport())
+    names = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert [text.replace("&", "") for text, _ in shown] == [
+        f"{name}, {order}"
+        for c, name in enumerate(names)
+        if not view.isColumnHidden(c)
+        for order in ("ascending", "descending")
+    ]
+    assert sum(ticked for _, ticked in shown) == 1
+    column = names.index(wanted[0].replace("&", "").removesuffix(", descending"))
+    qt_wait_until(lambda: header.sortIndicatorSection() == column)
+    assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder

@@ -306,3 +306,47 @@ def test_a_step_whose_top_pair_stood_alone_says_no_tie_whatever_the_rule(qtbot, 
     answerer.stop()
     assert len(answerer.seen) == 1 and window.bridge.trainer.record(2).ties == 2
     assert merges.index(1, DECIDED).data() == "hf"
+
+
+def _unseen(window, widget) -> bool:
+    """Whether ``widget`` is in a pane tabbed away behind another (Qt calls it visible)."""
+    return any(dock.isAncestorOf(widget) and dock.visibleRegion().isEmpty() for dock in window.docks.values())
+
+
+def test_tab_passes_over_panes_tabbed_away_behind_another(qtbot, make_window):
+    """At 1280×800 the Vocabulary and History panes are tabs behind Merges: Tab stopped in
+    them five times, with no focus frame anywhere on screen, and ↓ there changed what the
+    Corpus pane highlighted. Now Tab and Shift+Tab go round the panes that can be seen."""
+    window = make_window("Shakespeare")
+    window.resize(1280, 800)
+    fresh_focus(qtbot, window)
+    qtbot.waitUntil(lambda: any(dock.visibleRegion().isEmpty() for dock in window.docks.values()))
+    for key in ("Tab", "Shift+Tab"):
+        stops = []
+        for _ in range(60):
+            press(key)
+            focus = QApplication.focusWidget()
+            assert not _unseen(window, focus), (key, focus.accessibleName())
+            stops.append(focus)
+            if focus is window.corpus_pane.view:
+                break
+        assert focus is window.corpus_pane.view and len(stops) > 5
+
+
+def test_escape_to_a_table_whose_pane_went_behind_another_brings_it_forward(qtbot, make_window):
+    """Ctrl+5 (Vocabulary), Ctrl+6 (Plots, in front of it), Ctrl+3, a word, Esc: the keys went
+    back to the Vocabulary table, unseen behind Plots; now its pane comes to the front."""
+    window = make_window("Shakespeare")
+    window.resize(1280, 720)
+    fresh_focus(qtbot, window)
+    for keys in ("Ctrl+5", "Ctrl+6", "Ctrl+3"):
+        press(keys)
+    vocabulary = window.vocab_pane.view
+    if not _unseen(window, vocabulary):
+        window.tabifyDockWidget(window.docks["vocab"], window.docks["plots"])  # whatever the layout
+        window.docks["plots"].raise_()
+        qtbot.waitUntil(lambda: _unseen(window, vocabulary))
+    QTest.keyClicks(QApplication.focusWidget(), "lowest")
+    press("Escape")
+    assert QApplication.focusWidget() is vocabulary
+    qtbot.waitUntil(lambda: not _unseen(window, vocabulary))
