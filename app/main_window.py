@@ -620,9 +620,10 @@ class MainWindow(QMainWindow):
         if start is None or not self.isAncestorOf(start):
             return super().focusNextPrevChild(next)
         reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
-        target = start
-        while (target := target.nextInFocusChain() if next else target.previousInFocusChain()) is not start:
-            if target is None:
+        target: QWidget | None = start
+        while target is not None:
+            target = target.nextInFocusChain() if next else target.previousInFocusChain()
+            if target is None or target is start:
                 break
             takes = self.isAncestorOf(target) and _takes_tab(target) and target.focusProxy() is None
             if takes and self._behind_tab(target) is None:
