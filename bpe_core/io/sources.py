@@ -100,14 +100,20 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
             names.append(spec)
         elif glob.has_magic(spec):
             # Hidden names are skipped below the pattern's fixed folders, not in them: the user
-            # typed those ("_data/*.txt", "~/.cache/corpus/*.jsonl").
+            # typed those ("_data/*.txt", "~/.cache/corpus/*.jsonl"); nor where the pattern
+            # itself starts a name so (".*", "_part*"), as a shell's ".*" matches dot files.
             fixed = _fixed_folder(spec)
             globbed = sorted(_glob(spec, fixed))
-            matches = [p for p in globbed if not _hidden(os.path.relpath(p, fixed))]
+            matches = [p for p in globbed if not _hidden_unasked(os.path.relpath(p, fixed), spec, fixed)]
             listed = (_folder_files(p) if os.path.isdir(p) else [p] for p in matches)
             files = [f for found in listed for f in found if _listed(f)]
             if not files:
-                but_hidden = _SKIPPED if len(matches) < len(globbed) else ""
+                # (glob's "*" passes over dot files itself: asked again with them, without a
+                # "**", whose walk could follow a link back up without end)
+                skipped = len(matches) < len(globbed) or (
+                    "**" not in spec and glob.glob(spec, include_hidden=True)
+                )
+                but_hidden = _SKIPPED if skipped else ""
                 raise InputError(f"No file matches {spec!r}{but_hidden}.")
             names.extend(files)
         else:
@@ -333,6 +339,17 @@ def _hidden(path: str) -> bool:
     return any(_hidden_name(part) for part in Path(path).parts if part not in (".", ".."))
 
 
+def _hidden_unasked(path: str, pattern: str, fixed: str) -> bool:
+    """Whether ``path`` (relative to the pattern's fixed folder) has a hidden name the pattern
+    did not ask for: one whose part of the pattern (up to any ``**``) starts otherwise."""
+    asked = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
+    for i, part in enumerate(Path(path).parts):
+        wanted = asked[i] if i < len(asked) and "**" not in asked[: i + 1] else ""
+        if part not in (".", "..") and _hidden_name(part) and not wanted.startswith(part[:1]):
+            return True
+    return False
+
+
 def _size(name: str) -> int:
     try:
         return os.stat(name).st_size
@@ -416,6 +433,8 @@ def byte_blocks(source: Source, read: Callable[[int], None] = lambda n: None) ->
             raw.close()
 
 
+ZSTD_WINDOW_MOST = 1 << 31  # zstd's largest window (``--long=31``)
+
 # How each compression's streams begin (bzip2's: a block's or the end's magic after the level;
 # zstd's: a frame's, or a skippable frame's, as pzstd writes first), and Parquet's first page.
 _MAGIC = re.compile(
@@ -451,7 +470,10 @@ def _decompressed(buffered: io.BufferedReader[Any], compression: str | None, nam
             raise InputError(
                 f"Reading {name!r} needs the zstandard package: pip install zstandard."
             ) from None
-        streams = _Streams(buffered, zstandard.ZstdDecompressor().decompressobj, bounded=False)
+        # Frames written with a long window (``zstd --long=31``, for large corpora) need up to
+        # 2 GB to decode, as ``zstd -d --long=31`` gives them; zstandard refuses beyond 128 MB.
+        decompressor = zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW_MOST)
+        streams = _Streams(buffered, decompressor.decompressobj, bounded=False)
     return io.BufferedReader(streams, BLOCK)  # type: ignore[arg-type,return-value]
 
 

@@ -11,6 +11,7 @@ import os
 import random
 from collections import Counter
 from contextlib import contextmanager
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -418,6 +419,38 @@ def test_a_folder_is_read_recursively_without_hidden_or_bookkeeping_files(tmp_pa
     names = [source.name for source in expand([str(tmp_path)])]
     assert names == [str(tmp_path / "a.txt"), str(tmp_path / "sub" / "b.txt")]
     assert [s.name for s in expand([str(tmp_path / "**" / "*.txt")])] == names
+
+
+def test_a_zstd_file_written_with_a_long_window_is_read(tmp_path):
+    """``zstd --long=31`` (a gigabyte window, for large corpora) was refused as damaged:
+    zstandard decodes windows up to 128 MB unless told otherwise, as ``zstd -d`` is."""
+    params = zstandard.ZstdCompressionParameters.from_level(3, window_log=30, enable_ldm=True)
+    stream = io.BytesIO()
+    with zstandard.ZstdCompressor(compression_params=params).stream_writer(stream, closefd=False) as out:
+        out.write(b"to be or not to be\n" * 1000)
+    assert zstandard.get_frame_parameters(stream.getvalue()).window_size == 1 << 30
+    (tmp_path / "long.txt.zst").write_bytes(stream.getvalue())
+    counted = count_sources(expand([str(tmp_path / "long.txt.zst")]), PipelineConfig(end_of_word=None))
+    assert counted.counter == {"to": 2000, "be": 2000, "or": 1000, "not": 1000}
+
+
+def test_a_pattern_that_starts_a_name_with_a_dot_or_underscore_reads_those_names(tmp_path):
+    """A folder's ``_part0.txt`` is skipped as Hadoop's bookkeeping is; ``'_*.txt'`` asks for it
+    (and ``.*`` for dot files, as a shell's does): it was refused as matching nothing."""
+    (tmp_path / "_part0.txt").write_text("one", encoding="utf-8")
+    (tmp_path / "part1.txt").write_text("two", encoding="utf-8")
+    (tmp_path / ".notes.txt").write_text("three", encoding="utf-8")
+    (tmp_path / "_logs").mkdir()
+    (tmp_path / "_logs" / "_x.txt").write_text("four", encoding="utf-8")
+    names = lambda pattern: [Path(s.name).name for s in expand([str(tmp_path / pattern)])]  # noqa: E731
+    assert names("*.txt") == ["part1.txt"]
+    assert names("_*.txt") == ["_part0.txt"]
+    assert names(".*.txt") == [".notes.txt"]
+    assert names("_logs/_*") == ["_x.txt"]  # the folder typed, the file's name asked for
+    assert names("_*/_*") == ["_x.txt"]
+    for pattern in ("_logs/*", "*/*.txt"):  # a name not asked for
+        with pytest.raises(InputError, match="skipped"):
+            expand([str(tmp_path / pattern)])
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
