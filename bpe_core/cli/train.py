@@ -17,8 +17,9 @@ from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar, amount
 from bpe_core.cli.options import field_of, pipeline_of, stdin_kind_of, tie_break_option, training_options
 from bpe_core.errors import ConfigError
 from bpe_core.history.merge_line import LineView
-from bpe_core.io.corpus_files import load_corpus
-from bpe_core.io.sources import refuse_overwriting_inputs
+from bpe_core.io.corpus_files import counts_files, load_corpus
+from bpe_core.io.counts_file import is_counts_file
+from bpe_core.io.sources import STDIN, refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable, replaced_together, write_atomic
 from bpe_core.runtime.gc_pause import without_gc
 from bpe_core.training.config import TrainingConfig
@@ -59,6 +60,7 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise ConfigError(f"-o and --walkthrough both name {args.output!r}; one would replace the other.")
     refuse_overwriting_inputs([args.output, args.walkthrough], args.file)
     trainer = Trainer(corpus_of_inputs(args, config, stderr), training)
+    note_counts_order(args, [training], stderr)
     bar = ProgressBar(
         stderr, args.merges or (max(0, args.vocab_size - trainer.vocab_size) if args.vocab_size else 0)
     )
@@ -108,6 +110,28 @@ def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: T
     )
     progress.close()
     return corpus
+
+
+def note_counts_order(args: argparse.Namespace, trainings: list[TrainingConfig], stderr: TextIO) -> None:
+    """Say, once, that a rule going by text order meets word counts ``count`` wrote (sorted by
+    count, so keeping no text order): its ties go by the counts' order, and may differ from
+    training on the text itself. A list of word counts of one's own (``low 5``) is left
+    unremarked: its order is its author's, as the README says first-seen follows."""
+    by_order = [t.rule.spec for t in trainings if t.rule.depends_on_position]
+    if (
+        args.input == "counts"
+        and by_order
+        and any(
+            is_counts_file(name)
+            for name in counts_files(args.file)
+            if name != STDIN  # read already
+        )
+    ):
+        stderr.write(
+            f"bpe-studio: note: word counts keep no text order, so {by_order[0]} breaks ties "
+            "in the counts' order and may merge otherwise than on the text; hf, subword-nmt and "
+            "lexicographic merge the same either way.\n"
+        )
 
 
 def _same_path(a: str, b: str) -> bool:

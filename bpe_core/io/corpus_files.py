@@ -42,7 +42,7 @@ def load_corpus(
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
     if input_kind == "counts":
-        corpora = [_counts(name, config, progress) for name in _counts_files(specs)]
+        corpora = [_counts(name, config, progress) for name in counts_files(specs)]
         if len(corpora) == 1:
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
@@ -56,7 +56,7 @@ def load_corpus(
     return counted.corpus(config)
 
 
-def _counts_files(specs: list[str]) -> list[str]:
+def counts_files(specs: list[str]) -> list[str]:
     """The counts files ``specs`` name: a folder's files and a glob's matches (as for texts:
     the counts of shards, one file each), other names as they are (their reading refuses them)."""
     names: list[str] = []

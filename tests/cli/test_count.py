@@ -59,6 +59,22 @@ def test_count_writes_sorted_counts_that_train_as_the_folder_does(folder, tmp_pa
     assert json.loads(from_counts)["merges"] == json.loads(from_folder)["merges"]
 
 
+def test_training_counts_by_a_rule_of_text_order_says_the_counts_keep_none(folder, tmp_path):
+    """first-seen goes by where a pair is first met in the text, which word counts do not keep:
+    its merges may differ from training on the text, and a note says so (hf's do not: none)."""
+    counts = str(tmp_path / "counts.tsv")
+    run("count", str(folder), "-o", counts)
+    code, _out, err = run("train", counts, "--input", "counts", "--merges", "5")
+    assert code == 0 and err.count("\n") == 1 and "note: word counts keep no text order" in err
+    code, _out, err = run("train", counts, "--input", "counts", "--merges", "5", "--tie-break", "hf")
+    assert code == 0 and err == ""
+    rules = ["--tie-break", "hf", "--tie-break", "first-seen"]
+    code, _out, err = run("compare", counts, "--input", "counts", "--merges", "5", *rules)
+    assert code == 0 and "first-seen breaks ties in the counts' order" in err
+    code, _out, err = run("train", str(folder), "--merges", "5")  # the text: its order is known
+    assert code == 0 and err == ""
+
+
 @pytest.mark.parametrize(
     "make, says",
     [
