@@ -32,7 +32,8 @@ def _keep_for_later(number: int, _frame) -> None:
 
 _handle(_keep_for_later)
 
-import os  # noqa: E402  (after the handler, on purpose)
+import glob  # noqa: E402  (after the handler, on purpose)
+import os  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -45,6 +46,8 @@ from typing import NoReturn  # noqa: E402
 os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
 from bpe_core.cli import COMMANDS, PROG  # noqa: E402
+
+STDIN = "-"
 
 
 def _quit_now(_signal, _frame) -> None:
@@ -91,16 +94,67 @@ def _route(args: list[str]) -> Callable[[], int]:
             _leave(cli_main(args))
 
         return headless
-    if first is not None and first.startswith("-"):
+    if first is not None and first.startswith("-") and first != STDIN:
         _leave(2, f"Unknown option {first!r}; the commands are {', '.join(COMMANDS)} (see --help).")
-    for path in args:  # files and folders for the window, counted as one corpus when several
-        if not Path(path).exists():
-            commands = ", ".join(COMMANDS)
-            _leave(2, f"{path!r} is neither a command nor an existing file; the commands are {commands}.")
+    paths = _window_paths(args)
     _require_display()
     from app.gui import run  # imports Qt
 
-    return lambda: run(args)
+    return lambda: run(paths)
+
+
+def _window_paths(args: list[str]) -> list[str]:
+    """The files and folders the window opens (counted as one corpus when several): a pattern
+    the shell left alone (quoted) matched as the commands match it, and ``-`` the piped-in
+    standard input (see :func:`_spooled_stdin`)."""
+    from bpe_core.errors import InputError
+    from bpe_core.io.sources import expand
+
+    paths = []
+    for arg in args:
+        if arg == STDIN:
+            if sys.stdin is None or sys.stdin.isatty():
+                _leave(2, "Standard input (-) is the terminal; pipe a corpus in: ... | bpe-studio -")
+            paths.append(_spooled_stdin())
+        elif Path(arg).exists():
+            paths.append(arg)
+        elif glob.has_magic(arg):
+            try:
+                paths.extend(source.name for source in expand([arg]))
+            except InputError as error:
+                _leave(1, str(error))
+        else:
+            commands = ", ".join(COMMANDS)
+            _leave(2, f"{arg!r} is neither a command nor an existing file; the commands are {commands}.")
+    return paths
+
+
+def _spooled_stdin() -> str:
+    """Standard input, copied to a private temporary file the window opens: it reads its corpus
+    again when a setting changes, and a pipe can be read only once. Compressed input keeps its
+    compression (the file's suffix says which); the file goes when the program ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from bpe_core.errors import InputError
+    from bpe_core.io.sources import stream_suffix
+
+    stream = sys.stdin.buffer  # a BufferedReader, which can peek
+    try:
+        suffix = stream_suffix(stream.peek(16)[:16], STDIN)  # type: ignore[union-attr]
+    except InputError as error:
+        _leave(1, str(error))
+    folder = tempfile.mkdtemp(prefix="bpe-studio-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = os.path.join(folder, "standard input" + suffix)
+    try:
+        with open(path, "wb") as copy:
+            shutil.copyfileobj(stream, copy, 1 << 20)
+    except OSError as error:
+        shutil.rmtree(folder, True)
+        _leave(1, f"Cannot keep standard input for the window in {folder!r}: {error.strerror or error}.")
+    return path
 
 
 def _require_display() -> None:

@@ -443,6 +443,12 @@ _MAGIC = re.compile(
 )
 
 
+def stream_suffix(first: bytes, name: str) -> str:
+    """The suffix a file of a stream's bytes takes (``.gz``…, or ``""``), told by its first bytes."""
+    compression = _compression_of_stream(first, name)
+    return next((suffix for suffix, c in COMPRESSIONS.items() if c == compression), "")
+
+
 def _compression_of_stream(first: bytes, name: str) -> str | None:
     """The compression a stream's first bytes show, or ``None`` for plain bytes. Parquet, which
     is read by its footer, is refused."""

@@ -2,6 +2,7 @@
 routes by them, and a Ctrl+C while they load still ends the program in one line."""
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -66,3 +67,43 @@ def test_every_path_given_to_the_window_must_exist(tmp_path):
         f"bpe-studio: {missing!r} is neither a command nor an existing file; "
         f"the commands are {', '.join(cli.COMMANDS)}.\n"
     )
+
+
+def _window_paths(argv: list[str], stdin: bytes, cwd) -> subprocess.CompletedProcess:
+    """What the launcher would hand the window for ``argv``, and the files' bytes."""
+    code = (
+        "import sys, json; from app import launcher; paths = launcher._window_paths(sys.argv[1:]); "
+        "print(json.dumps([paths, [open(p, 'rb').read().hex() for p in paths]]))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        cwd=cwd,
+        input=stdin,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def test_the_window_takes_standard_input_and_patterns_as_the_commands_do(tmp_path):
+    """``… | bpe-studio -`` and ``bpe-studio 'shards/*.txt'`` (quoted: the shell leaves it)
+    were refused. Standard input is kept in a private file, compressed as it came (the window
+    reads its corpus again when a setting changes: a pipe cannot be); a pattern matches as
+    ``count``'s does."""
+    import gzip
+
+    (tmp_path / "shards").mkdir()
+    for name in ("a.txt", "b.txt", "_c.txt"):
+        (tmp_path / "shards" / name).write_text(name, encoding="utf-8")
+    piped = gzip.compress(b"to be or not to be\n")
+    done = _window_paths(["-", "shards/*.txt"], piped, tmp_path)
+    assert done.returncode == 0, done.stderr
+    paths, hexes = json.loads(done.stdout)
+    contents = [bytes.fromhex(h) for h in hexes]
+    assert paths[0].endswith("standard input.gz") and contents[0] == piped
+    assert paths[1:] == ["shards/a.txt", "shards/b.txt"] and contents[1:] == [b"a.txt", b"b.txt"]
+    assert not os.path.exists(paths[0])  # gone with the program
+
+    done = _window_paths(["shards/*.nothing"], b"", tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == "bpe-studio: No file matches 'shards/*.nothing'.\n"
