@@ -44,7 +44,7 @@ from bpe_core.io.counts_file import is_counts_file
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
-from bpe_core.io.sources import expand
+from bpe_core.io.sources import expand, head_refusal
 from bpe_core.runtime.fileio import is_pipe, write_atomic
 from bpe_core.runtime.memory import release_free_memory
 from bpe_core.tools.compare import Run, sweep, tie_choices
@@ -800,6 +800,15 @@ class Bridge(QObject):
             f"{str(path)!r} is a pipe, which can be read only once; the window reads a file again "
             "when a setting changes. Save the output to a file and open that.",
         )
+        return True
+
+    def refused_not_text(self, path: Path) -> bool:
+        """A file whose first bytes already say it cannot be read (a picture, a binary file, one
+        not allowed) is refused with a dialog at once, before anything asks about unsaved work."""
+        refusal = head_refusal(str(path))
+        if refusal is None or tokenizer_format(path) is not None:  # a SentencePiece model is binary
+            return False
+        self.sig_error.emit(f"Cannot open {path.name}", str(refusal))
         return True
 
     def _open(self, title: str, work: Work, on_opened: Callable[[], None] | None, opens: Path | None) -> None:

@@ -119,10 +119,15 @@ class FileActions(QObject):
         if kind is None and not is_pipe(Path(path)) and tokenizer_format(path) == "tiktoken":
             self.import_ranks(path)  # a drop too: the pattern is asked, not assumed
             return
+        if self._bridge.refused_not_text(Path(path)):
+            self.forget(path)  # as any file that fails to open
+            return
         self.request_open(lambda: self._bridge.open_file(path, kind=kind))
 
     def open_together(self, paths: list[Path]) -> None:
         """Files and folders dropped together, counted as one corpus."""
+        if any(self._bridge.refused_not_text(path) for path in paths):
+            return
         self.request_open(lambda: self._bridge.open_files(paths))
 
     def ask_open_corpus(self) -> None:

@@ -45,6 +45,7 @@ from app.files import FileActions, file_name
 from app.glyphs import left_to_right
 from app.guard import guard_overrides, reporter
 from app.help_texts import about_html, shortcuts_html
+from app.mnemonics import with_mnemonics
 from app.panes.corpus_pane import CorpusPane
 from app.panes.encode_pane import EncodePane
 from app.panes.history_pane import HistoryPane
@@ -839,6 +840,10 @@ class MainWindow(QMainWindow):
             and not child.testAttribute(Qt.WidgetAttribute.WA_WindowPropagation)
         ):
             child.setAttribute(Qt.WidgetAttribute.WA_WindowPropagation)
+            if isinstance(child, QMessageBox):  # Qt's own texts had none: Alt+D for Discard
+                buttons = child.buttons()
+                for button, text in zip(buttons, with_mnemonics([b.text() for b in buttons]), strict=True):
+                    button.setText(text)
         super().childEvent(event)
 
     def showEvent(self, event: QShowEvent) -> None:

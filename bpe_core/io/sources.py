@@ -587,6 +587,27 @@ def _decode(
         raise InputError(f"{named(source.name)} is not valid UTF-8 (line {line:,}).") from None
 
 
+def head_refusal(name: str) -> InputError | None:
+    """Why a file surely cannot be read as text, told by its first 64 kB (a picture, a binary
+    file), or ``None``: asked before the user is asked about unsaved work that opening it would
+    replace. A compressed or Parquet file is left to its reading, as is anything not a regular
+    file."""
+    kind, compression = kind_of(name)
+    if kind == "parquet" or compression is not None or not os.path.isfile(name):
+        return None
+    try:
+        with open(name, "rb") as stream:
+            head = stream.read(1 << 16)
+    except OSError as error:
+        return unreadable(name, error)
+    source = Source(name, kind, None, len(head))
+    try:
+        _decode(codecs.getincrementaldecoder("utf-8")(), head, source, 1)
+    except InputError as error:
+        return error
+    return None
+
+
 def spannable(source: Source) -> bool:
     """Whether parts of ``source`` can be read by offset (:func:`part_text`): an uncompressed
     regular file, so that a counting process reads its own part and nothing is read twice."""

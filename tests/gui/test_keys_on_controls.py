@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QTabBar
 
+from app.mnemonics import mnemonic
 from tests.gui_helpers import fresh_focus, open_corpus_by_keys, press
 
 
@@ -218,3 +219,49 @@ def test_a_pane_gone_to_by_its_keys_has_them_on_its_table(qtbot, make_window):
     press("Ctrl+1")
     press("Space")
     assert window.bridge.trainer.position == 1 and window.corpus_pane.filter_edit.text() == ""
+
+
+def test_a_file_that_is_no_text_is_refused_before_unsaved_work_is_asked_about(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """Space (a step: unsaved work), Ctrl+O, a picture: the window asked to save or discard
+    the session first, and only then said the file cannot be read. Now it says that at once,
+    asks nothing, and the session stays as it was."""
+    window = make_window()
+    fresh_focus(qtbot, window)
+    open_corpus_by_keys(qtbot, window, dialogs, tmp_path / "corpus.txt", "low lower lowest newer " * 10)
+    press("Space")
+    picture = tmp_path / "picture.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    dialogs.open_path = str(picture)
+    shown = len(dialogs.shown)
+    press("Ctrl+O")
+    [(kind, _title, text)] = dialogs.shown[shown:]
+    assert kind == "warning" and "not valid UTF-8" in text and "picture.png" in text
+    assert window.bridge.trainer.position == 1 and window.bridge.has_unsaved_work()
+
+
+def test_a_message_box_s_buttons_have_mnemonics(qtbot, make_window):
+    """Save / Discard / Cancel showed no underlined letter: D (or Alt+D) discarded nothing."""
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window()
+    buttons = QMessageBox.StandardButton
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        "Unsaved changes",
+        "Save?",
+        buttons.Save | buttons.Discard | buttons.Cancel,
+        window,
+    )
+    texts = []
+
+    def press_d() -> None:  # a message box takes its buttons' letters without Alt too
+        texts.extend(b.text() for b in box.buttons())
+        QTest.keyClick(box, Qt.Key.Key_D)
+        QTimer.singleShot(2000, lambda: box.isVisible() and box.reject())  # D did nothing: the test fails
+
+    QTimer.singleShot(50, press_d)
+    box.exec()
+    assert all("&" in text for text in texts) and len({mnemonic(t) for t in texts}) == len(texts)
+    assert box.standardButton(box.clickedButton()) == buttons.Discard
