@@ -45,6 +45,9 @@ def window_around(data: str, symbol: str | None, size: int = WINDOW) -> tuple[st
     return data[start : start + size], start
 
 
+RULES = "Each merge as a rule: its new symbol, what it stands for, how many times it replaced its pair."
+
+
 @guard_overrides
 class CompressionDialog(SideDialog):
     def __init__(self, bridge: Bridge, parent=None) -> None:
@@ -72,9 +75,7 @@ class CompressionDialog(SideDialog):
         self.rules.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.rules.setFont(mono)
         self.rules.setAccessibleName("Compression rules")
-        self.rules.setAccessibleDescription(
-            "Each merge as a rule: its new symbol, what it stands for, how many times it replaced its pair"
-        )
+        self.rules.setAccessibleDescription(RULES)
         self.data = QPlainTextEdit(readOnly=True)
         self.data.setAccessibleName("The data now")
         self.data.setFont(mono)
@@ -117,6 +118,13 @@ class CompressionDialog(SideDialog):
     def compression(self) -> Compression | None:
         return self._compression
 
+    def _summarize(self, text: str) -> None:
+        """The summary above the rules, which a screen reader hears with the table too: focus
+        lands on the table, and a plain label beside it is not read (an empty table said
+        nothing of why it was empty)."""
+        self.summary.setText(text)
+        self.rules.setAccessibleDescription(f"{text} {RULES}")
+
     def refresh(self) -> None:
         """Follow the session: its rules up to the current step, and the data now."""
         if self._bridge.busy or not self.isVisible():  # showEvent refreshes when it opens
@@ -126,7 +134,7 @@ class CompressionDialog(SideDialog):
         self.play_button.setChecked(False)
         if not is_one_sequence(config) or trainer.word_count != 1:
             self._compression = None
-            self.summary.setText(
+            self._summarize(
                 "The compression variant needs the corpus as one sequence of characters: in Settings, "
                 "choose the pre-tokenizer “none” and no end-of-word marker (the sample “aaabdaaabac as "
                 "one sequence” is set up so)."
@@ -138,7 +146,7 @@ class CompressionDialog(SideDialog):
         small = len(trainer.corpus.words[0]) <= SMALL
         compression = self._compression = compression_of(trainer, every_step=small)
         original, compressed = compression.original, compression.compressed
-        self.summary.setText(
+        self._summarize(
             f"{len(original):,} symbols → {len(compressed):,} with {len(compression.steps):,} rules "
             f"(step {trainer.position:,}). Each merged pair is written as a new symbol that the data "
             "never holds; undoing the rules in reverse gives the input back."

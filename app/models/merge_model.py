@@ -14,7 +14,7 @@ from app.bridge import Bridge
 from app.changes import Change, ChangeKind
 from app.glyphs import left_to_right, visible
 from app.guard import guard_overrides
-from app.models.roles import DISPLAY, FONT, FOREGROUND, TOOLTIP, USER
+from app.models.roles import ACCESSIBLE_TEXT, DISPLAY, FONT, FOREGROUND, TOOLTIP, USER
 from app.models.row_cache import PLACEHOLDER
 from app.models.table_model import TableModel
 from app.theme import muted
@@ -68,6 +68,7 @@ class MergeModel(TableModel):
             FOREGROUND: self._foreground,
             FONT: self._font,
             TOOLTIP: self._tooltip_at,
+            ACCESSIBLE_TEXT: self._spoken,
             STEP_ROLE: lambda row, _column: self._history[row].step,
             SORT_ROLE: self._sort_key,
         }
@@ -88,6 +89,16 @@ class MergeModel(TableModel):
             first = row == 0 or self._history[row - 1].pass_number != record.pass_number
             return f"{record.pass_number:,}" if first else ""
         return self._decided(row)
+
+    def _spoken(self, row: int, column: int) -> str:
+        """A cell as a screen reader says it: the step with where it stands ("step 3, the
+        current step", not "▶ 3"), a figure with its column's name."""
+        if column == STEP:
+            step, position = self._history[row].step, self._position
+            where = ", the current step" if step == position else ", undone" if step > position else ""
+            return f"step {step:,}{where}"
+        shown = self._display(row, column)
+        return f"{HEADERS[column]} {shown}" if column in self.NUMERIC and shown else shown
 
     def _foreground(self, row: int, _column: int):
         return None if row < self._position else self._muted  # redo-able: dimmed

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import announce
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
 from app.delegates.chips import ChipDelegate
@@ -67,11 +68,20 @@ class CorpusPane(QWidget):
         layout.addLayout(bottom)
         # Signals
         self.filter_edit.textChanged.connect(lambda: self._filter_timer.start())
-        self._filter_timer.timeout.connect(lambda: self.model.set_filter(self.filter_edit.text()))
+        self._filter_timer.timeout.connect(self._filter)
         self.only_check.toggled.connect(lambda _: self._apply_selection())
         bridge.sig_change.connect(self._on_change)
         self.model.layoutChanged.connect(self._update_summary)  # filtered or sorted
         self._update_summary()
+
+    def _filter(self) -> None:
+        """Show the words holding the filter's text, and say how many to a screen reader: the
+        count below the table changes as the user types, where only what is typed is heard."""
+        self.model.set_filter(self.filter_edit.text())
+        if self._bridge.trainer_busy:  # the summary says it once the job is done
+            return
+        shown, types = self.model.rowCount(), self._bridge.trainer.word_count
+        announce(self.filter_edit, f"{shown:,} of {types:,} word {plural(types, 'type')} shown")
 
     def _on_change(self, change: Change) -> None:
         if change.kind is ChangeKind.RESET:

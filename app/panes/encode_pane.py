@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.accessibility import announce
 from app.bridge import Bridge
 from app.encode_worker import EncodeWorker
 from app.glyphs import left_to_right, visible
@@ -225,6 +226,8 @@ class EncodePane(QWidget):
         ratio = f" ({characters / count:.2f} per token)" if count else ""
         flagged = f" · {unknown:,} unknown (wavy red underline)" if unknown else ""
         self.stats.setText(f"{count:,} tokens for {characters:,} characters{ratio}{flagged}")
+        if self.input.hasFocus():  # typed: heard as well as seen (a screen reader hears only the keys)
+            announce(self.input, self.stats.text())
         self.sig_encoded.emit()
 
     def _paint(self) -> None:

@@ -192,3 +192,46 @@ def test_the_toolbar_labels_name_their_controls(qtbot, make_window):
     window = make_window("Shakespeare")
     buddies = {label.text().strip(): label.buddy() for label in window.findChildren(QLabel) if label.buddy()}
     assert buddies["Ties:"] is window.rule_box and buddies["speed"] is window.speed
+
+
+def test_a_merges_step_cell_says_where_it_stands_not_its_marker(qtbot, make_window):
+    """The Merges pane marks the current step "▶ 2": a screen reader read the arrow out and
+    never said "current"."""
+    from PySide6.QtCore import Qt
+
+    from app.models.merge_model import COUNT, STEP
+
+    window = make_window("low · lower")
+    for _ in range(3):
+        window.bridge.step()
+    window.bridge.undo()
+    model = window.merges_pane.model
+    qt_wait_until(lambda: model.rowCount() == 3)
+    spoken = [model.data(model.index(row, STEP), Qt.ItemDataRole.AccessibleTextRole) for row in range(3)]
+    assert spoken == ["step 1", "step 2, the current step", "step 3, undone"]
+    assert model.data(model.index(1, STEP), Qt.ItemDataRole.DisplayRole) == "▶ 2"
+    count = model.data(model.index(0, COUNT), Qt.ItemDataRole.AccessibleTextRole)
+    assert count.startswith("Count ") and count.removeprefix("Count ").replace(",", "").isdigit()
+
+
+def test_typing_a_filter_or_a_test_string_is_answered_aloud(qtbot, make_window):
+    """The Corpus filter's "2 of 4 word types shown" and Encode's "14 tokens for 13
+    characters" were painted only: a screen reader heard the keys typed and nothing else."""
+    from PySide6.QtTest import QTest
+
+    window = make_window("low · lower")
+    ANNOUNCED.clear()
+    window.go_to_pane("corpus")
+    field = window.corpus_pane.filter_edit
+    field.setFocus()
+    QTest.keyClicks(field, "low")
+    qt_wait_until(lambda: any("word types shown" in said for said in ANNOUNCED))
+    said = [s for s in ANNOUNCED if "shown" in s][-1]
+    assert said == f"{window.corpus_pane.model.rowCount()} of 4 word types shown"
+    box = window.encode_pane.input
+    box.setFocus()
+    qt_wait_until(lambda: box.hasFocus())
+    box.selectAll()
+    QTest.keyClicks(box, "lowest")
+    qt_wait_until(lambda: any(s.endswith(" characters") or "characters (" in s for s in ANNOUNCED))
+    assert window.encode_pane.stats.text() in ANNOUNCED

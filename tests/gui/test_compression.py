@@ -67,3 +67,5 @@ def test_a_corpus_of_words_is_told_what_the_view_needs(qtbot, make_window):
     view = open_view(qtbot, window)
     assert "one sequence of characters" in view.summary.text()
     assert view.rules.rowCount() == 0 and not view.next_button.isEnabled()
+    # The table the focus lands on says it too: a screen reader does not read the label beside it.
+    assert "one sequence of characters" in view.rules.accessibleDescription()
