@@ -19,6 +19,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 # Keys that belong to a pane or to moving between panes rather than to a menu command.
 PANE_KEYS = (
+    ("Alt+M", "the Samples menu: a corpus to begin with"),
     ("Tab / Shift+Tab", "from pane to pane"),
     ("Ctrl+1 … Ctrl+7", "to a pane, in front (Corpus, Pairs, Encode, Merges, Vocabulary, Plots, History)"),
     ("Space on a button or a box", "press or tick it"),

@@ -45,6 +45,7 @@ def window_around(data: str, symbol: str | None, size: int = WINDOW) -> tuple[st
     return data[start : start + size], start
 
 
+RULE_HEADERS = ("Symbol", "Stands for", "Replaced", "Data after the step")
 RULES = "Each merge as a rule: its new symbol, what it stands for, how many times it replaced its pair."
 
 
@@ -69,7 +70,7 @@ class CompressionDialog(SideDialog):
         self.rules.setTabKeyNavigation(False)  # Tab goes on to the window's next control, not the next cell
         # "Replaced", not "Count": the Merges pane's count of aa in aaab is 2 (overlapping pairs
         # counted), the replacements 1; a student comparing the two saw 4 beside 2 for one merge.
-        self.rules.setHorizontalHeaderLabels(["Symbol", "Stands for", "Replaced", "Data after the step"])
+        self.rules.setHorizontalHeaderLabels(list(RULE_HEADERS))
         self.rules.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.rules.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.rules.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -176,6 +177,11 @@ class CompressionDialog(SideDialog):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.rules.setItem(row, column, item)
         self.rules.resizeColumnsToContents()
+        header = self.rules.horizontalHeader()
+        metrics = header.fontMetrics()
+        for column, label in enumerate(RULE_HEADERS[:3]):  # Qt's fit cut a header's end ("Stands fo")
+            wide = metrics.horizontalAdvance(label) + 2 * metrics.averageCharWidth() + 8
+            self.rules.setColumnWidth(column, max(self.rules.columnWidth(column), wide))
 
     def show_undone(self, undone: int) -> None:
         """Show the data with the last ``undone`` rules undone (0: compressed; all: the input)."""

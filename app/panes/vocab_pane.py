@@ -40,7 +40,7 @@ class VocabPane(QWidget):
         # Widgets
         self.search = QLineEdit(placeholderText="Search tokens…", clearButtonEnabled=True)
         self.view = row_table(
-            self.model, {ID: "99,999", TOKEN: "m" * 12, LENGTH: "999", FREQUENCY: "9,999,999"}
+            self.model, {ID: "99,999", TOKEN: "m" * 8, LENGTH: "999", FREQUENCY: "9,999,999"}
         )
         self.tree = QTreeWidget()
         self.summary = status_label()
@@ -56,7 +56,9 @@ class VocabPane(QWidget):
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(ID, Qt.SortOrder.AscendingOrder)
         give_sort_menu(self.view)
-        self.tree.setHeaderLabels(["How the token was built", "Step"])
+        # A short header: beside the table at 1280×720 the tree is narrow ("How the tok…").
+        self.tree.setHeaderLabels(["Built from", "Step"])
+        self.tree.headerItem().setToolTip(0, "How the selected token was built, merge by merge")
         self.tree.header().setStretchLastSection(False)  # the tokens take the room, the step its own
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -65,11 +67,13 @@ class VocabPane(QWidget):
         self.splitter.addWidget(self.tree)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_dragged", True))
-        # Layout: the search and the summary share a row, the table as tall as the pane allows.
+        # Layout: the search and the summary share a row, the table as tall as the pane allows;
+        # the summary takes two thirds of it (at a half it was cut short at 1280×720: "11
+        # tokens: 0 special, 11 base, 0 m…"; a search needs less room).
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
-        top.addWidget(self.search, 3)
+        top.addWidget(self.search, 1)
         top.addWidget(self.summary, 2)
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)

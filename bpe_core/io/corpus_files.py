@@ -52,6 +52,8 @@ def load_corpus(
     if not counted.counter:  # said of the inputs, which the user named
         if len(sources) > 1:
             raise InputError(f"The {len(sources):,} inputs hold no words after pre-tokenization.")
+        if sources[0].size == 0:  # said plainly: "pre-tokenization" is a word a new user may not know
+            raise InputError(f"{named(sources[0].name)} is empty.")
         raise InputError(f"{named(sources[0].name)} holds no words after pre-tokenization.")
     return counted.corpus(config)
 

@@ -349,6 +349,8 @@ def test_inputs_without_words_are_named(tmp_path, monkeypatch):
     (tmp_path / "empty.txt.gz").write_bytes(b"")
     code, _out, err = run("train", "spaces.txt")
     assert code == 1 and err == "bpe-studio: The file 'spaces.txt' holds no words after pre-tokenization.\n"
+    code, _out, err = run("train", "empty.txt.gz")
+    assert code == 1 and err == "bpe-studio: The file 'empty.txt.gz' is empty.\n"
     code, _out, err = run("train", "spaces.txt", "empty.txt.gz")
     assert code == 1 and "The 2 inputs hold no words" in err
 
