@@ -10,7 +10,13 @@ from pathlib import Path
 
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
-from bpe_core.io.counts_file import counts_corpus, parquet_counts_corpus, plain_counts, read_counts_text
+from bpe_core.io.counts_file import (
+    HEADER,
+    counts_corpus,
+    parquet_counts_corpus,
+    plain_counts,
+    read_counts_text,
+)
 from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, named, one_name_per_file
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, Progress
@@ -42,7 +48,11 @@ def load_corpus(
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
     if input_kind == "counts":
-        corpora = [_counts(name, config, progress) for name in counts_files(specs)]
+        names = counts_files(specs)
+        shards = len(names) > 1  # an empty shard among others adds nothing, as its text would
+        corpora = [c for name in names if (c := _counts(name, config, progress, shards)) is not None]
+        if not corpora:
+            raise InputError(f"The {len(names):,} counts files hold no word counts under their headers.")
         if len(corpora) == 1:
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
@@ -70,10 +80,16 @@ def counts_files(specs: list[str]) -> list[str]:
     return one_name_per_file(names)
 
 
-def _counts(path: str, config: PipelineConfig, progress: Progress | None) -> Corpus:
+def _counts(
+    path: str, config: PipelineConfig, progress: Progress | None, shard: bool = False
+) -> Corpus | None:
+    """The corpus of one counts file; ``None`` for a shard (one of several) that holds only the
+    header: a part of the input without words, which ``count`` refuses to write alone."""
     if path.lower().endswith(".parquet"):
         return parquet_counts_corpus(path, config)
     text = read_counts_text(path)
+    if shard and text.lstrip("\ufeff").rstrip("\r\n") == HEADER:
+        return None
     corpus = counts_corpus(text, path, config, progress)
     if corpus is not None:
         return corpus

@@ -331,6 +331,23 @@ def test_counts_files_of_shards_are_named_by_a_folder_or_a_glob(tmp_path):
         assert json.loads(out)["merges"] == json.loads(whole)["merges"]
 
 
+def test_a_shard_of_counts_with_only_its_header_adds_nothing_to_the_others(tmp_path):
+    """One shard of a pipeline's input without words (its counts file just the header) made
+    training on all the shards fail; alone, or with only such shards, there is nothing to train."""
+    (tmp_path / "shards").mkdir()
+    (tmp_path / "shards" / "0.tsv").write_text("#bpe-studio counts 1\nab\t3\nabc\t2\n", encoding="utf-8")
+    (tmp_path / "shards" / "1.tsv").write_text("#bpe-studio counts 1\n", encoding="utf-8")
+    options = ["--merges", "2", "--tie-break", "hf", "--json"]
+    _, alone, _ = run("train", str(tmp_path / "shards" / "0.tsv"), "--input", "counts", *options)
+    code, out, err = run("train", str(tmp_path / "shards"), "--input", "counts", *options)
+    assert code == 0 and json.loads(out)["merges"] == json.loads(alone)["merges"], err
+    code, _, err = run("train", str(tmp_path / "shards" / "1.tsv"), "--input", "counts", *options)
+    assert code == 1 and "holds no word counts under its header" in err
+    (tmp_path / "shards" / "0.tsv").write_text("#bpe-studio counts 1\n", encoding="utf-8")
+    code, _, err = run("train", str(tmp_path / "shards"), "--input", "counts", *options)
+    assert code == 1 and err == "bpe-studio: The 2 counts files hold no word counts under their headers.\n"
+
+
 def test_a_recursive_glob_over_a_folder_that_cannot_be_listed_is_refused(tmp_path, locked_folder):
     refused(tmp_path, locked_folder / "**" / "*.txt", says="cannot be read (Permission denied)")
     assert counted(tmp_path, locked_folder / "*.txt") == {"words": 1}  # the locked folder is not asked for
