@@ -18,7 +18,14 @@ import time
 from typing import TextIO
 
 from bpe_core.cli.common import CountProgress, amount
-from bpe_core.cli.options import field_of, input_options, pipeline_of, pipeline_options, stdin_kind_of
+from bpe_core.cli.options import (
+    field_of,
+    input_options,
+    note_records_on_stdin,
+    pipeline_of,
+    pipeline_options,
+    stdin_kind_of,
+)
 from bpe_core.errors import InputError
 from bpe_core.io.sources import kind_of, refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
@@ -66,6 +73,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         from bpe_core.io.counting import count_sources
         from bpe_core.io.sources import expand
 
+        note_records_on_stdin(args, stderr)
         sources = expand(args.file, stdin_kind_of(args))
         progress = CountProgress(stderr)
         counted = count_sources(sources, config, field_of(args), args.workers, progress.update, fork=True)

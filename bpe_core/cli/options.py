@@ -7,11 +7,14 @@ needs (the engine's light configuration modules).
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sys
+from typing import TextIO
 
 from bpe_core.cli.common import shown
 from bpe_core.errors import BpeError
-from bpe_core.io.sources import DEFAULT_FIELD
+from bpe_core.io.sources import DEFAULT_FIELD, STDIN
 from bpe_core.pipeline.config import NAMED_NORMALIZATIONS, NAMED_PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.training.tie_rules import RULE_NAMES, parse_rule
 
@@ -190,6 +193,28 @@ def field_of(args: argparse.Namespace) -> str:
     """The JSONL field or Parquet column the inputs' texts are in (an empty name is a name:
     JSON allows it)."""
     return DEFAULT_FIELD if args.field is None else args.field
+
+
+def note_records_on_stdin(args: argparse.Namespace, stderr: TextIO) -> None:
+    """Say so when standard input, read as text (no ``--field``), looks like JSON lines: its
+    keys and braces would be counted as words (``zcat shard.jsonl.gz | bpe-studio count -``).
+    Its first line is peeked at, not read: the count still reads all of it."""
+    if STDIN not in args.file or args.field is not None or getattr(args, "input", "text") != "text":
+        return
+    try:
+        head = sys.stdin.buffer.peek(1 << 16)[: 1 << 16] if sys.stdin is not None else b""  # type: ignore[union-attr]
+    except (AttributeError, OSError, ValueError):  # not a buffered stream: nothing to peek at
+        return
+    first = head.split(b"\n", 1)[0].strip()
+    try:
+        record = json.loads(first) if first.startswith(b"{") and first.endswith(b"}") else None
+    except ValueError:
+        return
+    if isinstance(record, dict):
+        stderr.write(
+            "bpe-studio: note: standard input looks like JSON lines and is counted as text (keys "
+            "and braces as words); give --field NAME, such as --field text, to count each record's field.\n"
+        )
 
 
 def stdin_kind_of(args: argparse.Namespace) -> str:

@@ -14,7 +14,14 @@ import time
 from typing import TYPE_CHECKING, TextIO
 
 from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar, amount
-from bpe_core.cli.options import field_of, pipeline_of, stdin_kind_of, tie_break_option, training_options
+from bpe_core.cli.options import (
+    field_of,
+    note_records_on_stdin,
+    pipeline_of,
+    stdin_kind_of,
+    tie_break_option,
+    training_options,
+)
 from bpe_core.errors import ConfigError
 from bpe_core.history.merge_line import LineView
 from bpe_core.io.corpus_files import counts_files, load_corpus
@@ -96,6 +103,7 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: TextIO) -> Corpus:
     """The corpus of the inputs ``train`` and ``compare`` were given, counted with progress."""
+    note_records_on_stdin(args, stderr)
     progress = CountProgress(stderr)
     # A command-line process has no threads, so counting may fork its workers.
     corpus = load_corpus(

@@ -339,3 +339,28 @@ def test_the_cluster_recipe_counts_on_a_standalone_spark_cluster(folder, tmp_pat
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+@pytest.mark.parametrize(
+    "piped, noted",
+    [
+        (b'{"text": "to be", "id": 1}\n{"text": "or not"}\n', True),
+        (b"plain text {with braces}\n", False),
+        (b'{"text": "to be"}\n', False),  # with --field text: read as the records they are
+    ],
+)
+def test_json_lines_piped_in_as_text_are_counted_with_a_note(piped, noted):
+    """``zcat shard.jsonl.gz | bpe-studio count -`` counted the records' keys and braces as
+    words without a word: standard input is JSON lines only with --field."""
+    field = [] if noted or b"braces" in piped else ["--field", "text"]
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "count", "-", *field, "-o", "-"],
+        input=piped,
+        capture_output=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert ("standard input looks like JSON lines" in done.stderr.decode()) is noted
+    if not field and noted:
+        assert b'{"text":' in done.stdout  # counted as text, as asked: the note says how else
