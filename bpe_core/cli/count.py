@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import TextIO
 
 from bpe_core.cli.common import CountProgress, amount
@@ -27,7 +28,7 @@ from bpe_core.cli.options import (
     stdin_kind_of,
 )
 from bpe_core.errors import InputError
-from bpe_core.io.sources import kind_of, refuse_overwriting_inputs
+from bpe_core.io.sources import COMPRESSIONS, kind_of, refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
 
 
@@ -57,6 +58,13 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not to_stdout:
         check_writable(args.output, "counts.tsv")
         refuse_overwriting_inputs([args.output], args.file)
+    named = Path(args.output)
+    named = named.with_suffix("") if named.suffix.lower() in COMPRESSIONS else named
+    if not to_stdout and named.suffix.lower() == ".csv":  # commas would be expected, and tabs found
+        raise InputError(
+            f"The output {args.output!r} is named .csv, but counts are written word<TAB>count: "
+            "name it .tsv (or .parquet)."
+        )
     kind, compression = kind_of(args.output)
     if kind == "parquet" and compression is not None:  # it could not be read back
         raise InputError(

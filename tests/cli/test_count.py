@@ -364,3 +364,11 @@ def test_json_lines_piped_in_as_text_are_counted_with_a_note(piped, noted):
     assert ("standard input looks like JSON lines" in done.stderr.decode()) is noted
     if not field and noted:
         assert b'{"text":' in done.stdout  # counted as text, as asked: the note says how else
+
+
+@pytest.mark.parametrize("name", ["counts.csv", "counts.CSV.gz"])
+def test_an_output_named_csv_is_refused_as_it_would_hold_tabs(tmp_path, name):
+    (tmp_path / "a.txt").write_text("to be or not to be", encoding="utf-8")
+    code, _out, err = run("count", str(tmp_path / "a.txt"), "-o", str(tmp_path / name))
+    assert code == 1 and "name it .tsv (or .parquet)" in err and err.count("\n") == 1
+    assert not (tmp_path / name).exists()
