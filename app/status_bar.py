@@ -181,8 +181,8 @@ class StatusFields(QObject):
 
 
 def said_of(change: Change, bridge: Bridge) -> str:
-    """What a screen reader says of a change the user made: the merge made (and the tie it
-    settled), undone, or where a jump or run ended; nothing for other changes."""
+    """What a screen reader says of a change the user made: the branch it went to, the merge
+    made (and the tie it settled), undone, or where a jump or run ended; nothing for others."""
     trainer = bridge.trainer
     if bridge.busy:
         return ""
@@ -194,6 +194,9 @@ def said_of(change: Change, bridge: Bridge) -> str:
         return f"Step {change.after}: merged {left} and {right}, count {record.count:,}{tied}"
     if change.kind is ChangeKind.UNDONE:
         return f"Undone: back at step {change.after}"
+    if change.branch_switched:  # ↑ ↓ in the History graph: which branch, and where on it
+        name = next((b.name for b in trainer.branches() if b.current), "")
+        return f"On branch {name}, at step {change.after} of {trainer.history_length}"
     if change.kind in (ChangeKind.APPLIED, ChangeKind.JUMPED):
         return f"At step {change.after} of {trainer.history_length}"
     return ""

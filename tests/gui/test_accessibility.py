@@ -235,3 +235,25 @@ def test_typing_a_filter_or_a_test_string_is_answered_aloud(qtbot, make_window):
     QTest.keyClicks(box, "lowest")
     qt_wait_until(lambda: any(s.endswith(" characters") or "characters (" in s for s in ANNOUNCED))
     assert window.encode_pane.stats.text() in ANNOUNCED
+
+
+def test_up_and_down_in_the_history_graph_say_the_branch_reached(qtbot, make_window):
+    """↑ ↓ in the History graph switch branches: nothing was said of which, or where on it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    window = make_window("low · lower")
+    bridge = window.bridge
+    for _ in range(3):
+        bridge.step()
+    bridge.goto(1)
+    other = next(p.pair for p in bridge.trainer.top_pairs(5) if p.pair != bridge.trainer.history[1].pair)
+    bridge.step_pair(other)  # a second branch, current
+    window.show_history()
+    graph = window.history_pane.graph
+    qt_wait_until(lambda: graph.hasFocus())
+    ANNOUNCED.clear()
+    QTest.keyClick(graph, Qt.Key.Key_Up)
+    qt_wait_until(lambda: any(said.startswith("On branch ") for said in ANNOUNCED))
+    name = next(b.name for b in bridge.trainer.branches() if b.current)
+    assert f"On branch {name}, at step {bridge.trainer.position} of " in ANNOUNCED[-1]
