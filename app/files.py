@@ -21,7 +21,7 @@ from app.widgets import ask_text, keeping_focus
 from bpe_core import PipelineConfig
 from bpe_core.io.formats import DESCRIPTIONS, formats_for, tokenizer_format
 from bpe_core.io.local_tokenizers import LocalTokenizer
-from bpe_core.runtime.fileio import is_pipe
+from bpe_core.runtime.fileio import STDIN_COPY, is_pipe
 
 RECENT_KEY = "files/recent"
 FOLDER_KEY = "files/last_folder"
@@ -270,8 +270,9 @@ class FileActions(QObject):
         self.open_path(path)
 
     def _on_opened(self, path: Path, ok: bool) -> None:
-        if Path(path).resolve().is_relative_to(INSTALLED.resolve()):
-            return  # a built-in sample: neither a recent file nor a folder the user chose
+        sample = Path(path).resolve().is_relative_to(INSTALLED.resolve())
+        if sample or Path(path).parent.name.startswith(STDIN_COPY):  # piped in: gone at exit
+            return  # neither a recent file nor a folder the user chose
         if ok:
             self.remember(path)
         else:

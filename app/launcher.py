@@ -34,6 +34,7 @@ _handle(_keep_for_later)
 
 import glob  # noqa: E402  (after the handler, on purpose)
 import os  # noqa: E402
+import shutil  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -46,14 +47,24 @@ from typing import NoReturn  # noqa: E402
 os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
 from bpe_core.cli import COMMANDS, PROG  # noqa: E402
+from bpe_core.runtime.fileio import STDIN_COPY  # noqa: E402
 
 STDIN = "-"
+_copies: list[str] = []  # folders of standard input kept for the window (see _spooled_stdin)
+
+
+def _remove_copies() -> None:
+    """Remove the copies of standard input made for the window: at exit, and before any
+    ``os._exit`` (which runs no exit handler)."""
+    while _copies:
+        shutil.rmtree(_copies.pop(), ignore_errors=True)
 
 
 def _quit_now(_signal, _frame) -> None:
     """Until the command runs: imports take a while, and a Ctrl+C then must not print a
     traceback."""
     os.write(2, f"{PROG}: Interrupted.\n".encode())
+    _remove_copies()
     os._exit(130)
 
 
@@ -96,11 +107,17 @@ def _route(args: list[str]) -> Callable[[], int]:
         return headless
     if first is not None and first.startswith("-") and first != STDIN:
         _leave(2, f"Unknown option {first!r}; the commands are {', '.join(COMMANDS)} (see --help).")
-    paths = _window_paths(args)
-    _require_display()
+    paths = _window_inputs(args)
     from app.gui import run  # imports Qt
 
     return lambda: run(paths)
+
+
+def _window_inputs(args: list[str]) -> list[str]:
+    """The paths the window opens, once it is sure to open: standard input is copied only then."""
+    paths = _window_paths(args)
+    _require_display()
+    return [_spooled_stdin() if path == STDIN else path for path in paths]
 
 
 def _window_paths(args: list[str]) -> list[str]:
@@ -114,8 +131,8 @@ def _window_paths(args: list[str]) -> list[str]:
     for arg in args:
         if arg == STDIN:
             if sys.stdin is None or sys.stdin.isatty():
-                _leave(2, "Standard input (-) is the terminal; pipe a corpus in: ... | bpe-studio -")
-            paths.append(_spooled_stdin())
+                _leave(2, "Standard input (-) is closed or a terminal; pipe a corpus in: ... | bpe-studio -")
+            paths.append(STDIN)  # kept once the window is sure to open (see _spooled_stdin)
         elif Path(arg).exists():
             paths.append(arg)
         elif glob.has_magic(arg):
@@ -132,9 +149,9 @@ def _window_paths(args: list[str]) -> list[str]:
 def _spooled_stdin() -> str:
     """Standard input, copied to a private temporary file the window opens: it reads its corpus
     again when a setting changes, and a pipe can be read only once. Compressed input keeps its
-    compression (the file's suffix says which); the file goes when the program ends."""
+    compression (the file's suffix says which); the file goes when the program ends, however
+    it ends (see :func:`_remove_copies`)."""
     import atexit
-    import shutil
     import tempfile
 
     from bpe_core.errors import InputError
@@ -145,14 +162,14 @@ def _spooled_stdin() -> str:
         suffix = stream_suffix(stream.peek(16)[:16], STDIN)  # type: ignore[union-attr]
     except InputError as error:
         _leave(1, str(error))
-    folder = tempfile.mkdtemp(prefix="bpe-studio-")
-    atexit.register(shutil.rmtree, folder, True)
+    folder = tempfile.mkdtemp(prefix=STDIN_COPY)
+    _copies.append(folder)
+    atexit.register(_remove_copies)
     path = os.path.join(folder, "standard input" + suffix)
     try:
         with open(path, "wb") as copy:
             shutil.copyfileobj(stream, copy, 1 << 20)
     except OSError as error:
-        shutil.rmtree(folder, True)
         _leave(1, f"Cannot keep standard input for the window in {folder!r}: {error.strerror or error}.")
     return path
 
@@ -196,6 +213,7 @@ def _leave(code: int, message: str = "", to=None) -> NoReturn:
         pass
     except KeyboardInterrupt:
         code = 130
+    _remove_copies()
     os._exit(code)
 
 

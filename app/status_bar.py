@@ -194,7 +194,7 @@ def said_of(change: Change, bridge: Bridge) -> str:
         return f"Step {change.after}: merged {left} and {right}, count {record.count:,}{tied}"
     if change.kind is ChangeKind.UNDONE:
         return f"Undone: back at step {change.after}"
-    if change.branch_switched:  # ↑ ↓ in the History graph: which branch, and where on it
+    if change.branch_switched and change.kind is not ChangeKind.RESET:  # ↑ ↓ in the History graph
         name = next((b.name for b in trainer.branches() if b.current), "")
         return f"On branch {name}, at step {change.after} of {trainer.history_length}"
     if change.kind in (ChangeKind.APPLIED, ChangeKind.JUMPED):

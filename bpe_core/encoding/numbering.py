@@ -58,7 +58,7 @@ class Numbering:
             and len(data["specials"]) == n_special
             and all(_is_id(i) for i in [*data["specials"], *data["tokens"].values()])
             and (data.get("unknown", UNKNOWN_ID) in (None, UNKNOWN_ID) or _is_id(data["unknown"]))
-            and _are_parts(data.get("hf_parts", {}))
+            and _are_parts({} if data.get("hf_parts") is None else data["hf_parts"])
         ):
             raise SessionError("its token numbering is malformed.")
         ids = [*data["specials"], *data["tokens"].values()]
@@ -75,9 +75,30 @@ def _is_id(value: Any) -> bool:
 
 
 def _are_parts(value: Any) -> bool:
-    """Whether ``value`` is a decoder and a post-processor as kept (each an object with a type):
-    what else they hold is checked where they are written back."""
+    """Whether ``value`` is a decoder and a post-processor as kept (each an object with a type,
+    nested no deeper than real ones ever are): what else they hold is checked where they are
+    written back."""
     return isinstance(value, dict) and all(
-        name in ("decoder", "post_processor") and isinstance(node, dict) and isinstance(node.get("type"), str)
+        name in ("decoder", "post_processor")
+        and isinstance(node, dict)
+        and isinstance(node.get("type"), str)
+        and nested_within(node)
         for name, node in value.items()
     )
+
+
+PART_DEPTH_MOST = 32  # levels a kept decoder or post-processor may nest (real ones: three or four)
+
+
+def nested_within(value: Any, most: int = PART_DEPTH_MOST) -> bool:
+    """Whether JSON data nests no deeper than ``most`` levels, walked without recursion: a
+    hostile file's hundreds of levels then never exhaust Python's stack where the data is
+    copied or written."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > most:
+            return False
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+    return True

@@ -111,7 +111,7 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
                 # (glob's "*" passes over dot files itself: asked again with them, without a
                 # "**", whose walk could follow a link back up without end)
                 skipped = len(matches) < len(globbed) or (
-                    "**" not in spec and glob.glob(spec, include_hidden=True)
+                    "**" not in spec and bool(set(glob.glob(spec, include_hidden=True)) - set(globbed))
                 )
                 but_hidden = _SKIPPED if skipped else ""
                 raise InputError(f"No file matches {spec!r}{but_hidden}.")
@@ -229,7 +229,7 @@ def _glob(pattern: str, fixed: str) -> list[str]:
             raise InputError(f"The folder {folder!r} cannot be read ({error.strerror}).")
 
     found: list[str] = []
-    for root, dirs, files in _walked(fixed, refuse):
+    for root, dirs, files in _walked(fixed, refuse, hidden_files=parts[-1][:1] in (".", "_")):
         for name in [*dirs, *files]:
             path = os.path.join(root, name)
             relative = os.path.relpath(path, fixed)
@@ -293,17 +293,18 @@ def _folder_files(folder: str) -> list[str]:
 
 
 def _walked(
-    folder: str, onerror: Callable[[OSError], None] | None = None
+    folder: str, onerror: Callable[[OSError], None] | None = None, hidden_files: bool = False
 ) -> Iterator[tuple[str, list[str], list[str]]]:
     """``os.walk`` of ``folder`` following linked folders, each real folder once (a link back
-    up is not a loop), hidden names left out of the folders and files it gives."""
+    up is not a loop), hidden names left out of the folders and (unless ``hidden_files``: a
+    pattern asks for them, ``**/_*.txt``) of the files it gives."""
     walked = set()
     for root, dirs, files in os.walk(folder, onerror=onerror, followlinks=True):
         walked.add(os.path.realpath(root))
         dirs[:] = sorted(
             d for d in dirs if not _hidden_name(d) and os.path.realpath(os.path.join(root, d)) not in walked
         )
-        yield root, dirs, [f for f in files if not _hidden_name(f)]
+        yield root, dirs, [f for f in files if hidden_files or not _hidden_name(f)]
 
 
 def _but_hidden(folder: str) -> str:
@@ -341,11 +342,18 @@ def _hidden(path: str) -> bool:
 
 def _hidden_unasked(path: str, pattern: str, fixed: str) -> bool:
     """Whether ``path`` (relative to the pattern's fixed folder) has a hidden name the pattern
-    did not ask for: one whose part of the pattern (up to any ``**``) starts otherwise."""
+    did not ask for: a name starting with ``.`` or ``_`` is asked for where its part of the
+    pattern starts so too (its own part up to any ``**``, and the last part always); a saved
+    session never is."""
     asked = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
-    for i, part in enumerate(Path(path).parts):
+    parts = Path(path).parts
+    for i, part in enumerate(parts):
+        if part in (".", "..") or not _hidden_name(part):
+            continue
         wanted = asked[i] if i < len(asked) and "**" not in asked[: i + 1] else ""
-        if part not in (".", "..") and _hidden_name(part) and not wanted.startswith(part[:1]):
+        if i == len(parts) - 1 and asked:
+            wanted = wanted or asked[-1]
+        if not (part[:1] in "._" and wanted.startswith(part[:1])):
             return True
     return False
 

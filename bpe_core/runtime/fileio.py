@@ -39,6 +39,7 @@ TEXT_BLOCK = 2**20  # bytes of text read at a time by text_blocks()
 _RANDOM_PART = re.compile(r"[a-z0-9_]{8}")
 _STEM_BYTES = 200  # of a long name, begin its temporary files' names (see _stem)
 _MAX_PID = 2**31 - 1  # pid_t: a larger number is no process's, and os.kill refuses it
+STDIN_COPY = "bpe-studio-stdin-"  # the start of a temporary folder's name holding standard input
 _SPOOLED: dict[str, bytes] = {}  # path -> the bytes of a pipe read by spooled()
 _placing = 0  # see placements()
 _together = threading.local()  # .prepared: the files a replaced_together() block will place

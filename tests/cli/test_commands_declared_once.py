@@ -69,19 +69,18 @@ def test_every_path_given_to_the_window_must_exist(tmp_path):
     )
 
 
-def _window_paths(argv: list[str], stdin: bytes, cwd) -> subprocess.CompletedProcess:
-    """What the launcher would hand the window for ``argv``, and the files' bytes."""
+def _window_paths(argv: list[str], stdin: bytes, cwd, display: bool = True) -> subprocess.CompletedProcess:
+    """What the launcher would hand the window for ``argv``, and the files' bytes (temporary
+    folders made in ``cwd``)."""
     code = (
-        "import sys, json; from app import launcher; paths = launcher._window_paths(sys.argv[1:]); "
+        "import sys, json; from app import launcher; paths = launcher._window_inputs(sys.argv[1:]); "
         "print(json.dumps([paths, [open(p, 'rb').read().hex() for p in paths]]))"
     )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(cwd)}
+    for name in () if display else ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(name, None)
     return subprocess.run(
-        [sys.executable, "-c", code, *argv],
-        cwd=cwd,
-        input=stdin,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        capture_output=True,
-        timeout=60,
+        [sys.executable, "-c", code, *argv], cwd=cwd, input=stdin, env=env, capture_output=True, timeout=60
     )
 
 
@@ -103,6 +102,11 @@ def test_the_window_takes_standard_input_and_patterns_as_the_commands_do(tmp_pat
     assert paths[0].endswith("standard input.gz") and contents[0] == piped
     assert paths[1:] == ["shards/a.txt", "shards/b.txt"] and contents[1:] == [b"a.txt", b"b.txt"]
     assert not os.path.exists(paths[0])  # gone with the program
+
+    # No window can open: nothing is copied, and nothing is left behind.
+    done = _window_paths(["-"], piped, tmp_path, display=False)
+    assert done.returncode == 1 and "No display" in done.stderr.decode()
+    assert not list(tmp_path.glob("bpe-studio-stdin-*"))
 
     done = _window_paths(["shards/*.nothing"], b"", tmp_path)
     assert done.returncode == 1

@@ -451,6 +451,18 @@ def test_a_pattern_that_starts_a_name_with_a_dot_or_underscore_reads_those_names
     for pattern in ("_logs/*", "*/*.txt"):  # a name not asked for
         with pytest.raises(InputError, match="skipped"):
             expand([str(tmp_path / pattern)])
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "_y.txt").write_text("five", encoding="utf-8")
+    assert names("**/_*.txt") == ["_part0.txt", "_y.txt"]  # under a "**" too (not in _logs: not asked)
+    assert "_y.txt" not in names("**/*.txt")
+    # A saved session beside the corpus is never asked for by a first letter ("t*": train.bpe.json).
+    (tmp_path / "train.json").write_text('{"text": "six"}\n', encoding="utf-8")
+    (tmp_path / "train.bpe.json").write_text("{}", encoding="utf-8")
+    assert names("t*") == ["train.json"]
+    (tmp_path / "empty_folder").mkdir()
+    with pytest.raises(InputError) as refused:
+        expand([str(tmp_path / "empty_f*")])
+    assert "skipped" not in str(refused.value)  # nothing hidden was passed over
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

@@ -128,7 +128,28 @@ def test_a_session_of_an_imported_tokenizer_keeps_its_decoder_and_post_processor
             assert export.decode(with_specials) == original.decode(with_specials), text
 
 
-@pytest.mark.parametrize("parts", [[], {"decoder": "Metaspace"}, {"normalizer": {"type": "NFC"}}])
+def nested(depth: int) -> dict:
+    """A decoder Sequence nested ``depth`` levels deep (hostile: real ones are flat)."""
+    node: dict = {"type": "Fuse"}
+    for _ in range(depth):
+        node = {"type": "Sequence", "decoders": [node]}
+    return node
+
+
+def test_a_decoder_nested_hundreds_of_levels_deep_is_refused_in_one_sentence(tmp_path):
+    """Kept, it made export fail with a RecursionError where it was copied."""
+    original, _processor = PROCESSED["Metaspace, a template"]()
+    original.save(str(tmp_path / "tokenizer.json"))
+    data = json.loads((tmp_path / "tokenizer.json").read_text(encoding="utf-8"))
+    data["decoder"] = nested(300)
+    (tmp_path / "deep.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InputError, match="nested deeper than 32 levels"):
+        read_hf(tmp_path / "deep.json")
+
+
+@pytest.mark.parametrize(
+    "parts", [[], {"decoder": "Metaspace"}, {"normalizer": {"type": "NFC"}}, {"decoder": nested(300)}]
+)
 def test_a_session_whose_kept_parts_are_malformed_is_refused(parts, tmp_path):
     original, _processor = PROCESSED["Metaspace, a template"]()
     original.save(str(tmp_path / "tokenizer.json"))

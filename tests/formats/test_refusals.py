@@ -9,7 +9,7 @@ from tokenizers import Tokenizer, models
 
 from bpe_core import InputError
 from bpe_core.encoding.encoder import Encoder
-from bpe_core.io.formats import read_tokenizer, write_tokenizer
+from bpe_core.io.formats import read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import save_session
@@ -138,6 +138,14 @@ def test_a_tiktoken_file_with_one_damaged_line_early_on_is_refused_naming_that_l
         assert code == 1 and "not a tokenizer file" in err
     else:
         assert code == 1 and f"Line {line} of the tiktoken file" in err and err.count("\n") == 1
+
+
+def test_words_and_falling_counts_with_one_odd_line_are_no_tiktoken_file(tmp_path):
+    """Four lines in five look like "token rank", but counts fall where ranks rise: a text to
+    open as a corpus, not a tokenizer to import."""
+    path = tmp_path / "counts.txt"
+    path.write_text("that 120\nwith 80\nthey 40\ndon't 30\nhave 20\n", encoding="utf-8")
+    assert tokenizer_format(path) is None
 
 
 def test_a_text_of_two_words_a_line_is_still_no_tiktoken_file(tmp_path):

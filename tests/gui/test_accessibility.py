@@ -257,3 +257,16 @@ def test_up_and_down_in_the_history_graph_say_the_branch_reached(qtbot, make_win
     qt_wait_until(lambda: any(said.startswith("On branch ") for said in ANNOUNCED))
     name = next(b.name for b in bridge.trainer.branches() if b.current)
     assert f"On branch {name}, at step {bridge.trainer.position} of " in ANNOUNCED[-1]
+
+
+def test_a_new_session_is_not_announced_as_a_branch_reached(qtbot, make_window):
+    """Opening a sample replaces the session (every branch new): it was said as "On branch main,
+    at step 0 of 0"."""
+    from app.gui import sample_trainer
+    from tests.gui_helpers import sample
+
+    window = make_window("low · lower")
+    ANNOUNCED.clear()
+    window.bridge.replace_trainer(sample_trainer(sample("Shakespeare")), window.bridge.source)
+    qtbot.wait(50)
+    assert not any(said.startswith("On branch") for said in ANNOUNCED)

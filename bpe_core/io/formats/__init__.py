@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder
@@ -242,13 +243,16 @@ def _is_rank_line(line: str) -> bool:
 
 def _mostly_ranks(path: Path, lines: list[str]) -> bool:
     """Whether the first lines are a tiktoken file's: all of them or, with a damaged line or
-    two, three in four (the first among them, unless the file is named ``.tiktoken``), so that
+    two, three in four (the first among them, unless the file is named ``.tiktoken``) with their
+    ranks rising as tiktoken writes them (a list of words and their counts falls), so that
     reading it names the line at fault instead of calling it no tokenizer at all."""
-    ranks = sum(map(_is_rank_line, lines))
-    if ranks == len(lines):
+    ranked = [line for line in lines if _is_rank_line(line)]
+    if len(ranked) == len(lines):
         return True
+    rising = all(a < b for a, b in pairwise(int(line.split()[1]) for line in ranked))
     named = path.suffix.lower() == ".tiktoken"
-    return len(lines) >= 4 and 4 * ranks >= 3 * len(lines) and (named or _is_rank_line(lines[0]))
+    mostly = len(lines) >= 4 and 4 * len(ranked) >= 3 * len(lines)
+    return mostly and rising and (named or _is_rank_line(lines[0]))
 
 
 def read_tokenizer(

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Merge
-from bpe_core.encoding.numbering import sparse_limit
+from bpe_core.encoding.numbering import PART_DEPTH_MOST, nested_within, sparse_limit
 from bpe_core.errors import BpeError, ConfigError, InputError, quoted, shown
 from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
 from bpe_core.io.formats.merge_order import early_merge, last_listings, redundant_early_merges
@@ -214,6 +214,8 @@ def _kept_parts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             continue
         if not isinstance(node, dict) or not isinstance(node.get("type"), str):
             raise _Refused(f"has a {name.replace('_', '-')} that is not an object with a type.")
+        if not nested_within(node):
+            raise _Refused(f"has a {name.replace('_', '-')} nested deeper than {PART_DEPTH_MOST} levels.")
         parts[name] = node
     return parts
 

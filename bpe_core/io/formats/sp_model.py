@@ -30,6 +30,7 @@ from typing import Any, Final, NamedTuple
 from bpe_core.errors import InputError, quoted
 from bpe_core.pipeline.byte_alphabet import fallback_byte
 from bpe_core.pipeline.charsmap import CharsMap
+from bpe_core.pipeline.steps import UNK_SURFACE
 from bpe_core.runtime.fileio import input_limit, open_input, regular_file_size
 
 # ModelProto.SentencePiece.Type
@@ -117,7 +118,7 @@ class TrainerSpec:
     bos_piece: str = "<s>"
     eos_piece: str = "</s>"
     pad_piece: str = "<pad>"
-    unk_surface: str = " \u2047 "
+    unk_surface: str = UNK_SURFACE
 
     @property
     def model_type_name(self) -> str:
