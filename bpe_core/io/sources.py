@@ -104,7 +104,8 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
             # itself starts a name so (".*", "_part*"), as a shell's ".*" matches dot files.
             fixed = _fixed_folder(spec)
             globbed = sorted(_glob(spec, fixed))
-            matches = [p for p in globbed if not _hidden_unasked(os.path.relpath(p, fixed), spec, fixed)]
+            asked = _pattern_parts(spec, fixed)
+            matches = [p for p in globbed if not _hidden_unasked(os.path.relpath(p, fixed), asked)]
             listed = (_folder_files(p) if os.path.isdir(p) else [p] for p in matches)
             files = [f for found in listed for f in found if _listed(f)]
             if not files:
@@ -215,7 +216,7 @@ def _glob(pattern: str, fixed: str) -> list[str]:
     left out): glob follows every link, and a link back up (``ln -s .. up``) had it list paths
     without end. A folder the pattern must look into but that cannot be listed is refused
     (glob passes over it without a word, leaving its files out)."""
-    parts = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
+    parts = _pattern_parts(pattern, fixed)
     if "**" not in parts:
         _refuse_unlistable(fixed, parts)
         return glob.glob(pattern, recursive=True)
@@ -340,12 +341,16 @@ def _hidden(path: str) -> bool:
     return any(_hidden_name(part) for part in Path(path).parts if part not in (".", ".."))
 
 
-def _hidden_unasked(path: str, pattern: str, fixed: str) -> bool:
-    """Whether ``path`` (relative to the pattern's fixed folder) has a hidden name the pattern
-    did not ask for: a name starting with ``.`` or ``_`` is asked for where its part of the
-    pattern starts so too (its own part up to any ``**``, and the last part always); a saved
-    session never is."""
-    asked = Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
+def _pattern_parts(pattern: str, fixed: str) -> tuple[str, ...]:
+    """A pattern's parts below its fixed folder (``data/**/*.txt`` below ``data``: ``**``, ``*.txt``)."""
+    return Path(pattern).parts[len(Path(fixed).parts) if fixed != os.curdir else 0 :]
+
+
+def _hidden_unasked(path: str, asked: tuple[str, ...]) -> bool:
+    """Whether ``path`` (relative to the pattern's fixed folder) has a hidden name the pattern's
+    parts below that folder (``asked``) did not ask for: a name starting with ``.`` or ``_`` is
+    asked for where its part of the pattern starts so too (its own part up to any ``**``, and
+    the last part always); a saved session never is."""
     parts = Path(path).parts
     for i, part in enumerate(parts):
         if part in (".", "..") or not _hidden_name(part):
