@@ -130,6 +130,8 @@ def _window_paths(args: list[str]) -> list[str]:
     paths = []
     for arg in args:
         if arg == STDIN:
+            if STDIN in paths:  # the second would find the first had read it all
+                _leave(2, "Standard input (-) can be read only once.")
             if sys.stdin is None or sys.stdin.isatty():
                 _leave(2, "Standard input (-) is closed or a terminal; pipe a corpus in: ... | bpe-studio -")
             paths.append(STDIN)  # kept once the window is sure to open (see _spooled_stdin)

@@ -52,7 +52,7 @@ def load_corpus(
         shards = len(names) > 1  # an empty shard among others adds nothing, as its text would
         corpora = [c for name in names if (c := _counts(name, config, progress, shards)) is not None]
         if not corpora:
-            raise InputError(f"The {len(names):,} counts files hold no word counts under their headers.")
+            raise InputError(f"The {len(names):,} counts files hold no word counts.")
         if len(corpora) == 1:
             return corpora[0]
         items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
@@ -86,7 +86,7 @@ def _counts(
     """The corpus of one counts file; ``None`` for a shard (one of several) that holds only the
     header: a part of the input without words, which ``count`` refuses to write alone."""
     if path.lower().endswith(".parquet"):
-        return parquet_counts_corpus(path, config)
+        return parquet_counts_corpus(path, config, shard)
     text = read_counts_text(path)
     if shard and text.lstrip("\ufeff").rstrip("\r\n") == HEADER:
         return None

@@ -17,7 +17,8 @@ import gzip
 import io
 import lzma
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
+from itertools import chain
 from pathlib import Path
 
 from bpe_core.errors import InputError, quoted
@@ -154,9 +155,16 @@ def read_counts_text(name: str) -> str:
     return "".join(blocks)
 
 
-def parquet_counts_corpus(name: str, config: PipelineConfig) -> Corpus:
-    """The corpus of a Parquet counts file (its words as pieces)."""
-    return Corpus.from_word_counts(_parquet_counts(name), config)
+def parquet_counts_corpus(name: str, config: PipelineConfig, shard: bool = False) -> Corpus | None:
+    """The corpus of a Parquet counts file (its words as pieces); ``None`` for a shard (one of
+    several) without rows, which adds nothing, as a shard with only the header does."""
+    rows = _parquet_counts(name)
+    first = next(rows, None)
+    if first is None:
+        if shard:
+            return None
+        raise InputError(f"The counts file {name!r} holds no word counts.")
+    return Corpus.from_word_counts(chain([first], rows), config)
 
 
 def counts_corpus(
@@ -336,7 +344,7 @@ def is_counts_parquet(path: str | Path, exactly: bool = False) -> bool:
     return sorted(names) == ["count", "word"] if exactly else {"word", "count"} <= set(names)
 
 
-def _parquet_counts(name: str) -> Iterable[tuple[str, int]]:
+def _parquet_counts(name: str) -> Iterator[tuple[str, int]]:
     pa, pq = _pyarrow(f"Reading the counts file {name!r}")
     try:
         table = pq.read_table(name, columns=["word", "count"])

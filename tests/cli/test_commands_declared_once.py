@@ -108,6 +108,11 @@ def test_the_window_takes_standard_input_and_patterns_as_the_commands_do(tmp_pat
     assert done.returncode == 1 and "No display" in done.stderr.decode()
     assert not list(tmp_path.glob("bpe-studio-stdin-*"))
 
+    done = _window_paths(["-", "shards/a.txt", "-"], piped, tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.decode() == "bpe-studio: Standard input (-) can be read only once.\n"
+    assert not list(tmp_path.glob("bpe-studio-stdin-*"))
+
     done = _window_paths(["shards/*.nothing"], b"", tmp_path)
     assert done.returncode == 1
     assert done.stderr.decode() == "bpe-studio: No file matches 'shards/*.nothing'.\n"

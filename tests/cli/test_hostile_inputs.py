@@ -345,7 +345,33 @@ def test_a_shard_of_counts_with_only_its_header_adds_nothing_to_the_others(tmp_p
     assert code == 1 and "holds no word counts under its header" in err
     (tmp_path / "shards" / "0.tsv").write_text("#bpe-studio counts 1\n", encoding="utf-8")
     code, _, err = run("train", str(tmp_path / "shards"), "--input", "counts", *options)
-    assert code == 1 and err == "bpe-studio: The 2 counts files hold no word counts under their headers.\n"
+    assert code == 1 and err == "bpe-studio: The 2 counts files hold no word counts.\n"
+
+
+def test_a_parquet_shard_of_counts_without_rows_adds_nothing_to_the_others(tmp_path):
+    """As a text shard with only the header: a Parquet shard without rows made the whole
+    training fail with "the corpus is empty"; alone it holds no word counts, said so."""
+
+    def shard(name, words, counts):
+        table = pa.table({"word": pa.array(words, pa.string()), "count": pa.array(counts, pa.int64())})
+        pq.write_table(table, tmp_path / "shards" / name)
+
+    (tmp_path / "shards").mkdir()
+    shard("0.parquet", ["ab", "abc"], [3, 2])
+    shard("1.parquet", [], [])
+    options = ["--merges", "2", "--tie-break", "hf", "--json"]
+    _, alone, _ = run("train", str(tmp_path / "shards" / "0.parquet"), "--input", "counts", *options)
+    code, out, err = run("train", str(tmp_path / "shards"), "--input", "counts", *options)
+    assert code == 0 and json.loads(out)["merges"] == json.loads(alone)["merges"], err
+    code, _, err = run("train", str(tmp_path / "shards" / "1.parquet"), "--input", "counts", *options)
+    assert (
+        code == 1
+        and err
+        == f"bpe-studio: The counts file {str(tmp_path / 'shards' / '1.parquet')!r} holds no word counts.\n"
+    )
+    shard("0.parquet", [], [])
+    code, _, err = run("train", str(tmp_path / "shards"), "--input", "counts", *options)
+    assert code == 1 and err == "bpe-studio: The 2 counts files hold no word counts.\n"
 
 
 def test_a_recursive_glob_over_a_folder_that_cannot_be_listed_is_refused(tmp_path, locked_folder):
