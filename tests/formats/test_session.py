@@ -7,6 +7,8 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bpe_core import Corpus, MergeError, PipelineConfig, SessionError, Trainer, TrainingConfig
 from bpe_core.io.session import load_encoder, load_session, save_session, session_to_dict
@@ -501,3 +503,44 @@ def test_reading_a_session_stops_at_a_checkpoint_that_raises(tmp_path, monkeypat
         with pytest.raises(Cancelled):
             read(path, cancel_third)
         assert len(calls) == 3
+
+
+def _written_as_json_dumps_writes_it(data: dict) -> str:
+    """The session file of ``data``: JSON with one merge a line, each encoded by json.dumps."""
+
+    def dumps(value):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+    lines = []
+    for key, value in data.items():
+        if key == "merges" and value:
+            body = ",\n".join("    " + dumps(m) for m in value)
+            lines.append(f'  "merges": [\n{body}\n  ]')
+        else:
+            lines.append(f"  {dumps(key)}: {dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    text=st.text(alphabet='ab"\\\x01\u2028é😀 \t', min_size=1, max_size=60),
+    unit=st.sampled_from(["char", "byte"]),
+    merges=st.integers(1, 12),
+)
+def test_a_saved_session_is_the_json_of_its_data_one_merge_a_line(tmp_path_factory, text, unit, merges):
+    """Merge lines are written directly, not through json.dumps (most of a save's time): each is
+    still exactly what json.dumps writes, quotes, backslashes and control characters escaped."""
+    trainer = trainer_for(text + " ab ab ba", unit=unit, min_frequency=1)
+    trainer.run(merges=merges)
+    path = tmp_path_factory.mktemp("saved") / "s.json"
+    save_session(trainer, path)
+    assert path.read_text(encoding="utf-8") == _written_as_json_dumps_writes_it(session_to_dict(trainer))
+
+
+def test_a_saved_session_with_branches_and_decisions_is_the_json_of_its_data(tmp_path):
+    trainer = trained()
+    trainer.step(sorted(trainer.pair_counts())[-1])  # a branch beside the two undone merges
+    save_session(trainer, tmp_path / "s.json", test_text='say "hi"\n')
+    data = session_to_dict(trainer, test_text='say "hi"\n')
+    assert len(data["branches"]) == 2 and any(m["candidates"] for m in data["merges"])
+    assert (tmp_path / "s.json").read_text(encoding="utf-8") == _written_as_json_dumps_writes_it(data)
