@@ -5,6 +5,7 @@ it can be drawn muted."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from bpe_core import PipelineConfig
@@ -40,6 +41,61 @@ def show_whitespace(text: str) -> str:
     return text.translate(_TABLE)
 
 
+# Characters that draw nothing by themselves, named where a token would otherwise look empty
+# or like another: a joiner or a variation selector on its own, a direction mark.
+_INVISIBLE_NAMES = {
+    "\u200b": "ZWSP",
+    "\u200c": "ZWNJ",
+    "\u200d": "ZWJ",
+    "\u200e": "LRM",
+    "\u200f": "RLM",
+    "\u2060": "WJ",
+    "\ufeff": "BOM",
+    "\u00ad": "SHY",
+    "\u034f": "CGJ",
+    "\u061c": "ALM",
+}
+_DOTTED_CIRCLE = "\u25cc"  # the base a combining mark is shown on where it has none, as in Unicode's charts
+
+
+def _invisible_name(c: str) -> str | None:
+    """``c``'s short name if it draws nothing by itself (a format character or a variation
+    selector), else ``None``."""
+    code = ord(c)
+    if 0xFE00 <= code <= 0xFE0F:
+        return f"VS{code - 0xFE00 + 1}"
+    if 0xE0100 <= code <= 0xE01EF:
+        return f"VS{code - 0xE0100 + 17}"
+    if c in _INVISIBLE_NAMES:
+        return _INVISIBLE_NAMES[c]
+    return f"U+{code:04X}" if unicodedata.category(c) == "Cf" else None
+
+
+def show_invisible(text: str) -> str:
+    """``text`` (a token) with what would draw nothing shown: format characters and variation
+    selectors it starts with, and format characters it ends with, by name ("⟨ZWJ⟩"); a
+    combining mark it starts with on a dotted circle ("◌́"). Within a token they draw as meant
+    (the joiners of "👨‍👩‍👧", the selector of "❤️").
+
+    Example: ``show_invisible("\u200d")`` -> ``"⟨ZWJ⟩"``.
+    """
+    if not text or text.isascii():
+        return text
+    start, end = 0, len(text)
+    head: list[str] = []
+    while start < end and (name := _invisible_name(text[start])) is not None:
+        head.append(f"⟨{name}⟩")
+        start += 1
+    tail: list[str] = []
+    while end > start and unicodedata.category(text[end - 1]) == "Cf":
+        tail.append(f"⟨{_invisible_name(text[end - 1])}⟩")
+        end -= 1
+    body = text[start:end]
+    if body and unicodedata.category(body[0]) in ("Mn", "Mc", "Me"):
+        body = _DOTTED_CIRCLE + body
+    return "".join(head) + body + "".join(reversed(tail))
+
+
 # Tokens whose parts are kept: the Corpus pane shows the same few thousand again on every
 # repaint. Not every token of a long history: a label kept elsewhere (the Vocabulary pane's)
 # would then be held twice, with its key and its parts (about 300 bytes a token).
@@ -63,7 +119,7 @@ def _parts(token: str, config: PipelineConfig) -> tuple[str, str]:
         except KeyError:  # a special token: shown as written
             return show_whitespace(body), end
         body = data.decode("utf-8", errors="backslashreplace")
-    return show_whitespace(body), end
+    return show_invisible(show_whitespace(body)), end
 
 
 token_parts = lru_cache(maxsize=SHOWN_TOKENS_KEPT)(_parts)  # the same, the most recent kept

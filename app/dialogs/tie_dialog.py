@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from app.delegates.left_to_right import tokens_left_to_right
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.mnemonics import with_mnemonics
@@ -57,6 +58,7 @@ class TieDialog(QDialog):
         self.list.setAccessibleDescription("The pairs tied at the top count; Enter merges the selected one")
         self.list.setHeaderLabels(["Pair", "Merged", "Picked by"])
         self.list.setRootIsDecorated(False)
+        tokens_left_to_right(self.list, 0, 1)
         for pair in candidates:
             left, right = token(pair[0]), token(pair[1])
             picked_by = ", ".join(rule for rule, choice in self._choices.items() if choice == pair)

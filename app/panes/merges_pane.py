@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QPushButton, QV
 
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
-from app.delegates.left_to_right import LeftToRightDelegate
+from app.delegates.left_to_right import tokens_left_to_right
 from app.guard import guard_overrides
 from app.models.merge_model import COUNT, DECIDED, MERGE, OTHERS, PASS, STEP, STEP_ROLE, TIES, MergeModel
 from app.panes.enter_key import EnterKey
@@ -42,7 +42,7 @@ class MergesPane(QWidget):
             stretch={MERGE: "lo + w → low", OTHERS: "hf, lexicographic"},
         )
         self.model.rowsInserted.connect(lambda *_: self.view.fit_live_columns())
-        self.view.setItemDelegateForColumn(MERGE, LeftToRightDelegate(self.view))
+        tokens_left_to_right(self.view, MERGE)
         self.summary = status_label()
         # After the model has laid out its new rows (a reset or insertion is not drawn yet).
         self._follow = RefreshTimer(bridge, self._follow_position, 0, self)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.bridge import Bridge
+from app.delegates.left_to_right import tokens_left_to_right
 from app.guard import guard_overrides
 from app.models.pair_model import COUNT, LEFT, MERGED, RANK, REPLACEMENTS, RIGHT, WORDS, PairModel
 from app.panes.enter_key import EnterKey
@@ -40,6 +41,7 @@ class PairsPane(QWidget):
             },
             stretch={LEFT: "</w>", RIGHT: "</w>", MERGED: "a</w>"},
         )
+        tokens_left_to_right(self.view, LEFT, RIGHT, MERGED)
         self.summary = status_label()
         self.merge_button = QPushButton("Merge selected")
         # Setup

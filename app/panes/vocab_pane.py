@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.bridge import Bridge
 from app.changes import Change, ChangeKind
+from app.delegates.left_to_right import tokens_left_to_right
 from app.glyphs import visible
 from app.guard import guard_overrides
 from app.models.vocab_model import CREATED, FREQUENCY, ID, LENGTH, TOKEN, VocabModel
@@ -43,6 +44,8 @@ class VocabPane(QWidget):
             self.model, {ID: "99,999", TOKEN: "m" * 8, LENGTH: "999", FREQUENCY: "9,999,999"}
         )
         self.tree = QTreeWidget()
+        tokens_left_to_right(self.view, TOKEN)
+        tokens_left_to_right(self.tree, 0)
         self.summary = status_label()
         self._search_timer = QTimer(self, singleShot=True, interval=150)
         # Setup

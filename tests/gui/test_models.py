@@ -181,3 +181,58 @@ def test_a_right_to_left_merge_is_painted_left_plus_right_gives_token_and_kept_a
     assert painted.replace("\u200e", "") == typed
     tooltip = merges.index(0, MERGE).data(Qt.ItemDataRole.ToolTipRole)  # shown the same way
     assert typed in tooltip.replace("\u200e", "") and f"\u200e{right}\u200e" in tooltip
+
+
+def _marker_painted_after_the_word(view, index, marker: str = "</w>") -> bool:
+    """Whether the cell at ``index``, one token ending in ``marker``, is painted with the
+    marker after (right of) every letter of the word, as Qt lays a cell's text out: its
+    direction taken from the text itself (a right-to-left word makes it right to left)."""
+    from PySide6.QtGui import QFont, QTextLayout
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    view.itemDelegateForIndex(index).initStyleOption(option, index)
+    painted = option.text
+    layout = QTextLayout(painted, QFont())
+    layout.beginLayout()
+    line = layout.createLine()
+    line.setLineWidth(1000)
+    layout.endLayout()
+    at = painted.index(marker)
+    letters = [i for i, c in enumerate(painted[:at]) if c != "\u200e"]
+    return bool(letters) and all(line.cursorToX(i)[0] <= line.cursorToX(at)[0] for i in letters)
+
+
+def test_a_right_to_left_token_with_its_marker_is_painted_as_the_corpus_chips_show_it(qtbot):
+    """A cell of one Arabic token ending in </w> was laid out from the right, its marker read
+    backwards on the far side ("<w/>العالم"): in the Pairs, the Vocabulary and its tree, and
+    the tie dialog, a token is painted left to right, the marker after the word's letters."""
+    from app.dialogs.tie_dialog import TieDialog
+    from app.models.pair_model import MERGED
+    from app.panes.pairs_pane import PairsPane
+    from app.panes.vocab_pane import VocabPane
+    from bpe_core import Corpus, PipelineConfig, Trainer
+
+    def trained(steps):  # ال, الع, العال, العالم, then العالم</w>
+        trainer = Trainer(Corpus.from_text("العالم العالم العالم كتب كتب", PipelineConfig()))
+        trainer.run(merges=steps)
+        return Bridge(trainer)
+
+    word = "العالم"
+    token_text = f"{word}</w>"
+    pairs = PairsPane(trained(4))
+    qtbot.addWidget(pairs)
+    row = next(r for r in range(pairs.model.rowCount()) if pairs.model.index(r, MERGED).data() == token_text)
+    assert _marker_painted_after_the_word(pairs.view, pairs.model.index(row, MERGED))
+    bridge = trained(5)
+    vocab = VocabPane(bridge)
+    qtbot.addWidget(vocab)
+    token = next(t for t in range(bridge.trainer.vocab_size) if bridge.trainer.token_string(t) == token_text)
+    row = next(r for r in range(vocab.model.rowCount()) if vocab.model.index(r, TOKEN).data() == token_text)
+    assert _marker_painted_after_the_word(vocab.view, vocab.model.index(row, TOKEN))
+    vocab.select_token(token)
+    assert _marker_painted_after_the_word(vocab.tree, vocab.tree.model().index(0, 0))
+    dialog = TieDialog(bridge.trainer, [bridge.trainer.history[-1].pair], None)
+    qtbot.addWidget(dialog)
+    item = dialog.list.model().index(0, 1)
+    assert _marker_painted_after_the_word(dialog.list, item)
