@@ -8,7 +8,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QDropEvent, QHideEvent, QKeySequence, QPainter, QPalette, QShortcut, QShowEvent
+from PySide6.QtGui import (
+    QDropEvent,
+    QFontInfo,
+    QHideEvent,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -130,7 +139,11 @@ class RowTable(QTableView):
 
     def fit_columns(self) -> None:
         """Row height and column widths for the current font (start-up and every zoom)."""
-        self.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().height() * 1.7))
+        # Two ems, and never less than the text's height with room for a chip's frame: a font
+        # tall for its size (Noto Sans, many desktops' default) took a fifth more height by
+        # its line height alone, and a zoomed Corpus pane lost a row of four.
+        em = QFontInfo(self.font()).pixelSize()
+        self.verticalHeader().setDefaultSectionSize(max(round(2 * em), self.fontMetrics().height() + 6))
         self._dragged.clear()  # a new font: every width as it needs, whatever was dragged before
         self._fit(self.column_samples)
 
@@ -225,6 +238,9 @@ def clear_for_new_session(field: QLineEdit, table: QWidget) -> None:
     field.blockSignals(True)
     field.clear()
     field.blockSignals(False)
+    if field.isClearButtonEnabled():  # its × hears of the text through the blocked signal: still shown
+        field.setClearButtonEnabled(False)
+        field.setClearButtonEnabled(True)
     if field.window().focusWidget() is field:
         table.setFocus(Qt.FocusReason.OtherFocusReason)
 

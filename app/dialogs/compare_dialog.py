@@ -38,7 +38,14 @@ from app.bridge import Bridge
 from app.files import file_name
 from app.guard import guard_overrides
 from app.models.rows_model import RowsModel
-from app.panes.plots_pane import TickRoom, _compact_ticks, _log_tick_strings, _log_ticks, _set_ticks
+from app.panes.plots_pane import (
+    TickRoom,
+    _across_ticks,
+    _compact_ticks,
+    _log_tick_strings,
+    _log_ticks,
+    _set_ticks,
+)
 from app.refresh_timer import RefreshTimer
 from app.theme import is_dark
 from app.widgets import SideDialog
@@ -155,7 +162,8 @@ class CompareDialog(SideDialog):
                 _set_ticks(plot.getAxis("left"), _log_ticks, _log_tick_strings, TickRoom())
             else:
                 plot.getAxis("left").tickStrings = _compact_ticks
-            plot.getAxis("bottom").tickStrings = _compact_ticks
+            # Steps are whole: a short run's axis had ticks at 0.5, 1.5, 2.5.
+            _set_ticks(plot.getAxis("bottom"), _across_ticks, room=TickRoom())
             plot.addLegend(offset=(-10, -10) if key == "vocab_size" else (-10, 10))  # off the curves
             plot.showGrid(x=True, y=True, alpha=0.2)
             a = plot.plot(pen=pg.mkPen("#1f77b4", width=2), name="A")
@@ -267,7 +275,7 @@ class CompareDialog(SideDialog):
             box.blockSignals(True)
             box.clear()
             for branch in branches:
-                box.addItem(f"{branch.name} ({branch.length:,} merges)", branch.id)
+                box.addItem(f"{branch.name} ({branch.length:,} {plural(branch.length, 'merge')})", branch.id)
             box.blockSignals(False)
         ids = [b.id for b in branches]
         current = trainer.current_branch
@@ -411,7 +419,7 @@ class CompareDialog(SideDialog):
                 ordered = sorted(keys, key=lambda key: (made.get(key, 0), key))
             else:
                 ordered = sorted(keys, key=shown)
-            label.setText(f"{title} ({len(keys):,}), at {length:,} merges")
+            label.setText(f"{title} ({len(keys):,}), at {length:,} {plural(length, 'merge')}")
             widget.clear()
             widget.addItems([shown(key) for key in ordered])
         further = comparison.further_tokens()  # in the order they were made

@@ -327,6 +327,11 @@ class MergeModel(TableModel):
             )
             among = "the tied pairs" if complete else f"the {len(record.candidates)} listed"
             lines.append(f"Among {among}, each rule picks: {chosen}.")
+            if not complete:  # what the "?" in Other rules says
+                lines.append(
+                    "? in Other rules: only these pairs were recorded, so another rule may pick an "
+                    "unlisted one; Check every rule replays the line to be sure."
+                )
         if not record.new_token:
             lines.append("The merged string already existed: its id was reused.")
         lines.append("Applied." if applied else "Undone: redo or click to jump here.")

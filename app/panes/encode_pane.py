@@ -186,10 +186,14 @@ class EncodePane(QWidget):
         if self._decoder is None or self._decoder[0] != key:
             self._decoder = (key, trainer.encoder())
         parts, decoded, marked = decode_pieces(self._decoder[1], pieces, trainer.position)
+        # A mark is English between left-to-right marks: in right-to-left text it would else be
+        # laid out from the right ("[not in the vocabulary at step 14 :99]").
         self.decode_output.setHtml(
             '<p style="white-space: pre-wrap">'
             + "".join(
-                html.escape(text) if ok else f'<span style="color: {MARK_COLOR}">{html.escape(text)}</span>'
+                html.escape(text)
+                if ok
+                else f'<span style="color: {MARK_COLOR}">\u200e{html.escape(text)}\u200e</span>'
                 for text, ok in parts
             )
             + "</p>"

@@ -24,7 +24,7 @@ from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QRectF, Qt
 from PySide6.QtGui import QContextMenuEvent, QFontMetrics, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.bridge import NO_CORPUS, Bridge
 from app.changes import Change, ChangeKind
@@ -170,12 +170,24 @@ def _set_ticks(axis: pg.AxisItem, values, strings=_compact_ticks, room: TickRoom
     axis.tickStrings = guarded(strings, list)
 
 
-def _set_title(plot: pg.PlotItem, color: str, size: str) -> None:
+# Each plot's title, and a short one for a narrow plot (the axes say the rest).
+TITLES = (
+    ("Top pair count (log scale)", "Top pair count"),
+    ("Token lengths (units)", "Token lengths"),
+    ("Corpus tokens per step", "Corpus tokens"),
+    ("Vocabulary size per step", "Vocabulary size"),
+)
+
+
+def _set_title(plot: pg.PlotItem, color: str, size: str, text: str | None = None) -> None:
     """Restyle a plot's title. A title never holds its plot wider than the pane: on a narrow
     pane, zoomed, the text is cut rather than the plots pushed out of sight."""
     label = plot.titleLabel
     label.updateMin = partial(_title_minimum, label)  # pyqtgraph's asks the text's width again
-    plot.setTitle(label.text, color=color, size=size)
+    # Cut at the title's own width: its text is a child item, drawn whole over the next plot's
+    # title otherwise (four in a row at 1024×640 ran into one another).
+    label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemClipsChildrenToShape)
+    plot.setTitle(label.text if text is None else text, color=color, size=size)
 
 
 def _title_minimum(label: pg.LabelItem) -> None:
@@ -307,7 +319,8 @@ class TitledExportDialog(ExportDialog):
         if not isinstance(item, pg.PlotItem):
             super().updateItemTree(item, treeItem, select)
             return
-        branch = QTreeWidgetItem([item.titleLabel.text or "Plot"])
+        # the full title, which a narrow pane shortens
+        branch = QTreeWidgetItem([getattr(item, "full_title", None) or item.titleLabel.text or "Plot"])
         branch.gitem = item
         treeItem.addChild(branch)
         if item is select:
@@ -353,10 +366,15 @@ class PlotsPane(QWidget):
         self.graphics.setAccessibleDescription(
             "Top pair count, token lengths, corpus tokens and vocabulary size at each step"
         )
-        self.top_plot = self.graphics.addPlot(row=0, col=0, title="Top pair count (log scale)")
-        self.length_plot = self.graphics.addPlot(row=0, col=1, title="Token lengths (units)")
-        self.tokens_plot = self.graphics.addPlot(row=1, col=0, title="Corpus tokens per step")
-        self.vocab_plot = self.graphics.addPlot(row=1, col=1, title="Vocabulary size per step")
+        self.top_plot = self.graphics.addPlot(row=0, col=0, title=TITLES[0][0])
+        self.length_plot = self.graphics.addPlot(row=0, col=1, title=TITLES[1][0])
+        self.tokens_plot = self.graphics.addPlot(row=1, col=0, title=TITLES[2][0])
+        self.vocab_plot = self.graphics.addPlot(row=1, col=1, title=TITLES[3][0])
+        self._titles = tuple(full for full, _ in TITLES)  # as shown now
+        for plot, (full, _) in zip(
+            (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot), TITLES, strict=True
+        ):
+            plot.full_title = full
         self._columns = 2  # of the plots' grid: 1, 2 or 4, as the pane's shape suits
         self.step_plots = (self.top_plot, self.tokens_plot, self.vocab_plot)
         room = self._tick_room = TickRoom()
@@ -429,6 +447,26 @@ class PlotsPane(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._arrange(event.size().width(), event.size().height())
+        self._fit_titles()
+
+    def _fit_titles(self) -> None:
+        """Titles that fit over their plots: the short ones where the full ones do not (four in
+        a row at 1024×640 ran into one another), cut with an ellipsis where even those do not."""
+        font = self.font()
+        font.setPointSizeF(float(self._title_size.removesuffix("pt")))
+        metrics = QFontMetrics(font)
+        # A title stands over its plot's area, beside the left axis.
+        room = int(self.width() / self._columns - self.top_plot.getAxis("left").width() - 12)
+        short = any(metrics.horizontalAdvance(full) > room for full, _ in TITLES)
+        titles = tuple(
+            metrics.elidedText(pair[1] if short else pair[0], Qt.TextElideMode.ElideRight, max(room, 0))
+            for pair in TITLES
+        )
+        if titles != self._titles:
+            self._titles = titles
+            plots = (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)
+            for plot, title in zip(plots, titles, strict=True):
+                _set_title(plot, self._text_color, self._title_size, title)
 
     def _arrange(self, width: int, height: int) -> None:
         """Four plots in a row in a wide, short pane (a projector's zoom leaves the Plots a strip),
@@ -497,8 +535,8 @@ class PlotsPane(QWidget):
         dark = is_dark()
         self.graphics.setBackground("#1e1e1e" if dark else "w")
         color = self._text_color = "#d4d4d4" if dark else "#333333"
-        for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
-            _set_title(plot, color, self._title_size)
+        for index, plot in enumerate((self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)):
+            _set_title(plot, color, self._title_size, self._titles[index])
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTextPen(color)
                 plot.getAxis(axis).setPen(color)
@@ -510,11 +548,12 @@ class PlotsPane(QWidget):
         font = self.font()
         font.setPointSizeF(points)
         self._title_size = f"{points:.0f}pt"
-        for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
+        for index, plot in enumerate((self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTickFont(font)
-            _set_title(plot, self._text_color, self._title_size)
+            _set_title(plot, self._text_color, self._title_size, self._titles[index])
         self._fit_axes(font)
+        self._fit_titles()
 
     def _fit_axes(self, font=None) -> None:
         """Room for the widest compact label: pyqtgraph sizes an axis from its first labels and

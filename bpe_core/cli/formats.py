@@ -25,7 +25,7 @@ from bpe_core.io.formats import (
 )
 from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
 from bpe_core.io.formats.tiktoken_ranks import PATTERNS
-from bpe_core.io.imported import trainer_from_encoder
+from bpe_core.io.imported import session_encoder, trainer_from_encoder
 from bpe_core.io.local_tokenizers import model_path
 from bpe_core.io.session import save_session
 from bpe_core.io.sources import refuse_overwriting_inputs
@@ -116,9 +116,9 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     ]
     refuse_overwriting_inputs([args.output], inputs)  # the corpus, or the model, replaced by the session
     imported = read_tokenizer(model_path(args.model), args.format, args.pattern, args.special_token)
-    for note in imported.notes:
+    encoder, held = session_encoder(imported.encoder)
+    for note in [*imported.notes, *held]:
         print(f"{PROG}: note: {note}", file=stderr)
-    encoder = imported.encoder
     corpus = None
     if args.corpus is not None:
         corpus = load_corpus(
@@ -141,9 +141,18 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    encoder = read_model(args.model, None, args, stderr)
     if not args.output:
         raise BpeError("The output path is empty.")
+    # The model, or a file of its folder, replaced by its own export (changed: a decoder added).
+    written = (
+        [os.path.join(args.output, name) for name in ("vocab.json", "merges.txt")]
+        if args.format == "gpt2"
+        else []
+    )
+    source = model_path(args.model)
+    if os.path.exists(source):
+        refuse_overwriting_inputs([args.output, *written], [str(source)])
+    encoder = read_model(args.model, None, args, stderr)
     files = write_tokenizer(encoder, args.format, args.output)
     for note in export_notes(encoder, args.format):
         print(f"{PROG}: note: {note}", file=stderr)

@@ -13,6 +13,7 @@ import sys
 from typing import TextIO
 
 from bpe_core.cli.common import shown
+from bpe_core.encoding.numbering import UNKNOWN_ID
 from bpe_core.errors import BpeError
 from bpe_core.io.sources import DEFAULT_FIELD, STDIN
 from bpe_core.pipeline.config import NAMED_NORMALIZATIONS, NAMED_PRETOKENIZERS, UNITS, PipelineConfig
@@ -62,7 +63,11 @@ def rule(text: str) -> str:
 
 
 def token_id(text: str) -> int:
-    # Digits only: int() would also take "٣", "1_000" and "-1".
+    """A token id, or the unknown id ``encode`` prints for a unit the vocabulary lacks (-1:
+    decoded as U+FFFD, as the window's decode field decodes it)."""
+    if text == str(UNKNOWN_ID):
+        return UNKNOWN_ID
+    # Digits only: int() would also take "٣" and "1_000".
     if not (text.isdigit() and text.isascii() and len(text) <= 18):
         raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a token id")
     return int(text)

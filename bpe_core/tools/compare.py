@@ -108,21 +108,26 @@ class Comparison:
             other = "B" if longer == "A" else "A"
             return (
                 f"{a.label} vs {b.label}: {longer} continues {other} after step {common:,}; the same "
-                f"{count(common)} merges leave {count(short.corpus_tokens)} corpus tokens, {longer}'s "
-                f"{count(more)} further {plural(more, 'merge')} leave {count(long.corpus_tokens)} "
+                f"{count(common)} {_leave(common)} {count(short.corpus_tokens)} corpus tokens, {longer}'s "
+                f"{count(more)} further {_leave(more)} {count(long.corpus_tokens)} "
                 f"({signed_percent(change)})"
             )
         parted = (
             f"first divergence at step {self.first_divergence:,}"
             if self.first_divergence is not None
-            else f"no divergence in {common:,} steps"
+            else f"no divergence in {common:,} {plural(common, 'step')}"
         )
         tail = f"; {longer} goes on for {count(more)} more {plural(more, 'merge')}" if longer else ""
         return (
             f"{a.label} vs {b.label}: {parted}; vocabulary overlap {percent(self.vocab_overlap)} "
-            f"at {common:,} merges; corpus tokens {count(self.tokens_a)} vs {count(self.tokens_b)} "
+            f"at {common:,} {plural(common, 'merge')}; "
+            f"corpus tokens {count(self.tokens_a)} vs {count(self.tokens_b)} "
             f"({signed_percent(self.compression_difference)}){tail}"
         )
+
+
+def _leave(n: int) -> str:
+    return "merge leaves" if n == 1 else "merges leave"
 
 
 # -- one number format for the summary, the tables and the exports ----------------------------

@@ -110,6 +110,12 @@ def test_encode_and_decode(model):
     assert code == 0 and out == "lowest newer\n"
     code, out, _ = run("encode", "--model", str(model), "lowest")
     assert out.splitlines()[0] == "low est</w>" and "2 tokens for 6 characters" in out
+    # A unit the vocabulary lacks is printed as -1, which decodes (as U+FFFD) rather than refused.
+    code, out, _ = run("encode", "--model", str(model), "lo☃")
+    ids = out.splitlines()[1].split()
+    assert "-1" in ids
+    code, out, _ = run("decode", "--model", str(model), "--", *ids)
+    assert code == 0 and out == "lo\ufffd\n"
 
 
 def test_encode_file(model, tmp_path):

@@ -218,6 +218,27 @@ def test_counting_processes_end_with_a_killed_command(tmp_path):
     _gone_within(5, workers)
 
 
+def test_export_refuses_an_output_that_is_its_model_or_a_file_of_its_folder(tmp_path):
+    """``export tok.json -o tok.json`` replaced the file with its export, changed (a decoder
+    added): refused, as import refuses it, the model as it was."""
+    corpus, model, folder = tmp_path / "corpus.txt", tmp_path / "m.json", tmp_path / "gpt2"
+    corpus.write_text("low lower lowest\n", encoding="utf-8")
+    byte_level = ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none"]
+    assert run("train", str(corpus), *byte_level, "-o", str(model))[0] == 0
+    assert run("export", str(model), "--format", "hf", "-o", str(tmp_path / "tok.json"))[0] == 0
+    assert run("export", str(model), "--format", "gpt2", "-o", str(folder))[0] == 0
+    for read, arguments, replaced in (
+        (tmp_path / "tok.json", ["--format", "hf", "-o", str(tmp_path / "tok.json")], tmp_path / "tok.json"),
+        (model, ["--format", "hf", "-o", str(model)], model),
+        (folder, ["--format", "gpt2", "-o", str(folder)], folder / "vocab.json"),
+        (folder, ["--format", "hf", "-o", str(folder / "merges.txt")], folder / "merges.txt"),
+    ):
+        kept = replaced.read_bytes()
+        code, out, err = run("export", str(read), *arguments)
+        assert (code, out) == (1, "") and "writing it would replace it" in err, err
+        assert replaced.read_bytes() == kept
+
+
 def test_import_refuses_an_output_that_is_its_corpus_or_its_model(tmp_path, monkeypatch):
     corpus, model = tmp_path / "corpus.txt", tmp_path / "m.json"
     corpus.write_text("low lower lowest\n", encoding="utf-8")

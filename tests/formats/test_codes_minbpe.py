@@ -101,11 +101,15 @@ def minbpe_file(pattern: str, merges: list[tuple[int, int]], specials: dict[str,
     return "\n".join(lines) + "\n"
 
 
-def test_a_minbpe_model_may_number_its_special_tokens_apart(tmp_path):
+@pytest.mark.parametrize("at", [60000, 100257])
+def test_a_minbpe_model_may_number_its_special_tokens_apart(tmp_path, at):
+    """As minbpe's own tests do, a few merges trained with GPT-4's special tokens at 100257 and
+    up (refused as "far beyond" before, with 64 merges)."""
     path = tmp_path / "gpt4like.model"
-    path.write_text("minbpe v1\n\n1\n<|endoftext|> 60000\n104 105\n", encoding="utf-8")
+    specials = [f"<|endoftext|> {at}", f"<|endofprompt|> {at + 19}"]
+    path.write_text("minbpe v1\n\n2\n" + "\n".join(specials) + "\n104 105\n", encoding="utf-8")
     encoder = read_minbpe(path)
-    assert encoder.encode_ids("hi<|endoftext|>", allow_special=True) == [256, 60000]
+    assert encoder.encode_ids("hi<|endoftext|><|endofprompt|>", allow_special=True) == [256, at, at + 19]
 
 
 @pytest.mark.parametrize(
@@ -145,8 +149,8 @@ def test_a_minbpe_model_keeps_its_ids_and_encodes_as_its_ranks_do(tmp_path, patt
         ("minbpe v1\n\\d+\n0\n", "pattern BPE Studio does not know"),
         ("minbpe v1\n\nx\n", "number of special tokens"),
         ("minbpe v1\n\n0\n97 300\n", "Line 4 .* two ids of tokens made before it"),
-        ("minbpe v1\n\n1\n<s> 5\n97 98\n", "an id of its bytes or merges"),
-        ("minbpe v1\n\n1\n<s> 99999999\n97 98\n", "or one far beyond"),
+        ("minbpe v1\n\n1\n<s> 5\n97 98\n", "the special token '<s>' the id of a byte or merge"),
+        ("minbpe v1\n\n1\n<s> 99999999\n97 98\n", "'<s>' the id 99,999,999, far beyond its 257 tokens"),
     ],
 )
 def test_damaged_minbpe_models_are_refused_with_one_sentence(tmp_path, text, message):

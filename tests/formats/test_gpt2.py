@@ -204,3 +204,24 @@ def test_codes_of_a_text_whose_letters_gpt2_uses_for_bytes_still_read_as_codes(t
     path.write_text("#version: 0.2\nĠ a\nġ a</w>\nĠa ġa</w>\n", encoding="utf-8")
     encoder = read_tokenizer(path).encoder
     assert encoder.encode("Ġaġa").tokens == ["Ġaġa</w>"]
+
+
+@pytest.mark.parametrize("more", [["<|fim|>"], ["<|fim|>", "<|x|>"]])
+def test_special_tokens_given_with_an_encoding_come_after_its_own_as_tiktoken_numbers_them(more):
+    """--special-token with --encoding replaced the encoding's own special tokens (<|fim|> took
+    <|endoftext|>'s 50256, which text then spelled out); they are added after them, as a
+    tiktoken Encoding extended with more special tokens is (one named twice keeps its id)."""
+    import tiktoken
+    from tiktoken_ext.openai_public import r50k_pat_str
+
+    ranks = read_ranks(GPT2_RANKS)
+    ours = encoder_from_ranks(ranks, "r50k_base", [*more, "<|endoftext|>"])
+    theirs = tiktoken.Encoding(
+        "extended",
+        pat_str=r50k_pat_str,
+        mergeable_ranks=ranks,
+        special_tokens={"<|endoftext|>": 50256, **{token: 50257 + i for i, token in enumerate(more)}},
+    )
+    text = "say <|endoftext|> then " + " and ".join(more)
+    assert ours.encode_ids(text, allow_special=True) == theirs.encode(text, allowed_special="all")
+    assert ours.encode_ids(text, allow_special=True)[2] == 50256

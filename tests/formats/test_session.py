@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from bpe_core import Corpus, MergeError, PipelineConfig, SessionError, Trainer, TrainingConfig
 from bpe_core.io.session import load_encoder, load_session, save_session, session_to_dict
+from tests.cli.test_contract import run
 from tests.conftest import DATA
 from tests.helpers import snapshot, trainer_for
 
@@ -544,3 +545,12 @@ def test_a_saved_session_with_branches_and_decisions_is_the_json_of_its_data(tmp
     data = session_to_dict(trainer, test_text='say "hi"\n')
     assert len(data["branches"]) == 2 and any(m["candidates"] for m in data["merges"])
     assert (tmp_path / "s.json").read_text(encoding="utf-8") == _written_as_json_dumps_writes_it(data)
+
+
+def test_a_damaged_file_named_as_a_session_is_refused_as_a_session(tmp_path):
+    """A session cut short before its format line ("version" and "merges" first, as a hand-edit
+    leaves it) was called "the Hugging Face tokenizer file … is not JSON"."""
+    path = tmp_path / "lesson.bpe.json"
+    path.write_text('{"version": 1, "merges": [["a","b"', encoding="utf-8")
+    code, _, err = run("encode", "--model", str(path), "x")
+    assert code == 1 and err.startswith(f"bpe-studio: The session file {str(path)!r} is not valid JSON"), err

@@ -94,6 +94,11 @@ def test_a_damaged_ranks_file_is_refused_with_one_sentence(tmp_path, content, me
 def test_ranks_that_are_not_byte_level_bpe_are_refused():
     with pytest.raises(InputError, match="lack the single byte 0"):
         encoder_from_ranks({b"a": 0})
+    # "abcd" is ab + cd, both of lower rank, but merging in rank order makes a bc d first: said
+    # so (it read "cannot be made from two tokens of lower rank", which is not so).
+    unreachable = {bytes([b]): b for b in range(256)} | {b"bc": 256, b"ab": 257, b"cd": 258, b"abcd": 259}
+    with pytest.raises(InputError, match="'abcd' of rank 259 is never made by merging its bytes"):
+        encoder_from_ranks(unreachable)
     for config in (
         PipelineConfig(),
         PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None, lowercase=True),

@@ -496,3 +496,45 @@ def test_one_number_format_across_the_summary_the_runs_and_the_sweep(qtbot, make
     pane_axis = window.plots_pane.tokens_plot.getAxis("left")
     for values in ([60000.0, 1200000.0], [500.0, 20000.0]):
         assert plot.getAxis("left").tickStrings(values, 1, 1) == pane_axis.tickStrings(values, 1, 1)
+
+
+def test_one_merge_is_said_in_the_singular_and_the_curves_step_by_whole_steps(qtbot, make_window):
+    """A comparison after one merge said "1 merges" and "the same 1 merges leave"; its curves'
+    step axes had ticks at 0.5, 1.5."""
+    window = make_window()
+    bridge = window.bridge
+    bridge.run(merges=1)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    press("Ctrl+Shift+C")
+    dialog = window.compare_dialog
+    dialog.rule_box.setCurrentText("hf")
+    _focus_dialog(qtbot, dialog, dialog.rule_merges)
+    press("Ctrl+A")
+    press("1")
+    qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: dialog.comparison is not None and len(dialog.comparison.b.merges) == 2)
+    text = dialog.summary.text()
+    assert "the same 1 merge leaves" in text and "1 further merge leaves" in text, text
+    names = [dialog.a_box.itemText(i) for i in range(dialog.a_box.count())]
+    assert any(name.endswith("(1 merge)") for name in names) and not any("1 merges" in n for n in names)
+    for plot, *_ in dialog.curve_plots.values():
+        for _spacing, values in plot.getAxis("bottom").tickValues(0.0, 2.0, 300.0):
+            assert all(float(v).is_integer() for v in values), values
+
+
+def test_a_question_mark_in_other_rules_is_explained_where_it_is_shown(qtbot, make_window):
+    """Fourteen pairs tied, five recorded: "hf, lexicographic ?" said nothing of what "?" means."""
+    from app.models.merge_model import OTHERS
+
+    window = make_window()
+    bridge = window.bridge
+    bridge.open_text("zy zy xw xw vu vu ts ts rq rq po po nm nm", bridge.trainer.corpus.config, "ties")
+    qtbot.waitUntil(lambda: not bridge.busy and bridge.source.name == "ties", timeout=10_000)
+    bridge.step()
+    wait_idle(qtbot, window)
+    assert bridge.trainer.record(1).ties == 14  # each word's pair and its pair with </w>
+    others = window.merges_pane.model.index(0, OTHERS)
+    assert others.data().endswith(" ?")
+    assert "? in Other rules: only these pairs were recorded" in others.data(Qt.ItemDataRole.ToolTipRole)

@@ -114,3 +114,31 @@ def test_blank_or_separator_only_input_decodes_quietly(qtbot, make_window, text)
     pane.decode_input.setText(text)
     result = decoded(window)
     assert result == (window.bridge.trainer.encoder().decode([3]) if "3" in text else "")
+
+
+def test_a_mark_in_right_to_left_decoded_text_reads_left_to_right(qtbot, make_window):
+    """Among Arabic text, "[99: not in the vocabulary at step 3]" was laid out from the right,
+    its id carried to the far end ("[not in the vocabulary at step 3 :99]")."""
+    window = make_window()
+    bridge = window.bridge
+    bridge.open_text("مرحبا مرحبا بالعالم", bridge.trainer.corpus.config, "arabic")
+    qtbot.waitUntil(lambda: not bridge.busy and bridge.source.name == "arabic", timeout=10_000)
+    bridge.run(merges=3)
+    wait_idle(qtbot, window)
+    fresh_focus(qtbot, window)
+    pane = window.encode_pane
+    ids = bridge.trainer.encoder().encode_ids("مرحبا")
+    type_into(qtbot, pane.decode_input, " ".join(map(str, [*ids, 99999])))
+    text = decoded(window)
+    mark = "[99999: not in the vocabulary at step 3]"
+    assert mark in text.replace("\u200e", "")
+    block = pane.decode_output.document().firstBlock()
+    line = block.layout().lineAt(0)
+    start = text.index("[")
+
+    def x(i: int) -> float:
+        return line.cursorToX(i)[0]
+
+    # left to right within the mark: "[", the id, "not", "step 3", "]"
+    at = [start, text.index("99999"), text.index("not"), text.index("step"), text.index("]")]
+    assert at == sorted(at) and [x(i) for i in at] == sorted(x(i) for i in at)

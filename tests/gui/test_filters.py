@@ -7,7 +7,7 @@ import csv
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QToolButton
 
 from tests.gui_helpers import fresh_focus, press, qt_wait_until, wait_idle
 
@@ -136,6 +136,8 @@ def test_after_a_view_closed_with_esc_and_another_sample_space_steps(qtbot, make
     press("Space")
     assert window.bridge.source.name.startswith("old") and window.bridge.trainer.position == 1
     assert window.corpus_pane.filter_edit.text() == ""
+    clear_button = window.corpus_pane.filter_edit.findChild(QToolButton)  # its ×: gone with the text
+    assert clear_button is not None and not clear_button.isVisible()
 
 
 def test_a_window_activated_with_the_keys_nowhere_gives_them_to_the_last_table(qtbot, make_window):

@@ -8,6 +8,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPalette
 from PySide6.QtWidgets import QApplication
@@ -590,3 +591,24 @@ def test_zoomed_in_and_out_again_by_steps_the_panes_get_their_heights_back(qtbot
         press(keys)
         qtbot.wait(30)  # the docks get their shares once the panes have their new minimums
     assert all(abs(dock.height() - height) <= 2 for dock, height in zip(column, start, strict=True))
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (900, 600), (1280, 800)])
+def test_the_plots_titles_never_run_into_one_another(qtbot, make_window, size):
+    """At 1024×640 the four plots stand in a row and their titles ran into one another ("Top
+    pair count (log scale)Token lengths (units)Corpus tokens per st…"): short titles there,
+    cut with an ellipsis where even those do not fit."""
+    window = make_window()
+    window.resize(*size)
+    wait_idle(qtbot, window)
+    qtbot.wait(100)
+    pane = window.plots_pane
+    plots = (pane.top_plot, pane.length_plot, pane.tokens_plot, pane.vocab_plot)
+    spans = []
+    for plot in plots:
+        text = plot.titleLabel.item
+        rect = text.mapRectToScene(text.boundingRect())
+        spans.append((round(rect.top()), rect.left(), rect.right()))
+    for (top, _, right), (other_top, other_left, _) in pairwise(sorted(spans)):
+        assert top != other_top or right <= other_left + 1, spans
+    assert all(plot.titleLabel.text for plot in plots)

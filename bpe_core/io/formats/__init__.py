@@ -32,7 +32,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder
-from bpe_core.errors import BpeError, InputError
+from bpe_core.errors import BpeError, InputError, quoted
 from bpe_core.io.formats.codes import codes_text, read_codes
 from bpe_core.io.formats.gpt2_files import gpt2_texts, read_gpt2
 from bpe_core.io.formats.hf_json import hf_dict, hf_export_notes, read_hf
@@ -42,7 +42,7 @@ from bpe_core.io.formats.sp_model import read_sp_model
 from bpe_core.io.formats.tiktoken_encodings import encoding_of_file
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
 from bpe_core.io.session import load_encoder
-from bpe_core.io.sources import SESSION_FORMAT, looks_like_json_lines
+from bpe_core.io.sources import SESSION_FORMAT, SESSION_SUFFIX, looks_like_json_lines
 from bpe_core.runtime.fileio import open_input, regular_file_size, spooled, write_all_atomic
 
 
@@ -170,7 +170,8 @@ def detect(path: str | Path) -> str:
     if _is_sentencepiece(path, head):
         return "sentencepiece"
     if text.startswith("{"):
-        if f'"{SESSION_FORMAT}"' in text:
+        # A file named as the window names sessions is one, damaged or not: its errors say so.
+        if f'"{SESSION_FORMAT}"' in text or path.name.lower().endswith(SESSION_SUFFIX):
             return "session"
         # (a record of JSON lines may name a model or a version too: a corpus, not a tokenizer)
         if ('"model"' in text or '"added_tokens"' in text or '"version"' in text[:100]) and (
@@ -308,6 +309,16 @@ def export_notes(encoder: Encoder, format: str) -> list[str]:
         )
     if format == "codes":
         notes.append("A codes file holds the merges only: no ids, and no character that no merge uses.")
+    always = [m.content for m in encoder.config.special_matching if not m.special]
+    always += [t for t in encoder.config.always_matched if t not in always]
+    holders = {"gpt2": "GPT-2 files", "tiktoken": "tiktoken ranks", "codes": "codes"}
+    if format in holders and always:
+        more = f" and {len(always) - 3:,} more" if len(always) > 3 else ""
+        notes.append(
+            f"The tokens this model finds in every text ({', '.join(map(quoted, always[:3]))}{more}) are "
+            f"not written as such: {holders[format]} hold no added tokens, so their readers make "
+            "them of smaller tokens."
+        )
     return notes
 
 

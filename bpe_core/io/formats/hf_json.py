@@ -200,7 +200,10 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
             )
     for setting in ("truncation", "padding"):
         if data.get(setting) is not None:
-            notes.append(f"Its {setting} settings are not applied: encodings here are whole.")
+            notes.append(
+                f"Its {setting} settings are not applied (encodings here are whole), nor written "
+                "back on export."
+            )
     return Encoder(config, keys, merges, sorted(specials), unknown_id, parts or None), notes
 
 
@@ -461,7 +464,7 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
             "special": True,  # unless the token's matching says it is not
             **matching.get(encoder.keys[i], SpecialMatch(encoder.keys[i])).to_dict(),
         }
-        for i in sorted(encoder.special_ids)
+        for i in sorted(encoder.special_ids - encoder.unlisted)  # the others: in the vocabulary only
     ]
     unknown = encoder.unknown_id if encoder.unknown_id not in (UNKNOWN_ID, None) else None
     processor, decoder = _written_parts(encoder, vocab)

@@ -70,8 +70,15 @@ def read_minbpe(path: str | Path) -> Encoder:
             keys[made] = ""  # the id of a merge listed again: minbpe has no token there
     if len(specials) < special_count:
         raise InputError(f"{named} lists fewer special tokens than it says.")
-    if any(i < len(keys) or i >= sparse_limit(len(keys) + len(specials)) for i in specials):
-        raise InputError(f"{named} gives a special token an id of its bytes or merges, or one far beyond.")
+    limit = sparse_limit(len(keys) + len(specials))
+    for special_id, token in specials.items():
+        if special_id < len(keys):
+            raise InputError(f"{named} gives the special token {quoted(token)} the id of a byte or merge.")
+        if special_id >= limit:
+            raise InputError(
+                f"{named} gives the special token {quoted(token)} the id {special_id:,}, far beyond its "
+                f"{len(keys):,} tokens (ids up to {limit - 1:,} are read)."
+            )
     # minbpe's own GPT-4 tokenizer puts them at 100257 and up: the ids between stay empty.
     keys.extend("" for _ in range(len(keys), max(specials, default=len(keys) - 1) + 1))
     for special_id, special in specials.items():

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bpe_core.encoding.encoder import Encoder, Merge
-from bpe_core.errors import ConfigError, InputError
+from bpe_core.errors import ConfigError, InputError, quoted
 from bpe_core.io.formats.checks import LONE_SURROGATE, has_lone_surrogate, whole_number
 from bpe_core.io.formats.recovery import Recovery
 from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
@@ -90,7 +90,12 @@ def merges_of(ranks: dict[bytes, int]) -> tuple[list[str], list[Merge]]:
             continue
         pair = recovery.pair(rank)
         if pair is None:
-            raise InputError(f"The token of rank {rank} cannot be made from two tokens of lower rank.")
+            shown = quoted(token.decode("utf-8", "backslashreplace"))
+            raise InputError(
+                f"The token {shown} of rank {rank:,} is never made by merging its bytes in rank order "
+                "(tiktoken gives it only to a piece that is the whole token): BPE Studio does not "
+                "model such ranks."
+            )
         merges.append(Merge(len(merges), pair[0], pair[1], rank, 0))
     return list(map(bytes_to_display, recovery.tokens)), merges
 
@@ -99,24 +104,28 @@ def encoder_from_ranks(
     ranks: dict[bytes, int], pattern: str = "gpt2", specials: Sequence[str] = ()
 ) -> Encoder:
     """An encoder for the ranks with a named split pattern (``gpt2``, ``gpt4`` or ``cl100k``,
-    ``o200k``) or a tiktoken encoding's name (``cl100k_base``: its pattern and, unless
-    ``specials`` are given, its special tokens at their ids); ``specials`` take the ids after
-    the ranks, in order (GPT-2's ``<|endoftext|>`` is 50256)."""
+    ``o200k``) or a tiktoken encoding's name (``cl100k_base``: its pattern and its special tokens
+    at their ids); ``specials`` take the ids after the ranks, in order (GPT-2's ``<|endoftext|>``
+    is 50256), or after an encoding's own special tokens, as a tiktoken encoding extended with
+    more of them numbers them."""
     if pattern not in PATTERNS:
         raise InputError(f"Unknown split pattern {pattern!r}; choose one of: {', '.join(PATTERNS)}.")
     if any(map(has_lone_surrogate, specials)):
         raise InputError(f"A special token given holds {LONE_SURROGATE}.")
     keys, merges = merges_of(ranks)
     encoding = ENCODINGS.get(pattern)
-    if encoding is not None and not specials:
+    ids: dict[str, int] = {}
+    if encoding is not None:
         ids = dict(sorted(encoding.specials.items(), key=lambda item: item[1]))
         if min(ids.values()) < len(keys):
             raise InputError(
                 f"The ranks run past the id {min(ids.values()):,} of {encoding.name}'s first special token: "
                 f"they are not {encoding.name}'s."
             )
-    else:
-        ids = {token: len(keys) + i for i, token in enumerate(specials)}
+    after = max(ids.values(), default=len(keys) - 1) + 1
+    for token in specials:
+        if token not in ids:
+            ids[token], after = after, after + 1
     try:
         config = PipelineConfig(
             unit="byte", pretokenize=PATTERNS[pattern], end_of_word=None, special_tokens=tuple(ids)

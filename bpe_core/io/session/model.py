@@ -105,4 +105,5 @@ def load_encoder(path: str | Path) -> Encoder:
     numbering: Numbering | None = data["numbering"]
     if numbering is None:
         return encoder
-    return encoder.renumbered(numbering.ids(tokens, encoder.n_special), numbering.unknown, numbering.parts)
+    numbers = numbering.ids(tokens, encoder.n_special)
+    return encoder.renumbered(numbers, numbering.unknown, numbering.parts, numbering.unlisted)
