@@ -42,7 +42,7 @@ from bpe_core.history.events import (
 from bpe_core.history.records import USER
 from bpe_core.io.counts_file import is_counts_file
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
-from bpe_core.io.imported import attach_corpus, session_encoder, trainer_from_encoder
+from bpe_core.io.imported import attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
 from bpe_core.io.sources import expand, head_refusal
 from bpe_core.runtime.fileio import is_pipe, write_atomic
@@ -691,19 +691,20 @@ class Bridge(QObject):
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
             imported = read_tokenizer(path, pattern=pattern, specials=specials)
-            encoder, held = session_encoder(imported.encoder)
-            attached = None if corpus is None else _load_corpus(corpus, encoder.config, "text", report)
-            trainer = trainer_from_encoder(encoder, attached, training, report)
-            return imported, held, trainer, 0 if attached is None else len(attached.words)
+            attached = (
+                None if corpus is None else _load_corpus(corpus, imported.encoder.config, "text", report)
+            )
+            trainer = trainer_from_encoder(imported.encoder, attached, training, report)
+            return imported, trainer, 0 if attached is None else len(attached.words)
 
         def install(result) -> None:
-            imported, held, trainer, types = result
+            imported, trainer, types = result
             self.replace_trainer(trainer, Source(name or path.name))
             merges = f"{len(imported.encoder.merges):,} merges"
             on_corpus = ""
             if corpus is not None:
                 on_corpus = f", counted on {corpus.name}" + _left_out(types - trainer.word_count)
-            notes = "".join(f" Note: {note[0].upper()}{note[1:]}" for note in [*imported.notes, *held])
+            notes = "".join(f" Note: {note}" for note in imported.notes)
             self._open_note = f": {DESCRIPTIONS[imported.format]}, {merges}{on_corpus}.{notes}"
             if on_opened is not None:
                 on_opened()

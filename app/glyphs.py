@@ -68,7 +68,10 @@ def _invisible_name(c: str) -> str | None:
         return f"VS{code - 0xE0100 + 17}"
     if c in _INVISIBLE_NAMES:
         return _INVISIBLE_NAMES[c]
-    return f"U+{code:04X}" if unicodedata.category(c) == "Cf" else None
+    # Direction embeddings and isolates, invisible operators: zero-width controls. Not every
+    # format character: a flag's tag characters draw it, Arabic's number signs are visible.
+    zero_width = 0x202A <= code <= 0x202E or 0x2061 <= code <= 0x2064 or 0x2066 <= code <= 0x206F
+    return f"U+{code:04X}" if zero_width else None
 
 
 def show_invisible(text: str) -> str:
@@ -88,7 +91,10 @@ def show_invisible(text: str) -> str:
         start += 1
     tail: list[str] = []
     while end > start and unicodedata.category(text[end - 1]) == "Cf":
-        tail.append(f"⟨{_invisible_name(text[end - 1])}⟩")
+        name = _invisible_name(text[end - 1])
+        if name is None:
+            break
+        tail.append(f"⟨{name}⟩")
         end -= 1
     body = text[start:end]
     if body and unicodedata.category(body[0]) in ("Mn", "Mc", "Me"):

@@ -25,7 +25,7 @@ from bpe_core.io.formats import (
 )
 from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
 from bpe_core.io.formats.tiktoken_ranks import PATTERNS
-from bpe_core.io.imported import session_encoder, trainer_from_encoder
+from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.local_tokenizers import model_path
 from bpe_core.io.session import save_session
 from bpe_core.io.sources import refuse_overwriting_inputs
@@ -116,9 +116,9 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     ]
     refuse_overwriting_inputs([args.output], inputs)  # the corpus, or the model, replaced by the session
     imported = read_tokenizer(model_path(args.model), args.format, args.pattern, args.special_token)
-    encoder, held = session_encoder(imported.encoder)
-    for note in [*imported.notes, *held]:
+    for note in imported.notes:
         print(f"{PROG}: note: {note}", file=stderr)
+    encoder = imported.encoder
     corpus = None
     if args.corpus is not None:
         corpus = load_corpus(

@@ -207,9 +207,6 @@ class Encoder:
     hf_parts : the ``decoder`` and ``post_processor`` objects of an imported ``tokenizer.json``
         (or the decoder an export gives), kept as data to write back on export and never run
         here; ``None`` by default. A session of an imported tokenizer keeps them (its numbering).
-    unlisted : the special tokens its tokenizer file listed only in its vocabulary (not among
-        its added tokens, so that its own library never matches them in text): written there
-        again by an export to that format.
     """
 
     def __init__(
@@ -220,11 +217,9 @@ class Encoder:
         specials: Sequence[int] = (),
         unknown_id: int | None = UNKNOWN_ID,
         hf_parts: dict[str, Any] | None = None,
-        unlisted: Iterable[int] = (),
     ) -> None:
         self.config = config
         self.hf_parts = hf_parts
-        self.unlisted = frozenset(unlisted)
         self.keys = list(keys)
         marker = config.end_of_word
         # Without a marker a token's display is its key, so the keys serve (read-only).
@@ -273,9 +268,9 @@ class Encoder:
             for match in config.special_matching
             if match.normalized and match.content not in config.always_matched
         }
-        # Special tokens its file listed in the vocabulary only: never matched in text, as there.
-        matched = [token for token, i in self._special_of.items() if i not in self.unlisted]
-        self._raw_specials, self._normalized_specials = finders(matched, config.special_matching, spelled)
+        self._raw_specials, self._normalized_specials = finders(
+            list(self._special_of), config.special_matching, spelled
+        )
         # Those found in every text, special tokens asked for or not (SentencePiece's user-defined
         # pieces; Hugging Face's added tokens not marked special, ordinary vocabulary to it):
         # without allow_special these finders are used, None when there are none.
@@ -283,13 +278,13 @@ class Encoder:
             *config.always_matched,
             *(m.content for m in config.special_matching if not m.special),
         }
-        always = [token for token in matched if token in found_always]
+        always = [token for token in self._special_of if token in found_always]
         raw_always, normalized_always = finders(always, config.special_matching, spelled)
         self._raw_always = raw_always or None
         self._normalized_always = normalized_always or None
         self._special_pattern = (
-            re.compile("|".join(re.escape(t) for t in sorted(matched, key=len, reverse=True)))
-            if matched
+            re.compile("|".join(re.escape(t) for t in sorted(self._special_of, key=len, reverse=True)))
+            if self._special_of
             else None
         )
         # Encoded words per merge count ``upto``, with their spans and alone as ids (for
@@ -308,21 +303,16 @@ class Encoder:
         return len(self.special_ids)
 
     def renumbered(
-        self,
-        ids: list[int],
-        unknown_id: int | None,
-        hf_parts: dict[str, Any] | None = None,
-        unlisted: Iterable[int] = (),
+        self, ids: list[int], unknown_id: int | None, hf_parts: dict[str, Any] | None = None
     ) -> Encoder:
-        """The same encoder with token ``i`` as ``ids[i]``, units it lacks as ``unknown_id``,
-        ``hf_parts`` and ``unlisted`` (new ids) kept (see the class); ids no token takes are left
-        empty (an imported tokenizer whose later merges are undone), and never produced."""
+        """The same encoder with token ``i`` as ``ids[i]``, units it lacks as ``unknown_id`` and
+        ``hf_parts`` kept (see the class); ids no token takes are left empty (an imported
+        tokenizer whose later merges are undone), and never produced."""
         keys = [""] * (max(ids, default=-1) + 1)
         for old, new in enumerate(ids):
             keys[new] = self.keys[old]
         merges = self.merges.renumbered(ids)
-        specials = [ids[i] for i in self.special_ids]
-        return Encoder(self.config, keys, merges, specials, unknown_id, hf_parts, unlisted)
+        return Encoder(self.config, keys, merges, [ids[i] for i in self.special_ids], unknown_id, hf_parts)
 
     # -- set-up ----------------------------------------------------------------------------
 

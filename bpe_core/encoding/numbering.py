@@ -25,7 +25,7 @@ def sparse_limit(tokens: int) -> int:
     way through its merges keeps its special tokens' ids), never so many that holding them would
     take far more memory than the tokens do. Ids up to 2**18 are always allowed: a small model
     trained with GPT-4's or o200k's special tokens keeps their ids (100257, 200018; minbpe's
-    own tests do), in a few megabytes at most."""
+    own tests do), at the cost of about 10 MB an encoder for so sparse a numbering."""
     return 4 * tokens + (1 << 18)
 
 
@@ -35,9 +35,6 @@ class Numbering:
     tokens: dict[str, int]  # key -> id of the other tokens the tokenizer had
     unknown: int | None = UNKNOWN_ID
     parts: dict[str, Any] | None = None
-    # Special tokens the tokenizer listed only in its vocabulary, not among its added tokens: an
-    # export to its format lists them there again (``bpe_core.io.imported.session_encoder``).
-    unlisted: tuple[int, ...] = ()
 
     def ids(self, keys: list[str], n_special: int) -> list[int]:
         """The id of each of a session's tokens (``keys`` in the session's order)."""
@@ -52,11 +49,7 @@ class Numbering:
 
     def to_dict(self) -> dict[str, Any]:
         data = {"specials": list(self.specials), "tokens": self.tokens, "unknown": self.unknown}
-        if self.parts:
-            data["hf_parts"] = self.parts
-        if self.unlisted:
-            data["unlisted"] = list(self.unlisted)
-        return data
+        return {**data, "hf_parts": self.parts} if self.parts else data
 
     @classmethod
     def from_dict(cls, data: Any, n_special: int) -> Numbering:
@@ -68,8 +61,6 @@ class Numbering:
             and all(_is_id(i) for i in [*data["specials"], *data["tokens"].values()])
             and (data.get("unknown", UNKNOWN_ID) in (None, UNKNOWN_ID) or _is_id(data["unknown"]))
             and _are_parts({} if data.get("hf_parts") is None else data["hf_parts"])
-            and isinstance(data.get("unlisted", []), list)
-            and set(data.get("unlisted", [])) <= set(data["specials"])
         ):
             raise SessionError("its token numbering is malformed.")
         ids = [*data["specials"], *data["tokens"].values()]
@@ -78,10 +69,7 @@ class Numbering:
         if max(ids, default=0) >= sparse_limit(len(ids)):
             raise SessionError("its token numbering runs to ids far beyond its tokens.")
         parts = data.get("hf_parts") or None
-        unlisted = tuple(data.get("unlisted", ()))
-        return cls(
-            tuple(data["specials"]), dict(data["tokens"]), data.get("unknown", UNKNOWN_ID), parts, unlisted
-        )
+        return cls(tuple(data["specials"]), dict(data["tokens"]), data.get("unknown", UNKNOWN_ID), parts)
 
 
 def _is_id(value: Any) -> bool:

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.encoding.numbering import Numbering
-from bpe_core.errors import ConfigError, InputError, quoted
+from bpe_core.errors import InputError, quoted
 from bpe_core.history.records import IMPORTED, MergeRecord
 from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE, fallback_byte
 from bpe_core.pipeline.config import PipelineConfig
@@ -75,53 +74,6 @@ def empty_corpus(encoder: Encoder) -> Corpus:
     return Corpus.without_words(config, (0,) * len(config.special_tokens))
 
 
-def session_encoder(encoder: Encoder) -> tuple[Encoder, list[str]]:
-    """``encoder`` as a session can hold it, with a note on what changed: tokens of its
-    vocabulary that no merge makes and that are not one unit (a ``tokenizer.json``'s
-    ``<pad>``, or ``<|endoftext|>`` left out of its added tokens) become special tokens at their
-    ids, as GPT-2's files' are, but never matched in text (their library does not match them);
-    BPE never makes them, so encoding is the same. An export to the tokenizer's format lists
-    them in its vocabulary only, as they were (``Encoder.unlisted``). Under ``ignore_merges`` a word can
-    be such a token whole, which a special token is not: those stay refused (by
-    :func:`trainer_from_encoder`, in one sentence)."""
-    config = encoder.config
-    if config.ignore_merges:
-        return encoder, []
-    made = {merge.token for merge in encoder.merges}
-    extra = [
-        i
-        for i, key in enumerate(encoder.keys)
-        if key and i not in made and i not in encoder.special_ids and not _is_base(key, config)
-    ]
-    if not extra:
-        return encoder, []
-    names = [encoder.keys[i] for i in extra]
-    try:
-        widened = replace(config, special_tokens=(*config.special_tokens, *names))
-    except ConfigError as error:
-        raise InputError(f"The tokenizer's vocabulary has tokens no merge makes: {error}") from None
-    shown = ", ".join(quoted(display(key, config.end_of_word)) for key in names[:3])
-    more = f" and {len(names) - 3:,} more" if len(names) > 3 else ""
-    note = (
-        f"the vocabulary's tokens that no merge makes ({shown}{more}) are special tokens of the "
-        "session, at their ids, never matched in text."
-    )
-    specials = sorted(encoder.special_ids | set(extra))
-    held = Encoder(
-        widened, encoder.keys, encoder.merges, specials, encoder.unknown_id, encoder.hf_parts, extra
-    )
-    return held, [note]
-
-
-def _is_base(key: str, config: PipelineConfig) -> bool:
-    """Whether ``key`` is a base token: one unit (``##a`` is the unit ``a``, continuing), or a
-    byte token of byte fallback."""
-    unit = key.removeprefix(config.continuing_prefix or "")
-    return _is_unit(unit, config.unit, config.end_of_word is not None) or (
-        config.byte_fallback and fallback_byte(key) is not None
-    )
-
-
 def trainer_from_encoder(
     encoder: Encoder,
     corpus: Corpus | None = None,
@@ -139,7 +91,10 @@ def trainer_from_encoder(
         key for i, key in enumerate(encoder.keys) if key and i not in made and i not in encoder.special_ids
     ]
     for key in base:
-        if not _is_base(key, config):
+        unit = key.removeprefix(config.continuing_prefix or "")  # ``##a`` is the unit ``a``, continuing
+        if not _is_unit(unit, config.unit, config.end_of_word is not None) and not (
+            config.byte_fallback and fallback_byte(key) is not None  # a base token of its own
+        ):
             shown = quoted(display(key, config.end_of_word))
             raise InputError(
                 f"The token {shown} is neither one unit nor made by a merge: a session cannot hold it."
@@ -166,7 +121,6 @@ def trainer_from_encoder(
         {key: i for i, key in enumerate(encoder.keys) if key and i not in encoder.special_ids},
         encoder.unknown_id,
         encoder.hf_parts,
-        tuple(sorted(encoder.unlisted)),
     )
     return trainer
 

@@ -206,10 +206,7 @@ class TrainerQueries:
         numbers = self.token_numbers()
         if numbers is None or self.numbering is None:
             return encoder
-        numbering = self.numbering
-        return encoder.renumbered(
-            numbers[: len(keys)], numbering.unknown, numbering.parts, numbering.unlisted
-        )
+        return encoder.renumbered(numbers[: len(keys)], self.numbering.unknown, self.numbering.parts)
 
     def token_created_at(self, token_id: int) -> int:
         """Step that created the token (0 for special and base tokens)."""

@@ -497,7 +497,7 @@ HUGE = "9" * 5000
         ["train", "X", "--end-of-word", "\udcff"],  # the byte 0xFF as the system passes it on
         ["train", "X", "--special-token", "<\udcff>"],
         ["encode", "--model", "M", "--special-token", "<\udcff>", "hi"],
-        ["decode", "--model", "M", "--", "-1"],
+        ["decode", "--model", "M", "--", "-2"],
         ["decode", "--model", "M", "1_000"],
         ["decode", "--model", "M", "\u0663"],  # ٣, a digit to int()
     ],

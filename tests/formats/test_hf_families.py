@@ -17,7 +17,7 @@ from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalize
 from bpe_core import Corpus
 from bpe_core.errors import InputError
 from bpe_core.io.formats.hf_json import read_hf, write_hf
-from bpe_core.io.imported import session_encoder, trainer_from_encoder
+from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import load_session, save_session
 from tests.conftest import data_text
 
@@ -361,53 +361,6 @@ def test_a_corpus_attached_to_a_byte_fallback_family_counts_every_token_its_enco
         if trainer.token_frequency(i)
     }
     assert counted == dict(made)
-
-
-def _with_vocabulary_only_tokens(path: str, tmp_path: Path) -> Path:
-    """The tokenizer file at ``path`` with two tokens only its vocabulary lists (no merge makes
-    them, no added token names them): ``<pad>``, and ``<|endoftext|>`` as some files have it."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    vocab = data["model"]["vocab"]
-    for token in ("<pad>", "<|endoftext|>"):
-        vocab[token] = len(vocab)
-    out = tmp_path / "vocabulary_only.json"
-    out.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    return out
-
-
-@pytest.mark.parametrize("name", ["qwen2 (NFC)", "mistral-like (Metaspace always, split)"])
-def test_tokens_only_the_vocabulary_lists_are_kept_by_a_session_and_its_export(families, name, tmp_path):
-    """A tokenizer.json whose vocabulary holds a token no merge makes and no added token names
-    (a "<pad>") was refused as a session ("neither one unit nor made by a merge"), though it
-    encodes. Such tokens are the session's special tokens at their ids; an export writes them
-    in the vocabulary only, so Hugging Face still never matches them in text."""
-    path = _with_vocabulary_only_tokens(families[name][2], tmp_path)
-    theirs = Tokenizer.from_file(str(path))
-    ours, held = session_encoder(read_hf(path)[0])
-    assert "('<pad>', '<|endoftext|>')" in held[0]
-    save_session(trainer_from_encoder(ours), tmp_path / "session.json")
-    reopened = load_session(tmp_path / "session.json").encoder()
-    texts = [*TEXTS, "a <pad> b <|endoftext|>c"]
-    assert [reopened.encode_ids(t, allow_special=True) for t in texts] == hf_ids(theirs, texts)
-    pad = theirs.token_to_id("<pad>")
-    assert reopened.decode([pad]) == "<pad>"
-    write_hf(reopened, tmp_path / "again.json")
-    again = Tokenizer.from_file(str(tmp_path / "again.json"))
-    assert again.get_vocab() == theirs.get_vocab()
-    assert hf_ids(again, texts) == hf_ids(theirs, texts)
-    assert not {t["content"] for t in json.loads((tmp_path / "again.json").read_text())["added_tokens"]} & {
-        "<pad>",
-        "<|endoftext|>",
-    }
-
-
-def test_a_token_only_the_vocabulary_lists_under_ignore_merges_is_refused_in_one_sentence(families, tmp_path):
-    """Under ignore_merges a whole word may be such a token, which a special token is not."""
-    path = _with_vocabulary_only_tokens(families["llama3 (ignore_merges)"][2], tmp_path)
-    ours, held = session_encoder(read_hf(path)[0])
-    assert held == []
-    with pytest.raises(InputError, match="'<pad>' is neither one unit nor made by a merge"):
-        trainer_from_encoder(ours)
 
 
 def test_an_export_to_a_format_without_added_tokens_says_which_tokens_it_cannot_keep(families, tmp_path):

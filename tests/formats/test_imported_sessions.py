@@ -167,31 +167,10 @@ def test_the_cli_imports_gpt2_with_a_corpus_and_the_session_encodes_as_tiktoken(
     assert trainer.word_count > 100 and trainer.record(1).count > 0
 
 
-def test_a_token_no_merge_makes_is_a_session_special_token_never_matched_in_text(tmp_path):
+def test_a_token_no_session_can_hold_is_refused_with_one_sentence(tmp_path):
     path = tmp_path / "tokenizer.json"
     data = {
         "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "xyz": 3}, "merges": ["a b"]},
-        "pre_tokenizer": {"type": "Whitespace"},
-    }
-    path.write_text(json.dumps(data), encoding="utf-8")
-    code, out, err = run("import", str(path), "-o", str(tmp_path / "s.json"))
-    assert code == 0 and "no merge makes ('xyz') are special tokens of the session" in err, err
-    code, out, _ = run("encode", "--model", str(tmp_path / "s.json"), "--json", "--allow-special", "ab xyz")
-    assert json.loads(out)["ids"] == Tokenizer.from_file(str(path)).encode("ab xyz").ids == [2]
-    code, out, _ = run("decode", "--model", str(tmp_path / "s.json"), "3", "2")
-    assert out.splitlines()[0] == "xyzab"
-
-
-def test_a_token_no_session_can_hold_is_refused_with_one_sentence(tmp_path):
-    """Under ignore_merges a word may be such a token whole, which no special token is."""
-    path = tmp_path / "tokenizer.json"
-    data = {
-        "model": {
-            "type": "BPE",
-            "vocab": {"a": 0, "b": 1, "ab": 2, "xyz": 3},
-            "merges": ["a b"],
-            "ignore_merges": True,
-        },
         "pre_tokenizer": {"type": "Whitespace"},
     }
     path.write_text(json.dumps(data), encoding="utf-8")

@@ -26,6 +26,9 @@ from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR
         ("e\u0301", "e\u0301"),
         ("\u0915\u094d", "\u0915\u094d"),
         ("low", "low"),
+        ("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",) * 2,  # a flag's tags
+        ("\u0600\u0661", "\u0600\u0661"),  # Arabic's number sign: a format character, visible
+        ("\u0661\u06dd",) * 2,
     ],
 )
 def test_a_token_that_would_draw_nothing_or_look_like_another_is_shown_visibly(token, shown):

@@ -464,7 +464,7 @@ def hf_dict(encoder: Encoder) -> dict[str, Any]:
             "special": True,  # unless the token's matching says it is not
             **matching.get(encoder.keys[i], SpecialMatch(encoder.keys[i])).to_dict(),
         }
-        for i in sorted(encoder.special_ids - encoder.unlisted)  # the others: in the vocabulary only
+        for i in sorted(encoder.special_ids)
     ]
     unknown = encoder.unknown_id if encoder.unknown_id not in (UNKNOWN_ID, None) else None
     processor, decoder = _written_parts(encoder, vocab)

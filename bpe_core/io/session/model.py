@@ -105,5 +105,4 @@ def load_encoder(path: str | Path) -> Encoder:
     numbering: Numbering | None = data["numbering"]
     if numbering is None:
         return encoder
-    numbers = numbering.ids(tokens, encoder.n_special)
-    return encoder.renumbered(numbers, numbering.unknown, numbering.parts, numbering.unlisted)
+    return encoder.renumbered(numbering.ids(tokens, encoder.n_special), numbering.unknown, numbering.parts)
