@@ -404,12 +404,10 @@ def test_a_number_typed_for_the_rule_run_stays_when_the_window_steps(qtbot, make
     assert bridge.trainer.position == 36 and dialog.rule_merges.value() == 30
 
 
-def test_a_branch_that_continues_another_is_told_as_such_and_compared_at_equal_length(qtbot, make_window):
-    """B = A's 6 merges and 3 more was reported as a "first divergence at step 7", its corpus
-    tokens after 9 merges weighed against A's after 6."""
-    window = make_window()
-    bridge = window.bridge
-    bridge.run(merges=6)
+def _continued_by_hf(qtbot, window, merges: int, more: int):
+    """After ``merges`` steps, the Compare view's rule run: hf for ``more`` merges from here,
+    typed and clicked as a user does; the dialog once it compares the two lines."""
+    window.bridge.run(merges=merges)
     wait_idle(qtbot, window)
     fresh_focus(qtbot, window)
     press("Ctrl+Shift+C")
@@ -417,10 +415,20 @@ def test_a_branch_that_continues_another_is_told_as_such_and_compared_at_equal_l
     dialog.rule_box.setCurrentText("hf")
     _focus_dialog(qtbot, dialog, dialog.rule_merges)
     press("Ctrl+A")
-    press("3")
+    press(str(more))
     qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, window)
-    qtbot.waitUntil(lambda: dialog.comparison is not None and len(dialog.comparison.b.merges) == 9)
+    total = merges + more
+    qtbot.waitUntil(lambda: dialog.comparison is not None and len(dialog.comparison.b.merges) == total)
+    return dialog
+
+
+def test_a_branch_that_continues_another_is_told_as_such_and_compared_at_equal_length(qtbot, make_window):
+    """B = A's 6 merges and 3 more was reported as a "first divergence at step 7", its corpus
+    tokens after 9 merges weighed against A's after 6."""
+    window = make_window()
+    bridge = window.bridge
+    dialog = _continued_by_hf(qtbot, window, merges=6, more=3)
     trainer = bridge.trainer
     comparison = dialog.comparison
     main = trainer.branch_history(0)
@@ -502,19 +510,7 @@ def test_one_merge_is_said_in_the_singular_and_the_curves_step_by_whole_steps(qt
     """A comparison after one merge said "1 merges" and "the same 1 merges leave"; its curves'
     step axes had ticks at 0.5, 1.5."""
     window = make_window()
-    bridge = window.bridge
-    bridge.run(merges=1)
-    wait_idle(qtbot, window)
-    fresh_focus(qtbot, window)
-    press("Ctrl+Shift+C")
-    dialog = window.compare_dialog
-    dialog.rule_box.setCurrentText("hf")
-    _focus_dialog(qtbot, dialog, dialog.rule_merges)
-    press("Ctrl+A")
-    press("1")
-    qtbot.mouseClick(dialog.rule_button, Qt.MouseButton.LeftButton)
-    wait_idle(qtbot, window)
-    qtbot.waitUntil(lambda: dialog.comparison is not None and len(dialog.comparison.b.merges) == 2)
+    dialog = _continued_by_hf(qtbot, window, merges=1, more=1)
     text = dialog.summary.text()
     assert "the same 1 merge leaves" in text and "1 further merge leaves" in text, text
     names = [dialog.a_box.itemText(i) for i in range(dialog.a_box.count())]
