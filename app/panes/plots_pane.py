@@ -370,10 +370,9 @@ class PlotsPane(QWidget):
         self.length_plot = self.graphics.addPlot(row=0, col=1, title=TITLES[1][0])
         self.tokens_plot = self.graphics.addPlot(row=1, col=0, title=TITLES[2][0])
         self.vocab_plot = self.graphics.addPlot(row=1, col=1, title=TITLES[3][0])
+        self.plots = (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)  # as TITLES
         self._titles = tuple(full for full, _ in TITLES)  # as shown now
-        for plot, (full, _) in zip(
-            (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot), TITLES, strict=True
-        ):
+        for plot, (full, _) in zip(self.plots, TITLES, strict=True):
             plot.full_title = full
         self._columns = 2  # of the plots' grid: 1, 2 or 4, as the pane's shape suits
         self.step_plots = (self.top_plot, self.tokens_plot, self.vocab_plot)
@@ -464,8 +463,7 @@ class PlotsPane(QWidget):
         )
         if titles != self._titles:
             self._titles = titles
-            plots = (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)
-            for plot, title in zip(plots, titles, strict=True):
+            for plot, title in zip(self.plots, titles, strict=True):
                 _set_title(plot, self._text_color, self._title_size, title)
 
     def _arrange(self, width: int, height: int) -> None:
@@ -476,10 +474,9 @@ class PlotsPane(QWidget):
             return
         self._columns = columns
         grid = self.graphics.ci
-        plots = (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)
-        for plot in plots:
+        for plot in self.plots:
             grid.removeItem(plot)
-        for index, plot in enumerate(plots):
+        for index, plot in enumerate(self.plots):
             grid.addItem(plot, row=index // columns, col=index % columns)
         grid.setGeometry(self.graphics.range)  # adding sized the grid to its liking, not the view's
 
@@ -535,8 +532,8 @@ class PlotsPane(QWidget):
         dark = is_dark()
         self.graphics.setBackground("#1e1e1e" if dark else "w")
         color = self._text_color = "#d4d4d4" if dark else "#333333"
-        for index, plot in enumerate((self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)):
-            _set_title(plot, color, self._title_size, self._titles[index])
+        for plot, title in zip(self.plots, self._titles, strict=True):
+            _set_title(plot, color, self._title_size, title)
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTextPen(color)
                 plot.getAxis(axis).setPen(color)
@@ -548,10 +545,10 @@ class PlotsPane(QWidget):
         font = self.font()
         font.setPointSizeF(points)
         self._title_size = f"{points:.0f}pt"
-        for index, plot in enumerate((self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot)):
+        for plot, title in zip(self.plots, self._titles, strict=True):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTickFont(font)
-            _set_title(plot, self._text_color, self._title_size, self._titles[index])
+            _set_title(plot, self._text_color, self._title_size, title)
         self._fit_axes(font)
         self._fit_titles()
 
@@ -565,7 +562,7 @@ class PlotsPane(QWidget):
         self._tick_room.digit = metrics.horizontalAdvance("0")
         width = metrics.horizontalAdvance("00.5k") + 12
         height = metrics.height() + 10  # the bottom labels: too short an axis hides them all
-        for plot in (self.top_plot, self.length_plot, self.tokens_plot, self.vocab_plot):
+        for plot in self.plots:
             plot.getAxis("left").setWidth(width)
             plot.getAxis("bottom").setHeight(height)
 
