@@ -892,15 +892,19 @@ class Encoder:
         prefix = self.config.continuing_prefix
         out: list[str] = []
         pending = bytearray()  # bytes of the current run (byte mode, byte fallback), decoded together
+        fallbacks = 0  # how many of them byte-fallback tokens gave
 
         def flush() -> None:
+            nonlocal fallbacks
             if pending:
-                out.append(pending.decode("utf-8", errors="replace"))
+                out.append(_run_text(pending, fallbacks))
                 pending.clear()
+            fallbacks = 0
 
         for token_id in ids:
             if token_id in byte_of:  # a byte's token, an added token too (see _fallback_table)
                 pending.append(byte_of[token_id])
+                fallbacks += 1
                 continue
             if token_id == UNKNOWN_ID or token_id in self.special_ids:
                 flush()
@@ -968,6 +972,18 @@ class Encoder:
         if pending:
             out.append(_sentencepiece_bytes(pending))
         return "".join(out)
+
+
+def _run_text(data: bytearray, fallbacks: int) -> str:
+    """A run of bytes as text: a run all of byte-fallback tokens as Hugging Face's
+    ``ByteFallback`` decoder gives it (a U+FFFD for every token of a run that is not valid UTF-8
+    as a whole), any other as its ``ByteLevel`` decoder does (one for each invalid sequence)."""
+    if fallbacks == len(data):
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "\ufffd" * fallbacks
+    return data.decode("utf-8", errors="replace")
 
 
 def _sentencepiece_bytes(data: bytes | bytearray) -> str:

@@ -299,6 +299,23 @@ def test_sentencepiece_style_families_decode_as_their_decoder_does(families, nam
         assert text.startswith(" ") or ours.decode(ids) == text  # a leading space is lost as in HF
 
 
+def test_any_ids_decode_as_the_byte_fallback_decoder_does_broken_byte_runs_included(families):
+    """Byte tokens cut from their character (a run that is not UTF-8) decode as Hugging Face's
+    ``ByteFallback`` does: a U+FFFD for each of the run's tokens, not one for the run."""
+    theirs, ours, _ = families["llama2 (Prepend and Replace, byte fallback)"]
+    theirs.decoder = LLAMA_DECODER
+    broken = [ours.keys.index(f"<0x{b:02X}>") for b in (0xE2, 0x82, 0xAC, 0xC3, 0xA9, 0xFF, 0x41)]
+    pool = [*broken, *range(len(ours.keys))]
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.sampled_from(pool), max_size=12))
+    def decodes_alike(ids):
+        assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False)
+
+    decodes_alike()
+    assert ours.decode(broken[:2]) == "\ufffd\ufffd" == theirs.decode(broken[:2])
+
+
 PREFIXED = "continuing-subword prefix (##), like WordPiece's"
 
 
