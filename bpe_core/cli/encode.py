@@ -19,7 +19,7 @@ from bpe_core.cli.options import token_id
 from bpe_core.encoding import text_parts
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import BpeError
-from bpe_core.runtime.fileio import regular_file_size, text_blocks
+from bpe_core.runtime.fileio import STDIN_NAME, regular_file_size, text_blocks
 
 _NUMBERS_AT_ONCE = 1 << 16  # ids or spans turned into text at once
 
@@ -28,7 +28,7 @@ def options_encode(parser: argparse.ArgumentParser) -> None:
     model_options(parser)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("text", nargs="?", metavar="TEXT")
-    source.add_argument("--file", metavar="PATH")
+    source.add_argument("--file", metavar="PATH", help="a UTF-8 file to encode (- for standard input)")
     parser.add_argument("--allow-special", action="store_true", help="match special tokens in the text")
     parser.add_argument("--json", action="store_true")
 
@@ -46,10 +46,14 @@ def run_encode(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         blocks: Iterable[str] = [_argument_text(args.text)]
         size: int | None = 0
     else:
-        size = regular_file_size(args.file)
-        if size is not None:  # refuse a bad file before any of it is written (a pipe is read once)
+        # A bad file is refused before any of it is written: a file is read through once first,
+        # a pipe (standard input, ``-``) is read whole, as it can be read only once.
+        size = regular_file_size(args.file) if args.file != STDIN_NAME else None
+        if size is not None:
             deque(text_blocks(args.file), maxlen=0)
-        blocks = text_blocks(args.file)
+            blocks = text_blocks(args.file)
+        else:
+            blocks = list(text_blocks(args.file))
     parts = encoder.parts(blocks, allow_special=args.allow_special, size=text_parts.PART_SIZE)
     if args.json:
         offsets = "I" if size is not None and size < 2**32 else "q"  # characters are at most bytes

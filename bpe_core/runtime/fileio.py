@@ -22,6 +22,7 @@ import io
 import os
 import re
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -40,6 +41,7 @@ _RANDOM_PART = re.compile(r"[a-z0-9_]{8}")
 _STEM_BYTES = 200  # of a long name, begin its temporary files' names (see _stem)
 _MAX_PID = 2**31 - 1  # pid_t: a larger number is no process's, and os.kill refuses it
 STDIN_COPY = "bpe-studio-stdin-"  # the start of a temporary folder's name holding standard input
+STDIN_NAME = "-"  # standard input, where a file is named
 _SPOOLED: dict[str, bytes] = {}  # path -> the bytes of a pipe read by spooled()
 _placing = 0  # see placements()
 _together = threading.local()  # .prepared: the files a replaced_together() block will place
@@ -66,18 +68,18 @@ def read_bounded(path: Path, what: str = "file") -> bytes:
 
 
 def text_blocks(path: str | Path, size: int | None = None) -> Iterator[str]:
-    """The UTF-8 text of ``path`` a block of about ``size`` bytes at a time, without a leading
-    byte-order mark, refused as a whole text file is (``corpus.read_text_file``): beyond the
-    input limit, binary (a NUL byte) or not UTF-8. The refusal comes when the block that holds
-    the fault is read, after the blocks before it: where nothing may be written before it,
-    read a file through once first."""
+    """The UTF-8 text of ``path`` (``-``: standard input) a block of about ``size`` bytes at a
+    time, without a leading byte-order mark, refused as a whole text file is
+    (``corpus.read_text_file``): beyond the input limit, binary (a NUL byte) or not UTF-8.
+    The refusal comes when the block that holds the fault is read, after the blocks before it:
+    where nothing may be written before it, read a file through once first."""
     path = Path(path)
     decoder = codecs.getincrementaldecoder("utf-8")()
     fed = 0  # bytes given to the decoder so far
     marks = 2  # byte-order marks dropped at the start at most (as read_text_file does)
-    for data in _blocks(path, "file", size or TEXT_BLOCK):
+    for data in _blocks(path, "file", size or TEXT_BLOCK, stdin=True):
         if b"\x00" in data:  # anywhere: a NUL byte deep in a file is as binary as one at the start
-            raise InputError(f"The file {str(path)!r} looks binary, not like text (it contains NUL bytes).")
+            raise InputError(f"{_named(path)} looks binary, not like text (it contains NUL bytes).")
         text = _decoded(decoder, data, fed, path)
         fed += len(data)
         while marks and text:
@@ -98,22 +100,28 @@ def _decoded(
         return decoder.decode(data, final)
     except UnicodeDecodeError as error:
         at = fed - held + error.start
-        raise InputError(
-            f"The file {str(path)!r} is not valid UTF-8 (byte {at} cannot be decoded)."
-        ) from None
+        raise InputError(f"{_named(path)} is not valid UTF-8 (byte {at} cannot be decoded).") from None
 
 
-def _blocks(path: Path, what: str, size: int) -> Iterator[bytes]:
-    """The bytes of ``path`` a block at a time, within :func:`input_limit`."""
+def _named(path: Path, what: str = "file") -> str:
+    """How a message names ``path``: ``-`` is standard input."""
+    return "Standard input" if str(path) == STDIN_NAME else f"The {what} {str(path)!r}"
+
+
+def _blocks(path: Path, what: str, size: int, stdin: bool = False) -> Iterator[bytes]:
+    """The bytes of ``path`` a block at a time, within :func:`input_limit`; ``stdin``: ``-``
+    is standard input."""
     limit = input_limit()
     total = 0
     try:
-        with open_input(path) as stream:
+        from_stdin = stdin and str(path) == STDIN_NAME
+        opened = contextlib.nullcontext(sys.stdin.buffer) if from_stdin else open_input(path)
+        with opened as stream:
             while block := stream.read(min(size, limit + 1 - total)):
                 total += len(block)
                 if total > limit:
                     raise InputError(
-                        f"The {what} {str(path)!r} is larger than {limit // 2**20:,} MB, the input limit "
+                        f"{_named(path, what)} is larger than {limit // 2**20:,} MB, the input limit "
                         f"(set {LIMIT_VARIABLE} to raise it)."
                     )
                 yield block
@@ -122,7 +130,7 @@ def _blocks(path: Path, what: str, size: int) -> Iterator[bytes]:
     except IsADirectoryError:
         raise InputError(f"{str(path)!r} is a folder, not a file.") from None
     except OSError as error:
-        raise InputError(f"The {what} {str(path)!r} cannot be read ({error.strerror}).") from None
+        raise InputError(f"{_named(path, what)} cannot be read ({error.strerror}).") from None
 
 
 def open_input(path: Path) -> BinaryIO:

@@ -125,6 +125,17 @@ def test_encode_file(model, tmp_path):
     assert code == 0 and json.loads(out)["tokens"] == ["wi", "d", "est</w>", "low</w>"]
 
 
+def test_encode_file_dash_reads_standard_input_and_refuses_bad_text_before_writing(model, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"widest low\n")))
+    code, out, _ = run("encode", "--model", str(model), "--file", "-", "--json")
+    assert code == 0 and json.loads(out)["tokens"] == ["wi", "d", "est</w>", "low</w>"]
+    for data, says in [(b"wide\xff", "is not valid UTF-8"), (b"wide\x00st", "looks binary")]:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        code, out, err = run("encode", "--model", str(model), "--file", "-", "--json")
+        assert code == 1 and out == "" and one_sentence(err)
+        assert err.startswith(f"bpe-studio: Standard input {says}")
+
+
 def one_sentence(err: str) -> bool:
     lines = err.strip().splitlines()
     return (
