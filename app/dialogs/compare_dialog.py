@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QHideEvent, QShowEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,12 +39,14 @@ from app.files import file_name
 from app.guard import guard_overrides
 from app.models.rows_model import RowsModel
 from app.panes.plots_pane import (
+    PLOT_TEXT_SCALE,
     TickRoom,
     _across_ticks,
     _compact_ticks,
     _log_tick_strings,
     _log_ticks,
     _set_ticks,
+    fit_axes,
 )
 from app.refresh_timer import RefreshTimer
 from app.theme import is_dark
@@ -147,6 +149,7 @@ class CompareDialog(SideDialog):
         self.further, self.further_title = QListWidget(), QLabel()  # the longer run's further merges
         self.curves = pg.GraphicsLayoutWidget()
         self.curve_plots = {}
+        self._tick_room = TickRoom()
         dark = is_dark()
         ink = "#d4d4d4" if dark else "#333333"  # as the Plots pane
         self.curves.setBackground("#1e1e1e" if dark else "w")
@@ -156,14 +159,13 @@ class CompareDialog(SideDialog):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setPen(ink)
                 plot.getAxis(axis).setTextPen(ink)
-            # Labelled as on the Plots pane (60k, 1.2M): room for "00.5k" is room for any label.
-            plot.getAxis("left").setWidth(self.fontMetrics().horizontalAdvance("00.5k") + 12)
+            # Labelled as on the Plots pane (60k, 1.2M), and spaced for the zoom as there.
             if key == "top_count":
-                _set_ticks(plot.getAxis("left"), _log_ticks, _log_tick_strings, TickRoom())
+                _set_ticks(plot.getAxis("left"), _log_ticks, _log_tick_strings, self._tick_room)
             else:
                 plot.getAxis("left").tickStrings = _compact_ticks
             # Steps are whole: a short run's axis had ticks at 0.5, 1.5, 2.5.
-            _set_ticks(plot.getAxis("bottom"), _across_ticks, room=TickRoom())
+            _set_ticks(plot.getAxis("bottom"), _across_ticks, room=self._tick_room)
             plot.addLegend(offset=(-10, -10) if key == "vocab_size" else (-10, 10))  # off the curves
             plot.showGrid(x=True, y=True, alpha=0.2)
             a = plot.plot(pen=pg.mkPen("#1f77b4", width=2), name="A")
@@ -172,6 +174,7 @@ class CompareDialog(SideDialog):
             plot.addItem(mark)
             self.curve_plots[key] = (plot, a, b, mark)
         self.curve_plots["top_count"][0].setLogMode(y=True)
+        self._fit_curves_to_font()
         self.encoded = QLabel(wordWrap=True)
         self.encoded.setTextFormat(Qt.TextFormat.RichText)
         self.sweep_button = QPushButton("Sweep every rule to the length of A")
@@ -379,6 +382,25 @@ class CompareDialog(SideDialog):
         current = trainer.branch_history(trainer.current_branch)
         other = comparison.b if comparison.a.records == current else comparison.a
         plots.show_other(other.records, comparison.first_divergence)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # the window zoomed
+            self._fit_curves_to_font()
+        super().changeEvent(event)
+
+    def _fit_curves_to_font(self) -> None:
+        """The curves' titles, legends and tick labels at the Plots pane's size for this font."""
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * PLOT_TEXT_SCALE)
+        plots = [plot for plot, *_ in self.curve_plots.values()]
+        for plot, (_, heading) in zip(plots, CURVES, strict=True):
+            plot.setTitle(heading, size=f"{font.pointSizeF():.0f}pt")
+            plot.legend.setLabelTextSize(f"{font.pointSizeF():.0f}pt")
+            for _, label in plot.legend.items:  # (pyqtgraph draws a label anew only when set)
+                label.setText(label.text)
+            for axis in ("left", "bottom"):
+                plot.getAxis(axis).setTickFont(font)
+        fit_axes(plots, self._tick_room, font)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

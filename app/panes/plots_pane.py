@@ -22,7 +22,7 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import Exporter
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QRectF, Qt
-from PySide6.QtGui import QContextMenuEvent, QFontMetrics, QPainter, QPicture
+from PySide6.QtGui import QContextMenuEvent, QFont, QFontMetrics, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsItem, QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -66,6 +66,9 @@ def _compact(value: float) -> str:
 
 def _compact_ticks(values, scale, spacing) -> list[str]:
     return [_compact(v * scale) for v in values]
+
+
+PLOT_TEXT_SCALE = 0.9  # the plots' labels a little smaller than the tables' text
 
 
 class TickRoom:
@@ -168,6 +171,21 @@ def _set_ticks(axis: pg.AxisItem, values, strings=_compact_ticks, room: TickRoom
     pyqtgraph calls these while painting the axis, inside a Qt virtual: so they are guarded."""
     axis.tickValues = guarded(partial(values, room=room), list)
     axis.tickStrings = guarded(strings, list)
+
+
+def fit_axes(plots: Sequence[pg.PlotItem], room: TickRoom, font: QFont) -> None:
+    """Tick labels spaced for ``font``, and room for the widest compact label: pyqtgraph
+    sizes an axis from its first labels and hides wider ones later, and our ranges rarely
+    change to make it look again. Zooming thus never piles labels up nor cuts them."""
+    metrics = QFontMetrics(font)
+    room.up = metrics.height() * 1.4
+    room.across = metrics.horizontalAdvance("20000") * 1.6
+    room.digit = metrics.horizontalAdvance("0")
+    width = metrics.horizontalAdvance("00.5k") + 12
+    height = metrics.height() + 10  # the bottom labels: too short an axis hides them all
+    for plot in plots:
+        plot.getAxis("left").setWidth(width)
+        plot.getAxis("bottom").setHeight(height)
 
 
 # Each plot's title, and a short one for a narrow plot (the axes say the rest).
@@ -427,7 +445,7 @@ class PlotsPane(QWidget):
             note.setVisible(False)
             plot.addItem(note, ignoreBounds=True)
             self.no_corpus_notes.append(note)
-        self._fit_axes()
+        fit_axes(self.plots, self._tick_room, self.font())
         self.top_plot.setToolTip("Orange ticks: the step met a tie at the top count (logarithmic scale)")
         # Counts fall from hundreds of thousands to a handful: only a log scale shows the tail.
         self.top_plot.setLogMode(y=True)
@@ -549,22 +567,8 @@ class PlotsPane(QWidget):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setTickFont(font)
             _set_title(plot, self._text_color, self._title_size, title)
-        self._fit_axes(font)
+        fit_axes(self.plots, self._tick_room, font)
         self._fit_titles()
-
-    def _fit_axes(self, font=None) -> None:
-        """Room for the widest compact label: pyqtgraph sizes an axis from its first labels and
-        hides wider ones later, and our ranges rarely change to make it look again. Tick
-        labels are spaced for the font, so zooming never piles them up."""
-        metrics = QFontMetrics(font or self.font())
-        self._tick_room.up = metrics.height() * 1.4
-        self._tick_room.across = metrics.horizontalAdvance("20000") * 1.6
-        self._tick_room.digit = metrics.horizontalAdvance("0")
-        width = metrics.horizontalAdvance("00.5k") + 12
-        height = metrics.height() + 10  # the bottom labels: too short an axis hides them all
-        for plot in self.plots:
-            plot.getAxis("left").setWidth(width)
-            plot.getAxis("bottom").setHeight(height)
 
     def refresh(self) -> None:
         trainer = self._bridge.trainer

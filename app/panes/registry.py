@@ -18,12 +18,11 @@ from app.panes.encode_pane import EncodePane
 from app.panes.history_pane import HistoryPane
 from app.panes.merges_pane import MergesPane
 from app.panes.pairs_pane import PairsPane
-from app.panes.plots_pane import PlotsPane
+from app.panes.plots_pane import PLOT_TEXT_SCALE, PlotsPane
 from app.panes.vocab_pane import VocabPane
 
 P = TypeVar("P", bound=QWidget)
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-PLOT_TEXT_SCALE = 0.9  # the plots' labels a little smaller than the tables' text
 
 
 @dataclass(frozen=True)

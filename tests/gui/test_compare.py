@@ -534,3 +534,20 @@ def test_a_question_mark_in_other_rules_is_explained_where_it_is_shown(qtbot, ma
     others = window.merges_pane.model.index(0, OTHERS)
     assert others.data().endswith(" ?")
     assert "? in Other rules: only these pairs were recorded" in others.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_the_curves_labels_follow_the_zoom_as_the_plots_panes_do(qtbot, make_window):
+    """Zoomed for a projector, the Compare view's curves kept their small tick labels and titles."""
+    window = make_window()
+    dialog = _continued_by_hf(qtbot, window, merges=4, more=2)
+    plot = dialog.curve_plots["corpus_tokens"][0]
+    before = plot.getAxis("bottom").style["tickFont"].pointSizeF(), plot.getAxis("left").fixedWidth
+    fresh_focus(qtbot, window)
+    for _ in range(3):
+        press("Ctrl++")
+    qtbot.waitUntil(lambda: dialog.font().pointSizeF() == window.font().pointSizeF())
+    pane = window.panes["plots"].plots[0]
+    after = plot.getAxis("bottom").style["tickFont"].pointSizeF(), plot.getAxis("left").fixedWidth
+    assert after[0] == pane.getAxis("bottom").style["tickFont"].pointSizeF() > before[0]
+    assert after[1] == pane.getAxis("left").fixedWidth > before[1]
+    assert plot.titleLabel.opts["size"] == pane.titleLabel.opts["size"] == plot.legend.opts["labelTextSize"]
