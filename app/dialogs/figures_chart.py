@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from app.guard import guard_overrides
-from app.panes.plots_pane import QtSvgExporter
+from app.panes.plots_pane import PLOT_TEXT_SCALE, QtSvgExporter
 from app.theme import is_dark
 from bpe_core.runtime.fileio import write_atomic
 from bpe_core.tools.measure import Counts
@@ -60,6 +61,8 @@ class FiguresChart(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.plot)
         self.figure.currentTextChanged.connect(lambda _: self.redraw())
+        self._label_size = ""
+        self._fit_to_font()
         self.restyle()
 
     def show_counts(self, counts: dict[str, dict[str, Counts]]) -> None:
@@ -89,7 +92,7 @@ class FiguresChart(QWidget):
             self.legend.addItem(item, model)
         ticks = [(i, Path(file).name) for i, file in enumerate(files)]
         plot.getAxis("bottom").setTicks([ticks])
-        plot.setLabel("left", self.figure.currentText())
+        plot.setLabel("left", self.figure.currentText(), **{"font-size": self._label_size})
         plot.setXRange(-0.6, max(len(files) - 0.4, 0.6), padding=0)
         top = max((max(h, default=0) for _, h in bars), default=0)
         plot.setYRange(0, top * 1.25 if top > 0 else 1, padding=0)
@@ -108,6 +111,20 @@ class FiguresChart(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self.restyle()
+        elif event.type() == QEvent.Type.FontChange:  # the window zoomed
+            self._fit_to_font()
+            self.redraw()
+
+    def _fit_to_font(self) -> None:
+        """Tick labels, the axis name and the legend at the Plots pane's size for this font
+        (pyqtgraph reads no widget font)."""
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * PLOT_TEXT_SCALE)
+        self._label_size = f"{font.pointSizeF():.0f}pt"
+        for axis in ("left", "bottom"):
+            self.plot.getAxis(axis).setTickFont(font)
+        self.plot.getAxis("bottom").setHeight(QFontMetrics(font).height() + 10)  # else cut off, zoomed
+        self.legend.setLabelTextSize(self._label_size)
 
     def export(self, path: str) -> None:
         """The chart as PNG, or SVG for a ``.svg`` path, written atomically (raises OSError)."""

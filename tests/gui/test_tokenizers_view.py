@@ -117,6 +117,20 @@ def test_files_measured_are_charted_a_bar_per_file_and_tokenizer_and_export_as_p
     ticks = chart.plot.getAxis("bottom")._tickLevels[0]
     assert [label for _, label in ticks] == ["english.txt", "french.txt"]
 
+    # Zoomed for a projector, its labels grow with every other text of the window.
+    small = chart.plot.getAxis("bottom").style["tickFont"].pointSizeF()
+    room = chart.plot.getAxis("bottom").fixedHeight  # for the files' names under the bars
+    fresh_focus(qtbot, window)
+    for _ in range(3):
+        press("Ctrl++")
+    qt_wait_until(lambda: chart.font().pointSizeF() == window.font().pointSizeF())
+    pane = window.panes["plots"].plots[0]
+    grown = chart.plot.getAxis("bottom").style["tickFont"].pointSizeF()
+    assert grown == pane.getAxis("bottom").style["tickFont"].pointSizeF() > small
+    assert chart.legend.opts["labelTextSize"] == pane.titleLabel.opts["size"]
+    assert chart.plot.getAxis("left").labelStyle["font-size"] == pane.titleLabel.opts["size"]
+    assert chart.plot.getAxis("bottom").fixedHeight > room
+
     dialog.export(str(tmp_path / "chart.png"))
     dialog.export(str(tmp_path / "chart.svg"))
     image = QImage(str(tmp_path / "chart.png"))
