@@ -271,6 +271,7 @@ class Encoder:
         self._raw_specials, self._normalized_specials = finders(
             list(self._special_of), config.special_matching, spelled
         )
+        self._spelled = {self._special_of[t]: text for t, text in spelled.items() if t in self._special_of}
         # Those found in every text, special tokens asked for or not (SentencePiece's user-defined
         # pieces; Hugging Face's added tokens not marked special, ordinary vocabulary to it):
         # without allow_special these finders are used, None when there are none.
@@ -885,7 +886,12 @@ class Encoder:
         )
         if sentencepiece is not None:
             return self._decode_sentencepiece(ids, sentencepiece)
-        boundary = "" if self.config.keeps_whitespace else " "
+        config = self.config
+        # A pipeline of its own (an imported one's steps) keeps its whitespace, but a marker or a
+        # continuing prefix says where words end: Hugging Face's decoders put a space there.
+        marked = config.end_of_word is not None or config.continuing_prefix is not None
+        separated = not config.keeps_whitespace or (config.pretokenize == "custom" and marked)
+        boundary = " " if separated else ""
         byte_mode = self.config.unit == "byte"
         byte_of = self._fallback_bytes
         escape, prepended = space_escape(self.config.normalizers, self.config.pre_tokenizers)
@@ -901,18 +907,22 @@ class Encoder:
                 pending.clear()
             fallbacks = 0
 
-        for token_id in ids:
+        for place, token_id in enumerate(ids):
             if token_id in byte_of:  # a byte's token, an added token too (see _fallback_table)
                 pending.append(byte_of[token_id])
                 fallbacks += 1
                 continue
             if token_id == UNKNOWN_ID or token_id in self.special_ids:
                 flush()
-                out.append("\ufffd" if token_id == UNKNOWN_ID else keys[token_id])
+                if prefix is not None and place:  # a word of its own (a token without the prefix)
+                    out.append(boundary)
+                # An added token matched in normalized text is, to Hugging Face, as normalized.
+                added = "\ufffd" if token_id == UNKNOWN_ID else self._spelled.get(token_id, keys[token_id])
+                out.append(added if escape is None else added.replace(escape, " "))
                 continue
             key = keys[token_id] if escape is None else keys[token_id].replace(escape, " ")
             if prefix is not None:  # ``##b`` continues a word; any other token begins one
-                if key.startswith(prefix) and len(key) > len(prefix):
+                if key.startswith(prefix) and len(key) > len(prefix) and place:  # (the first: as it is)
                     key = key[len(prefix) :]
                 elif out and self.config.end_of_word is None:
                     flush()

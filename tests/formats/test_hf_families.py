@@ -392,3 +392,76 @@ def test_an_export_to_a_format_without_added_tokens_says_which_tokens_it_cannot_
     for format in ("gpt2", "tiktoken"):
         assert any("('ROMEO', 'hello world')" in note for note in export_notes(ours, format)), format
     assert not any("ROMEO" in note for note in export_notes(ours, "hf"))
+
+
+DECODED_AS_HUGGING_FACE = {
+    # name: (family, the decoder written into the file, added tokens (content, normalized))
+    "llama2 with added tokens, normalized and not": (
+        "llama2 (Prepend and Replace, byte fallback)",
+        LLAMA_DECODER,
+        [("newword", True), ("Hello World", True), ("<tool>", False)],
+    ),
+    "lowercased, an added token normalized, WordPiece's decoder": (
+        "continuing-subword prefix (##), like WordPiece's",
+        decoders.WordPiece(prefix="##", cleanup=False),
+        [("HELLO", True), ("WoRLD", False)],
+    ),
+    "a split of its own with an end-of-word suffix": (
+        "split on whitespace runs, suffix",
+        decoders.BPEDecoder(suffix="</w>"),
+        [],
+    ),
+    "splits of their own with a continuing prefix": (
+        "whitespace and digits, continuing prefix",
+        decoders.WordPiece(prefix="##", cleanup=False),
+        [],
+    ),
+}
+MORE_FAMILIES = {
+    "split on whitespace runs, suffix": lambda: (
+        split(r"\s+", "removed"),
+        None,
+        False,
+        {"end_of_word_suffix": "</w>"},
+    ),
+    "whitespace and digits, continuing prefix": lambda: (
+        sequence(pre_tokenizers.Whitespace(), pre_tokenizers.Digits()),
+        None,
+        False,
+        {"continuing_subword_prefix": "##"},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECODED_AS_HUGGING_FACE))
+def test_any_ids_decode_as_the_files_decoder_does(name, tmp_path, monkeypatch):
+    """Added tokens matched in normalized text decode as normalized (``newword`` after Llama's
+    ``▁``, ``HELLO`` lowercased), a pipeline of its own with a suffix or a continuing prefix
+    puts spaces between words, and a first token's ``##`` stays, as Hugging Face decodes."""
+    import random
+
+    family, decoder, added = DECODED_AS_HUGGING_FACE[name]
+    for extra, build in MORE_FAMILIES.items():
+        monkeypatch.setitem(FAMILIES, extra, build)
+    theirs, _ = trained(family, tmp_path)
+    theirs.decoder = decoder
+    theirs.add_tokens([AddedToken(content, normalized=normalized) for content, normalized in added])
+    theirs.save(str(tmp_path / "with_decoder.json"))
+    ours, _ = read_hf(str(tmp_path / "with_decoder.json"))
+    texts = ["Hello world again", "a newword b HELLO WoRLD", "say Hello World now", "x <tool> 12 ab"]
+    assert [ours.encode_ids(t) for t in texts] == hf_ids(theirs, texts)
+    for text in texts:
+        ids = ours.encode_ids(text)
+        assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False)
+    pick = random.Random(7)
+    size = theirs.get_vocab_size()
+    for _ in range(300):
+        ids = [pick.randrange(3, size) for _ in range(pick.randrange(1, 8))]  # (the specials: skipped)
+        assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False), ids
+
+
+def test_a_clip_like_tokenizer_decodes_with_spaces_between_its_words(families):
+    """CLIP's file ends words with ``</w>`` and has a byte-level decoder that leaves it in the
+    text; transformers' CLIP tokenizer puts spaces there, as does ours."""
+    _, ours, _ = families["clip (inverted split, suffix)"]
+    assert ours.decode(ours.encode_ids("A photo of a cat, and dogs!")) == "a photo of a cat , and dogs !"
