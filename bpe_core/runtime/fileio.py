@@ -193,6 +193,8 @@ def check_writable(path: str | Path, example: str = "model.json") -> Path:
     try:  # a name too long, or a loop of symbolic links, is said by the system
         is_folder = text.endswith(os.sep) or Path(text).is_dir()
         target = Path(os.path.realpath(text))
+        if not target.exists() and Path(text).exists():  # /dev/fd/63: a pipe, whose "pipe:[N]" no path names
+            target = Path(text)
         _kind(target)
     except OSError as error:
         raise SessionError(f"Cannot write {text!r} ({error.strerror}).") from None

@@ -197,6 +197,25 @@ def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path):
     assert corpus.read_text(encoding="utf-8") == "hello world"
 
 
+@pytest.mark.parametrize("command", ["count", "train"])
+def test_an_output_into_a_pipe_of_a_shell_is_written_into_it(tmp_path, command):
+    """``-o >(gzip > x.gz)`` and ``-o /dev/stdout | head`` name a pipe by a file descriptor, whose
+    link names no file ("pipe:[N]"): it was refused as a folder that does not exist."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("to be or not to be", encoding="utf-8")
+    read_end, write_end = os.pipe()
+    try:
+        options = ["--merges", "2"] if command == "train" else []
+        code, _out, err = run(command, str(corpus), "-o", f"/dev/fd/{write_end}", *options)
+    finally:
+        os.close(write_end)
+    with os.fdopen(read_end, "rb") as stream:
+        written = stream.read().decode("utf-8")
+    assert code == 0, err
+    assert written.startswith("#bpe-studio counts 1\nbe\t2\n" if command == "count" else "{")
+    assert not list(tmp_path.glob(".*")) and sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]
+
+
 def test_a_file_url_names_the_file_it_encodes(tmp_path):
     corpus = tmp_path / "a b ü.txt"
     corpus.write_text("low lower low", encoding="utf-8")
