@@ -38,9 +38,9 @@ from typing import Any, BinaryIO
 from urllib.parse import unquote
 
 from bpe_core.errors import InputError, has_lone_surrogate, quoted
-from bpe_core.runtime.fileio import LIMIT_VARIABLE, input_limit
+from bpe_core.runtime.fileio import LIMIT_VARIABLE, STDIN_NAME, input_limit
 
-STDIN = "-"
+STDIN = STDIN_NAME
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
 # A ``.json`` corpus file is JSON lines too: C4's shards (``c4-train.00000-of-01024.json.gz``) and
 # many datasets' ``train.json`` are; a JSON document (an array, an object over several lines)
