@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,7 @@ from bpe_core.history.events import (
     Event,
 )
 from bpe_core.history.records import USER
-from bpe_core.io.counts_file import is_counts_file
+from bpe_core.io.counts_file import COUNTING_SETTINGS, is_counts_file
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
@@ -634,7 +634,7 @@ class Bridge(QObject):
             if kind == "session":
                 return load_session(path, report), Source(path.name), path  # reports what is wrong
             input_kind = kind or corpus_kind(path)
-            corpus = _load_corpus(path, config, input_kind, report)
+            corpus = _load_corpus(path, config, input_kind, report, chosen=())  # counts: as counted
             # The pair index next: seconds for millions of words, of no known length (and a
             # Cancel pressed meanwhile stops here).
             report(0, 0)
@@ -663,7 +663,7 @@ class Bridge(QObject):
                     "texts apart, since counts were made by a pipeline of their own."
                 )
             kind = kinds[paths[0]]
-            corpus = _load_corpus(paths, PipelineConfig(), kind, report)
+            corpus = _load_corpus(paths, PipelineConfig(), kind, report, chosen=())
             report(0, 0)
             name = f"{paths[0].name} and {len(paths) - 1} more"
             return Trainer(corpus, training), Source(name, paths[0], tuple(paths[1:]), input_kind=kind), None
@@ -775,7 +775,10 @@ class Bridge(QObject):
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
             if source.path is not None:
-                corpus = _load_corpus([source.path, *source.more], config, source.input_kind, report)
+                # the settings chosen: word counts made otherwise are refused, not misread
+                corpus = _load_corpus(
+                    [source.path, *source.more], config, source.input_kind, report, chosen=COUNTING_SETTINGS
+                )
             elif source.text is not None and source.input_kind == "counts":
                 corpus = Corpus.from_counts(source.text, config)
             elif source.text is not None:
@@ -968,9 +971,12 @@ def corpus_kind(path: Path) -> str:
     return "counts" if path.suffix.lower() in COUNTS_SUFFIXES or is_counts_file(path) else "text"
 
 
-def _load_corpus(path: Path | list[Path], config: PipelineConfig, kind: str, report) -> Corpus:
-    """A corpus counted on every core (worker processes are spawned: this process has threads)."""
-    return load_corpus(path, config, kind, report, workers=os.cpu_count() or 1)
+def _load_corpus(
+    path: Path | list[Path], config: PipelineConfig, kind: str, report, chosen: Collection[str] | None = None
+) -> Corpus:
+    """A corpus counted on every core (worker processes are spawned: this process has threads);
+    word counts under the pipeline that counted them (``chosen``: see ``load_corpus``)."""
+    return load_corpus(path, config, kind, report, workers=os.cpu_count() or 1, chosen=chosen)
 
 
 def _left_out(types: int) -> str:

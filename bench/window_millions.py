@@ -62,8 +62,9 @@ for n in (3, 4, 5):
     if len(counts) >= target:
         break
 from itertools import islice
+from bpe_core import PipelineConfig
 from bpe_core.io.counts_file import write_counts
-write_counts(dict(islice(counts.items(), target)), sys.argv[2])  # as ``bpe-studio count`` writes
+write_counts(dict(islice(counts.items(), target)), PipelineConfig(), sys.argv[2])  # as count writes
 """
 
 FILTERS = ("the", "e", "of_the_", "zebra", "qqqq")  # common, everywhere, a phrase, rare, none

@@ -90,10 +90,10 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not counts:
         raise InputError("The inputs hold no words after pre-tokenization.")
     if to_stdout:  # the counts are the output: the summary goes with the progress, to stderr
-        stdout.write(counts_tsv(counts))
+        stdout.write(counts_tsv(counts, config))
         getattr(stdout, "send", stdout.flush)()  # written before they are said to be
     else:
-        write_counts(counts, args.output)
+        write_counts(counts, config, args.output)
     seconds = time.perf_counter() - started
     total = sum(counts.values())
     print(

@@ -113,9 +113,12 @@ def input_options(parser: argparse.ArgumentParser) -> None:
 def pipeline_options(parser: argparse.ArgumentParser) -> None:
     """How text becomes word types (``pipeline_of`` reads them)."""
     parser.add_argument("--unit", choices=UNITS, default="char")
-    parser.add_argument("--pretokenize", choices=NAMED_PRETOKENIZERS, default="whitespace")
+    # No default of their own: given or not, for counts files, which say how they were counted
     parser.add_argument(
-        "--normalize", choices=NAMED_NORMALIZATIONS, default="none", help="Unicode normal form"
+        "--pretokenize", choices=NAMED_PRETOKENIZERS, help="how text splits into words (default whitespace)"
+    )
+    parser.add_argument(
+        "--normalize", choices=NAMED_NORMALIZATIONS, help="Unicode normal form (default none)"
     )
     parser.add_argument("--lowercase", action="store_true")
     parser.add_argument(
@@ -182,16 +185,30 @@ def tie_break_option(parser: argparse.ArgumentParser) -> None:
 def pipeline_of(args: argparse.Namespace) -> PipelineConfig:
     """The pipeline :func:`training_options` describe."""
     marker = None if args.end_of_word == "none" else args.end_of_word
+    defaults = PipelineConfig()
     return PipelineConfig(
-        normalization=args.normalize,
+        normalization=args.normalize or defaults.normalization,
         lowercase=args.lowercase,
-        pretokenize=args.pretokenize,
+        pretokenize=args.pretokenize or defaults.pretokenize,
         unit=args.unit,
         end_of_word=marker,
         attach_marker=args.attach_marker,
         special_tokens=tuple(args.special_token),
         prefix_space=args.prefix_space,
     )
+
+
+def counting_given(args: argparse.Namespace) -> frozenset[str]:
+    """The counting settings (``bpe_core.io.counts_file``) given on the command line: a counts
+    file's own stand for the others."""
+    given = {
+        "normalization": args.normalize is not None,
+        "lowercase": args.lowercase,
+        "pretokenize": args.pretokenize is not None,
+        "special_tokens": bool(args.special_token),
+        "prefix_space": args.prefix_space,
+    }
+    return frozenset(setting for setting, was in given.items() if was)
 
 
 def field_of(args: argparse.Namespace) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar, amount
 from bpe_core.cli.options import (
+    counting_given,
     field_of,
     note_records_on_stdin,
     pipeline_of,
@@ -102,7 +103,9 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: TextIO) -> Corpus:
-    """The corpus of the inputs ``train`` and ``compare`` were given, counted with progress."""
+    """The corpus of the inputs ``train`` and ``compare`` were given, counted with progress;
+    counts files bring the pipeline that counted them (the corpus's ``config``), refused where
+    an option given says otherwise."""
     note_records_on_stdin(args, stderr)
     progress = CountProgress(stderr)
     # A command-line process has no threads, so counting may fork its workers.
@@ -115,6 +118,7 @@ def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: T
         field_of(args),
         fork=True,
         stdin_kind=stdin_kind_of(args),
+        chosen=counting_given(args),
     )
     progress.close()
     return corpus

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import (
-    HEADER,
+    counting_in,
     counts_corpus,
     parquet_counts_corpus,
     plain_counts,
@@ -38,25 +38,36 @@ def load_corpus(
     field: str = DEFAULT_FIELD,
     fork: bool = False,
     stdin_kind: str = "text",
+    chosen: Collection[str] | None = None,
 ) -> Corpus:
     """The corpus of ``inputs``: files, folders, globs or ``-`` (``bpe_core.io.sources``), each
     text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes (forked only
     with ``fork``, see ``counting.count_sources``); or, with ``input_kind="counts"``, counts
-    files (``bpe_core.io.counts_file``) added up. Standard input is ``stdin_kind`` (``text`` or
-    ``jsonl``)."""
+    files (``bpe_core.io.counts_file``) added up, under the pipeline that counted them: their
+    counting settings are taken, and those named in ``chosen`` must agree with ``config``'s
+    (``None``: ``config`` is taken as it is, as for a tokenizer's own pipeline). Standard input
+    is ``stdin_kind`` (``text`` or ``jsonl``)."""
     if input_kind not in INPUT_KINDS:
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
     if input_kind == "counts":
         names = counts_files(specs)
         shards = len(names) > 1  # an empty shard among others adds nothing, as its text would
-        corpora = [c for name in names if (c := _counts(name, config, progress, shards)) is not None]
+        read = [(name, _counts(name, config, progress, shards, chosen)) for name in names]
+        corpora = [(name, corpus) for name, corpus in read if corpus is not None]
         if not corpora:
             raise InputError(f"The {len(names):,} counts files hold no word counts.")
-        if len(corpora) == 1:
-            return corpora[0]
-        items = (pair for corpus in corpora for pair in zip(corpus.words, corpus.counts, strict=True))
-        return Corpus.from_word_counts(items, config)
+        (first, corpus), *others = corpora
+        if not others:
+            return corpus
+        for other, shard in others:
+            if shard.config != corpus.config:
+                raise InputError(
+                    f"The counts files {first!r} and {other!r} were counted with different pipelines: "
+                    "their words are pieces of different kinds."
+                )
+        items = (pair for _, shard in corpora for pair in zip(shard.words, shard.counts, strict=True))
+        return Corpus.from_word_counts(items, corpus.config)
     sources = expand(specs, stdin_kind)
     counted = count_sources(sources, config, field, workers, progress, fork=fork)
     if not counted.counter:  # said of the inputs, which the user named
@@ -81,16 +92,21 @@ def counts_files(specs: list[str]) -> list[str]:
 
 
 def _counts(
-    path: str, config: PipelineConfig, progress: Progress | None, shard: bool = False
+    path: str,
+    config: PipelineConfig,
+    progress: Progress | None,
+    shard: bool = False,
+    chosen: Collection[str] | None = None,
 ) -> Corpus | None:
     """The corpus of one counts file; ``None`` for a shard (one of several) that holds only the
     header: a part of the input without words, which ``count`` refuses to write alone."""
     if path.lower().endswith(".parquet"):
-        return parquet_counts_corpus(path, config, shard)
+        return parquet_counts_corpus(path, config, shard, chosen)
     text = read_counts_text(path)
-    if shard and text.lstrip("\ufeff").rstrip("\r\n") == HEADER:
+    alone = text.lstrip("\ufeff").rstrip("\r\n")
+    if shard and "\n" not in alone and "\r" not in alone and counting_in(alone, path) is not None:
         return None
-    corpus = counts_corpus(text, path, config, progress)
+    corpus = counts_corpus(text, path, config, progress, chosen)
     if corpus is not None:
         return corpus
     # without the header: word<TAB>count lines, each word text

@@ -3,11 +3,15 @@
 TSV: a first line ``#bpe-studio counts 1``, then one word type a line, ``word<TAB>count``,
 sorted by count (descending) then word (by code points). Under that header a word's ``\\``,
 tab, line feed and carriage return are written ``\\\\``, ``\\t``, ``\\n`` and ``\\r``, so any piece
-(GPT-2's ``"\\n\\n"``, a tab) survives; the words are pieces as the pipeline made them, read back
-as they are. A file without the header is read as before: each ``word<TAB>count`` line's word is
-text, normalized and pre-tokenized like any text.
+(GPT-2's ``"\\n\\n"``, a tab) survives. The words are the pieces of the pipeline that counted
+them, read back as they are; so the header says which pipeline: after a TAB, its settings that
+make pieces (``COUNTING_SETTINGS``) where they differ from the defaults, as a JSON object
+(``#bpe-studio counts 1<TAB>{"pretokenize": "gpt2"}``), the bare header being the defaults. A
+file without the header is read as before: each ``word<TAB>count`` line's word is text,
+normalized and pre-tokenized like any text.
 
-Parquet: columns ``word`` (string) and ``count`` (int64), in the same order.
+Parquet: columns ``word`` (string) and ``count`` (int64), in the same order; the same JSON
+object under the schema's metadata key ``bpe-studio pipeline``.
 """
 
 from __future__ import annotations
@@ -15,13 +19,15 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import json
 import lzma
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from itertools import chain
 from pathlib import Path
+from typing import Any
 
-from bpe_core.errors import InputError, quoted
+from bpe_core.errors import ConfigError, InputError, quoted
 from bpe_core.io.sources import (
     Source,
     byte_blocks,
@@ -43,6 +49,100 @@ _ESCAPED = re.compile(r"[\\\t\n\r]")
 _ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
 _WHITESPACE = re.compile(r"\s")  # exactly what str.split() splits at
 _FIRST_LINE = re.compile(r"[^\r\n]*")  # up to a LF, CRLF or lone CR
+
+# The settings that make text into pieces: a counts file's words are the pieces of the pipeline
+# that counted them, so its header names these, and training on it takes them. (The unit, the
+# end-of-word marker and the rest act on the pieces, after counting.)
+COUNTING_SETTINGS = (
+    "normalization",
+    "lowercase",
+    "pretokenize",
+    "special_tokens",
+    "prefix_space",
+    "normalizers",
+    "pre_tokenizers",
+    "special_matching",
+)
+PARQUET_KEY = b"bpe-studio pipeline"
+Counting = dict[str, Any]  # counting settings as JSON values, those at their defaults left out
+
+
+def counting_of(config: PipelineConfig) -> Counting:
+    """The counting settings of ``config`` that differ from the defaults."""
+    data, defaults = config.to_dict(), PipelineConfig().to_dict()  # (to_dict leaves out some defaults)
+    return {
+        name: data[name] for name in COUNTING_SETTINGS if name in data and data[name] != defaults.get(name)
+    }
+
+
+def header_of(config: PipelineConfig) -> str:
+    counting = counting_of(config)
+    # ASCII JSON: no character in it (U+2028, a TAB) can be taken for a line's or a cell's end
+    return f"{HEADER}\t{json.dumps(counting)}" if counting else HEADER
+
+
+def counting_in(first: str, name: str) -> Counting | None:
+    """The counting settings a first line states (none for the bare header: the defaults), or
+    ``None`` if it is no header."""
+    if first == HEADER:
+        return {}
+    if not first.startswith(HEADER + "\t"):
+        return None
+    return _counting_json(first[len(HEADER) + 1 :], f"The header of the counts file {name!r}")
+
+
+def _counting_json(text: str | bytes, where: str) -> Counting:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict) or not set(data) <= set(COUNTING_SETTINGS):
+        raise InputError(f"{where} does not state its pipeline as a JSON object of counting settings.")
+    return data
+
+
+def counted_pipeline(
+    counting: Counting | None, config: PipelineConfig, chosen: Collection[str] | None, name: str
+) -> PipelineConfig:
+    """The pipeline of a counts file's words: ``config`` with the counting settings the file
+    states, where those named in ``chosen`` (the caller's choice) must agree. ``config`` as it is
+    for ``chosen=None`` (a tokenizer's own pipeline, whose steps may make the same pieces by
+    another name) or a file that states none (Parquet written elsewhere)."""
+    if chosen is None or counting is None:
+        return config
+    others = {key: value for key, value in config.to_dict().items() if key not in COUNTING_SETTINGS}
+    try:
+        counted = PipelineConfig.from_dict({**others, **counting})
+    except ConfigError as error:
+        raise InputError(
+            f"The counts file {name!r} was counted with a pipeline that cannot be used here: {error}"
+        ) from None
+    differ = [
+        key for key in COUNTING_SETTINGS if key in chosen and getattr(counted, key) != getattr(config, key)
+    ]
+    if differ:
+        raise InputError(
+            f"The counts file {name!r} was counted {_described(counted, differ)}, not "
+            f"{_described(config, differ)}; its words are that pipeline's pieces, so leave those "
+            "options out, give them as counted, or count the text again."
+        )
+    return counted
+
+
+def _described(config: PipelineConfig, settings: list[str]) -> str:
+    """Some counting settings of ``config`` in words."""
+    tokens = ", ".join(map(quoted, config.special_tokens))
+    parts = {
+        "normalization": f"with normalization {config.normalization}",
+        "lowercase": "with lowercasing" if config.lowercase else "without lowercasing",
+        "pretokenize": f"with pre-tokenizer {config.pretokenize}",
+        "special_tokens": f"with special tokens {tokens}" if tokens else "without special tokens",
+        "prefix_space": "with a prefix space" if config.prefix_space else "without a prefix space",
+        "normalizers": "with normalizer steps of its own",
+        "pre_tokenizers": "with pre-tokenizer steps of its own",
+        "special_matching": "with special tokens matched in a way of their own",
+    }
+    return " and ".join(parts[setting] for setting in settings)
 
 
 def sorted_counts(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -69,19 +169,21 @@ def unescaped(text: str, where: str) -> str:
     return _ESCAPE.sub(one, text)
 
 
-def counts_tsv(counts: dict[str, int]) -> str:
-    lines = [HEADER, *(f"{escaped(word)}\t{count}" for word, count in sorted_counts(counts))]
+def counts_tsv(counts: dict[str, int], config: PipelineConfig) -> str:
+    """The TSV of the counts ``config``'s pipeline made."""
+    lines = [header_of(config), *(f"{escaped(word)}\t{count}" for word, count in sorted_counts(counts))]
     return "\n".join(lines) + "\n"
 
 
-def write_counts(counts: dict[str, int], path: str | Path) -> None:
-    """TSV, or Parquet for a ``.parquet`` path, compressed as the name says (``.gz``, ``.bz2``,
-    ``.xz``, ``.zst``: read back as any input is); written atomically."""
+def write_counts(counts: dict[str, int], config: PipelineConfig, path: str | Path) -> None:
+    """The counts ``config``'s pipeline made as TSV, or Parquet for a ``.parquet`` path,
+    compressed as the name says (``.gz``, ``.bz2``, ``.xz``, ``.zst``: read back as any input
+    is); written atomically."""
     if str(path).lower().endswith(".parquet"):
-        write_atomic(path, _parquet_bytes(sorted_counts(counts)))
+        write_atomic(path, _parquet_bytes(sorted_counts(counts), counting_of(config)))
         return
     compression = kind_of(str(path))[1]
-    data = counts_tsv(counts).encode("utf-8")
+    data = counts_tsv(counts, config).encode("utf-8")
     write_atomic(path, data if compression is None else _compressed(data, compression))
 
 
@@ -99,14 +201,14 @@ def _compressed(data: bytes, compression: str) -> bytes:
     return zstandard.ZstdCompressor().compress(data)
 
 
-def _parquet_bytes(items: list[tuple[str, int]]) -> bytes:
+def _parquet_bytes(items: list[tuple[str, int]], counting: Counting) -> bytes:
     pa, pq = _pyarrow("Writing counts as Parquet")
     table = pa.table(
         {
             "word": pa.array([word for word, _ in items], type=pa.string()),
             "count": pa.array([count for _, count in items], type=pa.int64()),
         }
-    )
+    ).replace_schema_metadata({PARQUET_KEY: json.dumps(counting).encode()})  # even {}: said, not unknown
     sink = io.BytesIO()
     pq.write_table(table, sink)
     return sink.getvalue()
@@ -123,7 +225,7 @@ def _pyarrow(what: str):
 
 def has_header(data: bytes) -> bool:
     data = data.removeprefix(b"\xef\xbb\xbf")
-    return data.startswith(HEADER.encode()) and data[len(HEADER) :][:1] in (b"\n", b"\r", b"")
+    return data.startswith(HEADER.encode()) and data[len(HEADER) :][:1] in (b"\n", b"\r", b"\t", b"")
 
 
 def is_counts_file(path: str | Path) -> bool:
@@ -155,9 +257,13 @@ def read_counts_text(name: str) -> str:
     return "".join(blocks)
 
 
-def parquet_counts_corpus(name: str, config: PipelineConfig, shard: bool = False) -> Corpus | None:
-    """The corpus of a Parquet counts file (its words as pieces); ``None`` for a shard (one of
+def parquet_counts_corpus(
+    name: str, config: PipelineConfig, shard: bool = False, chosen: Collection[str] | None = None
+) -> Corpus | None:
+    """The corpus of a Parquet counts file (its words as pieces, under the pipeline that
+    :func:`counted_pipeline` makes of ``config`` and the file's); ``None`` for a shard (one of
     several) without rows, which adds nothing, as a shard with only the header does."""
+    config = counted_pipeline(_parquet_counting(name), config, chosen, name)
     rows = _parquet_counts(name)
     first = next(rows, None)
     if first is None:
@@ -167,16 +273,33 @@ def parquet_counts_corpus(name: str, config: PipelineConfig, shard: bool = False
     return Corpus.from_word_counts(chain([first], rows), config)
 
 
+def _parquet_counting(name: str) -> Counting | None:
+    """The counting settings a Parquet counts file states, ``None`` if it states none."""
+    _, pq = _pyarrow(f"Reading the counts file {name!r}")
+    try:
+        metadata = pq.read_schema(name).metadata or {}
+    except Exception:  # not Parquet: the reading of its rows says so
+        return None
+    stated = metadata.get(PARQUET_KEY)
+    return None if stated is None else _counting_json(stated, f"The counts file {name!r}")
+
+
 def counts_corpus(
-    text: str, name: str, config: PipelineConfig, progress: Progress | None = None
+    text: str,
+    name: str,
+    config: PipelineConfig,
+    progress: Progress | None = None,
+    chosen: Collection[str] | None = None,
 ) -> Corpus | None:
-    """The corpus of a counts file's ``text`` written by ``count`` (its words as pieces), or
+    """The corpus of a counts file's ``text`` written by ``count`` (its words as pieces, under
+    the pipeline that :func:`counted_pipeline` makes of ``config`` and the header's), or
     ``None`` for a file without the header (the caller reads it as word<TAB>count lines of
     text). ``progress(done, total)`` hears how far reading has got (characters, or lines when
     the file is read line by line)."""
     first = _FIRST_LINE.match(text).group()  # type: ignore[union-attr]  # (any text matches)
+    counting = counting_in(first, name)
     prefix = HEADER.rsplit(" ", 1)[0] + " "
-    if first.startswith(prefix) and first != HEADER:
+    if first.startswith(prefix) and counting is None:
         version = first.removeprefix(prefix)
         if version.isdigit() and version.isascii():
             raise InputError(
@@ -186,8 +309,9 @@ def counts_corpus(
         raise InputError(
             f"The counts file {name!r} starts with {quoted(first)}, not exactly {quoted(HEADER)}."
         )
-    if first != HEADER:
+    if counting is None:
         return None
+    config = counted_pipeline(counting, config, chosen, name)
     if not text[len(first) :].strip("\r\n"):
         raise InputError(f"The counts file {name!r} holds no word counts under its header.")
     counted = counts_columns(text, progress)
@@ -212,7 +336,7 @@ def counts_columns(text: str, progress: Progress | None = None) -> dict[str, int
     text = text.replace("\r\n", "\n") if "\r" in text else text
     start = text.find("\n") + 1
     stop = len(text) - 1 if text.endswith("\n") else len(text)  # the last line's end
-    if text[: max(start - 1, 0)] != HEADER or start >= stop:
+    if not start or counting_in(text[: start - 1], "") is None or start >= stop:
         return None
     return _by_columns(text, start, stop, _columns, progress)
 
@@ -318,7 +442,7 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
     """The (word, count) lines under the header (which is checked)."""
     # Under the header a CR in a word is escaped: any CR ends a line (CRLF, or a CR alone).
     lines = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
-    if lines[0] != HEADER:
+    if counting_in(lines[0], name) is None:
         raise InputError(f"The counts file {name!r} does not start with {quoted(HEADER)}.")
     for number, line in enumerate(lines[1:], start=2):
         if not line:

@@ -59,6 +59,54 @@ def test_count_writes_sorted_counts_that_train_as_the_folder_does(folder, tmp_pa
     assert json.loads(from_counts)["merges"] == json.loads(from_folder)["merges"]
 
 
+@pytest.mark.parametrize("output", ["counts.tsv", "counts.parquet"])
+@pytest.mark.parametrize(
+    "counting, shape",
+    [
+        (["--pretokenize", "gpt2", "--prefix-space"], ["--unit", "byte", "--end-of-word", "none"]),
+        (["--normalize", "nfkc", "--lowercase", "--pretokenize", "words", "--special-token", "<|x|>"], []),
+    ],
+    ids=["gpt2 bytes", "NFKC lowercase words"],
+)
+def test_counts_say_how_they_were_counted_and_train_as_counted(folder, tmp_path, output, counting, shape):
+    """A counts file's words are the pieces of the pipeline that counted it: its header says
+    which, training takes it (the merges and the model are those of training on the text), and
+    an option saying otherwise is refused, not saved into a model that would encode otherwise."""
+    counts, from_text, from_counts = tmp_path / output, tmp_path / "text.json", tmp_path / "counts.json"
+    assert run("count", str(folder), "-o", str(counts), *counting)[0] == 0
+    if output.endswith(".tsv"):
+        header = counts.read_text(encoding="utf-8").split("\n", 1)[0]
+        assert header.startswith("#bpe-studio counts 1\t{") and f'"{counting[1]}"' in header
+    training = ["--merges", "80", "--tie-break", "hf", "--json", *shape]
+    _, merges, _ = run("train", str(folder), *counting, *training, "-o", str(from_text))
+    code, counted_merges, err = run(
+        "train", str(counts), "--input", "counts", *training, "-o", str(from_counts)
+    )
+    assert code == 0 and err == "" and json.loads(counted_merges)["merges"] == json.loads(merges)["merges"]
+    pipeline = json.loads(from_text.read_text(encoding="utf-8"))["pipeline"]
+    assert json.loads(from_counts.read_text(encoding="utf-8"))["pipeline"] == pipeline
+    said = "Ünïcode ﬁne, THE end <|x|>"
+    assert run("encode", "--model", str(from_counts), said) == run("encode", "--model", str(from_text), said)
+    # the same options given again are taken; one given otherwise is refused, and nothing written
+    assert run("train", str(counts), "--input", "counts", *counting, *training)[0] == 0
+    from_counts.unlink()
+    for other in (["--pretokenize", "whitespace"], ["--special-token", "<|y|>"]):
+        code, out, err = run(
+            "train", str(counts), "--input", "counts", *other, *training, "-o", str(from_counts)
+        )
+        assert code == 1 and out == "" and err.count("\n") == 1 and "was counted with" in err
+        assert not from_counts.exists()
+
+
+def test_counts_of_different_pipelines_are_not_added_up(folder, tmp_path):
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    run("count", str(folder), "-o", str(shards / "a.tsv"))
+    run("count", str(folder), "-o", str(shards / "b.parquet"), "--lowercase")
+    code, _out, err = run("train", str(shards), "--input", "counts")
+    assert code == 1 and "were counted with different pipelines" in err and err.count("\n") == 1
+
+
 def test_training_counts_by_a_rule_of_text_order_says_the_counts_keep_none(folder, tmp_path):
     """first-seen goes by where a pair is first met in the text, which word counts do not keep:
     its merges may differ from training on the text, and a note says so (hf's do not: none)."""

@@ -273,6 +273,16 @@ def test_standard_input_closed_is_said_in_one_sentence(tmp_path):
         ),
         ("v2.tsv", "#bpe-studio counts 2\nlow\t5\n", "starts with '#bpe-studio counts 2', a version"),
         ("bare.tsv", "#bpe-studio counts 1\n", "'bare.tsv' holds no word counts under its header"),
+        ("notjson.tsv", "#bpe-studio counts 1\t{pretokenize: gpt2}\nlow\t5\n", "does not state its pipeline"),
+        ("list.tsv", "#bpe-studio counts 1\t[1]\nlow\t5\n", "does not state its pipeline"),
+        ("deep.tsv", "#bpe-studio counts 1\t" + "[" * 100_000 + "\nlow\t5\n", "does not state its pipeline"),
+        ("unit.tsv", '#bpe-studio counts 1\t{"unit": "byte"}\nlow\t5\n', "does not state its pipeline"),
+        (
+            "kind.tsv",
+            '#bpe-studio counts 1\t{"pretokenize": "bert"}\nlow\t5\n',
+            "Unknown pre-tokenizer 'bert'",
+        ),
+        ("type.tsv", '#bpe-studio counts 1\t{"lowercase": "yes"}\nlow\t5\n', "'lowercase' has a value"),
         ("escape.tsv", "#bpe-studio counts 1\nlo\\qw\t5\n", "has '\\q', which is no escape"),
         (
             "nul.tsv",

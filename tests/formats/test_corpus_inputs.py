@@ -11,6 +11,7 @@ import os
 import random
 from collections import Counter
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow as pa
@@ -25,6 +26,7 @@ from bpe_core.errors import InputError
 from bpe_core.io import counting, counts_file
 from bpe_core.io.counting import count_sources, safe_cut
 from bpe_core.io.counts_file import (
+    COUNTING_SETTINGS,
     HEADER,
     counts_columns,
     counts_corpus,
@@ -222,8 +224,8 @@ def test_training_on_the_counts_file_gives_the_merges_of_training_on_the_inputs(
     files = write_shapes(tmp_path, parts, [random.choice(SHAPES) for _ in parts])
     for config in (PipelineConfig(), PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)):
         counted = count_sources(expand(files), config)
-        write_counts(counted.counter, tmp_path / "counts.tsv")
-        write_counts(counted.counter, tmp_path / "counts.parquet")
+        write_counts(counted.counter, config, tmp_path / "counts.tsv")
+        write_counts(counted.counter, config, tmp_path / "counts.parquet")
         expected = merges_of(load_corpus(files, config, workers=2), rule)
         for counts_path in ("counts.tsv", "counts.parquet"):
             assert merges_of(load_corpus(tmp_path / counts_path, config, "counts"), rule) == expected
@@ -238,7 +240,7 @@ def merges_of(corpus: Corpus, rule: str) -> list[tuple[str, str, int]]:
 
 def test_a_counts_file_is_sorted_and_escapes_what_would_break_a_line(tmp_path):
     counts = {"b": 2, "a": 2, "\n\n": 5, "tab\there": 1, "back\\slash": 1, "cr\r": 3, "é": 2}
-    write_counts(counts, tmp_path / "c.tsv")
+    write_counts(counts, PipelineConfig(), tmp_path / "c.tsv")
     lines = (tmp_path / "c.tsv").read_text(encoding="utf-8").split("\n")
     assert lines[0] == HEADER
     assert lines[1:-1] == [
@@ -272,7 +274,7 @@ def patched(module, name, value):
 
 @given(st.dictionaries(st.text(min_size=1), st.integers(1, 2**62), min_size=1, max_size=20))
 def test_a_counts_file_read_a_column_at_a_time_reads_as_line_by_line(counts):
-    text = counts_tsv(counts)
+    text = counts_tsv(counts, PipelineConfig())
     expected = list(parse_counts(text, "c.tsv"))
     for part in (1 << 20, 5):  # the file read whole, or in parts of a few lines each
         with patched(counts_file, "COLUMN_CHARS", part):
@@ -396,7 +398,7 @@ def test_reading_a_large_counts_file_reports_how_far_it_has_read(tmp_path, heade
     words = {f"w{i}": i % 7 + 1 for i in range(50_000)}
     path = tmp_path / "counts.tsv"
     if header:
-        write_counts(Counter(words), path)
+        write_counts(Counter(words), PipelineConfig(), path)
     else:
         path.write_text("".join(f"{w}\t{c}\n" for w, c in words.items()), encoding="utf-8")
     reports = []
@@ -557,5 +559,10 @@ def test_training_on_written_counts_equals_training_on_random_inputs(
     except InputError:
         return  # no word in any text: refused alike either way
     counted = count_sources(expand(files), config)
-    write_counts(counted.counter, folder / "counts.tsv")
+    write_counts(counted.counter, config, folder / "counts.tsv")
     assert merges_of(load_corpus(folder / "counts.tsv", config, "counts"), rule) == merges_of(corpus, rule)
+    # the counts' own pipeline, taken from the header when none is chosen
+    defaults = replace(
+        config, **{setting: getattr(PipelineConfig(), setting) for setting in COUNTING_SETTINGS}
+    )
+    assert load_corpus(folder / "counts.tsv", defaults, "counts", chosen=()).config == config

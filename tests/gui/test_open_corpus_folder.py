@@ -144,6 +144,34 @@ def test_counts_open_as_counts_by_their_header_and_a_folder_of_shards_by_its_fil
     assert counted(window) == {"low": 6, "newest": 7, "widest": 3}
 
 
+def test_counts_open_under_the_pipeline_that_counted_them_and_settings_saying_otherwise_are_refused(
+    qtbot, make_window, tmp_path, dialogs
+):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    counts = tmp_path / "gpt2.tsv"
+    counts.write_text(
+        '#bpe-studio counts 1\t{"lowercase": true, "pretokenize": "gpt2"}\n low\t5\n lower\t2\n',
+        encoding="utf-8",
+    )
+    drop_file(window, counts)
+    wait_opened(window, "gpt2.tsv")
+    config = window.bridge.trainer.corpus.config
+    assert (config.pretokenize, config.lowercase, counted(window)) == ("gpt2", True, {" low": 5, " lower": 2})
+    window.bridge.rebuild(
+        replace(config, unit="byte"), window.bridge.trainer.training
+    )  # after counting: taken
+    qt_wait_until(lambda: window.bridge.trainer.corpus.config.unit == "byte" and not window.bridge.busy)
+    window.bridge.step()
+    before = (window.bridge.trainer.corpus.config, window.bridge.trainer.position)
+    window.bridge.rebuild(replace(config, unit="byte", pretokenize="words"), window.bridge.trainer.training)
+    qt_wait_until(lambda: dialogs.shown and not window.bridge.busy, timeout_ms=30_000)
+    assert "was counted with pre-tokenizer gpt2, not with pre-tokenizer words" in dialogs.shown[-1][2]
+    assert (window.bridge.trainer.corpus.config, window.bridge.trainer.position) == before
+    press("Space")  # the keys still step
+    assert window.bridge.trainer.position == before[1] + 1
+
+
 def test_a_session_saved_into_the_corpus_folder_is_not_counted_as_its_text(qtbot, make_window, tmp_path):
     window = make_window()
     folder = tmp_path / "corpus"
