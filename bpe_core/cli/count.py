@@ -31,6 +31,22 @@ from bpe_core.errors import InputError
 from bpe_core.io.sources import COMPRESSIONS, kind_of, refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
 
+# Suffixes of archives and formats that count does not write
+_OTHER_FORMATS = (
+    ".zip",
+    ".tar",
+    ".tgz",
+    ".7z",
+    ".rar",
+    ".lz4",
+    ".lzma",
+    ".lz",
+    ".br",
+    ".json",
+    ".jsonl",
+    ".ndjson",
+)
+
 
 def options_count(parser: argparse.ArgumentParser) -> None:
     input_options(parser)
@@ -64,6 +80,11 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise InputError(
             f"The output {args.output!r} is named .csv, but counts are written word<TAB>count: "
             "name it .tsv (or .parquet)."
+        )
+    if not to_stdout and named.suffix.lower() in _OTHER_FORMATS:  # it would hold plain TSV under that name
+        raise InputError(
+            f"The output {args.output!r} is named {named.suffix}, which count does not write: name it "
+            ".tsv (or .tsv.gz, .tsv.bz2, .tsv.xz, .tsv.zst) or .parquet."
         )
     kind, compression = kind_of(args.output)
     if kind == "parquet" and compression is not None:  # it could not be read back

@@ -130,8 +130,21 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
         sniffed = name == STDIN or (not Path(name).suffix and _is_stream(name))
         if sniffed:
             kind = stdin_kind
+        elif not Path(name).suffix:  # a file without a suffix (``shard-00001``): its first bytes tell
+            compression = compression_of_head(name)
         sources.append(Source(name, kind, compression, None if sniffed else _size(name), sniffed=sniffed))
     return sources
+
+
+def compression_of_head(name: str) -> str | None:
+    """The compression a file's first bytes show (``None`` for plain bytes, Parquet, or a file
+    that cannot be read: its reading says why)."""
+    try:
+        with open(name, "rb") as file:
+            found = _MAGIC.match(file.read(16))
+    except OSError:
+        return None
+    return None if found is None or found.lastindex == 5 else _COMPRESSION_GROUPS[found.lastindex - 1]  # type: ignore[operator]
 
 
 def _is_stream(name: str) -> bool:
@@ -454,12 +467,18 @@ _MAGIC = re.compile(
     rb"(\x1f\x8b\x08)|(BZh[1-9](?:1AY&SY|\x17rE8P\x90))|(\xfd7zXZ\x00)|(\x28\xb5\x2f\xfd|[\x50-\x5f]\x2a\x4d\x18)"
     rb"|(PAR1\x15)"
 )
+_COMPRESSION_GROUPS = ("gzip", "bzip2", "xz", "zstd")  # the first four groups'
 
 
 def stream_suffix(first: bytes, name: str) -> str:
     """The suffix a file of a stream's bytes takes (``.gz``…, or ``""``), told by its first bytes."""
     compression = _compression_of_stream(first, name)
-    return next((suffix for suffix, c in COMPRESSIONS.items() if c == compression), "")
+    return "" if compression is None else suffix_of(compression)
+
+
+def suffix_of(compression: str) -> str:
+    """The suffix of a compression of :data:`COMPRESSIONS` (``gzip``: ``.gz``)."""
+    return next(suffix for suffix, c in COMPRESSIONS.items() if c == compression)
 
 
 def _compression_of_stream(first: bytes, name: str) -> str | None:
@@ -470,7 +489,7 @@ def _compression_of_stream(first: bytes, name: str) -> str | None:
         return None
     if found.lastindex == 5:
         raise InputError(f"{named(name)} holds a Parquet file, which is read from a file: give its path.")
-    return ("gzip", "bzip2", "xz", "zstd")[found.lastindex - 1]  # type: ignore[operator]
+    return _COMPRESSION_GROUPS[found.lastindex - 1]  # type: ignore[operator]
 
 
 def _decompressed(buffered: io.BufferedReader[Any], compression: str | None, name: str) -> BinaryIO:
@@ -607,6 +626,8 @@ def head_refusal(name: str) -> InputError | None:
     file."""
     kind, compression = kind_of(name)
     if kind == "parquet" or compression is not None or not os.path.isfile(name):
+        return None
+    if not Path(name).suffix and compression_of_head(name) is not None:
         return None
     try:
         with open(name, "rb") as stream:
@@ -793,6 +814,11 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         except RecursionError:
             raise InputError(f"Line {number:,} of {source} nests JSON too deeply to be read.") from None
         except ValueError:
+            if "\r" in line.rstrip("\r\n"):  # lines ended by CR alone, as old Mac files are, read as one
+                raise InputError(
+                    f"Line {number:,} of {source} is not JSON: its records end with a carriage return "
+                    "alone, and JSON lines end with a line feed."
+                ) from None
             raise InputError(f"Line {number:,} of {source} is not JSON{hint()}.") from None
         if not isinstance(record, dict):
             raise InputError(f"Line {number:,} of {source} is not a JSON object{hint()}.")
@@ -826,7 +852,10 @@ def parquet_batches(
     source: Source, field: str, read: Callable[[int], None] = lambda n: None
 ) -> Iterator[list[str]]:
     """The strings of column ``field``, a batch of rows at a time; a missing column, a column
-    that is not text, a null and a file that is not Parquet are refused with one sentence."""
+    that is not text, a null and a file that is not Parquet are refused with one sentence. An
+    empty file is no rows, as an empty file of any kind is no text."""
+    if source.size == 0 and source.data is None:
+        return
     parquet = parquet_text_column(source, field)  # (which says if pyarrow is missing)
     import pyarrow as pa
     import pyarrow.compute as pc

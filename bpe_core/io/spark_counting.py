@@ -34,7 +34,15 @@ from urllib.parse import unquote
 import bpe_core
 from bpe_core.errors import InputError
 from bpe_core.io.counting import Task, count_task, refuse_other_than_text, tasks
-from bpe_core.io.sources import STDIN, Source, expand, kind_of, parquet_batches, parquet_text_column
+from bpe_core.io.sources import (
+    STDIN,
+    Source,
+    expand,
+    kind_of,
+    parquet_batches,
+    parquet_text_column,
+    suffix_of,
+)
 from bpe_core.pipeline.config import PipelineConfig
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -59,6 +67,13 @@ def spark_counts(
             raise InputError(f"The Spark engine reads files, not pipes: {source.name!r} is one.")
         refuse_other_than_text(source)
         _refuse_what_hadoop_skips(source.name)
+        if source.compression is not None and kind_of(source.name)[1] is None:  # told by its first bytes
+            raise InputError(
+                f"The Spark engine tells a file's compression by its suffix: {source.name!r} is "
+                f"{source.compression}-compressed, so give it the suffix {suffix_of(source.compression)}."
+            )
+    empty = [s for s in local if s.kind == "parquet" and s.size == 0]  # no rows, and no Parquet to Spark
+    local = [s for s in local if s not in empty]
     for source in local:  # checked as the local engine checks them, naming the file
         if source.kind == "parquet":
             parquet_text_column(source, field)
@@ -91,7 +106,7 @@ def spark_counts(
             raise _in_a_row(_our_error(error), field) from None
         finally:
             _stop(spark)
-    return Counter(dict(counts)), len(files) + len(parquet)
+    return Counter(dict(counts)), len(files) + len(parquet) + len(empty)
 
 
 def _has_java() -> bool:

@@ -98,6 +98,36 @@ def test_counts_say_how_they_were_counted_and_train_as_counted(folder, tmp_path,
         assert not from_counts.exists()
 
 
+def test_compressed_files_without_a_suffix_are_read_as_their_first_bytes_say(tmp_path):
+    """Shards are often named without a suffix (``part-00001``): read as standard input is, their
+    compression told by their first bytes (a text file without a suffix stays text)."""
+    import lzma
+
+    import zstandard
+
+    text = b"to be or not to be\n"
+    compress = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}
+    compress["zstd"] = zstandard.ZstdCompressor().compress
+    for number, pack in enumerate(compress.values()):
+        (tmp_path / f"part-{number:05}").write_bytes(pack(text))
+    (tmp_path / "LICENSE").write_bytes(text)
+    code, _out, err = run("count", str(tmp_path), "-o", str(tmp_path / "c.tsv"))
+    assert code == 0, err
+    assert (tmp_path / "c.tsv").read_text(encoding="utf-8").split("\n")[1:3] == ["be\t10", "to\t10"]
+    code, _out, err = run("count", str(tmp_path / "part-00000"), "-o", "-", "--engine", "spark")
+    assert code == 1 and "part-00000' is gzip-compressed, so give it the suffix .gz" in err
+
+
+def test_an_empty_parquet_file_is_no_rows_and_json_lines_ended_by_cr_alone_are_said_so(tmp_path):
+    (tmp_path / "a.txt").write_text("low lower", encoding="utf-8")
+    (tmp_path / "empty.parquet").write_bytes(b"")
+    code, out, _err = run("count", str(tmp_path / "a.txt"), str(tmp_path / "empty.parquet"), "-o", "-")
+    assert code == 0 and out == "#bpe-studio counts 1\nlow\t1\nlower\t1\n"
+    (tmp_path / "mac.jsonl").write_bytes(b'{"text": "low"}\r{"text": "lower"}\r')
+    code, _out, err = run("count", str(tmp_path / "mac.jsonl"), "-o", "-")
+    assert code == 1 and "end with a carriage return alone" in err and err.count("\n") == 1
+
+
 def test_counts_of_different_pipelines_are_not_added_up(folder, tmp_path):
     shards = tmp_path / "shards"
     shards.mkdir()
@@ -204,6 +234,7 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     odd.mkdir()
     (odd / "br[1]{x,y}*?%41 #.txt").write_text("odd names counted", encoding="utf-8")
     pq.write_table(pa.table({"text": ["a parquet of its own"]}), odd / "ü e.parquet")
+    (odd / "empty.parquet").write_bytes(b"")  # no rows, as an empty text file is no text
     assert run("count", str(folder), "-o", str(local), *options)[0] == 0
     code, out, err = run(
         "count", str(folder), "-o", str(spark), "--engine", "spark", "--spark-master", "local[2]", *options
@@ -412,6 +443,14 @@ def test_json_lines_piped_in_as_text_are_counted_with_a_note(piped, noted):
     assert ("standard input looks like JSON lines" in done.stderr.decode()) is noted
     if not field and noted:
         assert b'{"text":' in done.stdout  # counted as text, as asked: the note says how else
+
+
+@pytest.mark.parametrize("name", ["counts.tsv.zip", "counts.json", "counts.jsonl.gz", "counts.TAR"])
+def test_an_output_named_as_a_format_count_does_not_write_is_refused(tmp_path, name):
+    (tmp_path / "a.txt").write_text("low lower", encoding="utf-8")
+    code, out, err = run("count", str(tmp_path / "a.txt"), "-o", str(tmp_path / name))
+    assert code == 1 and out == "" and "which count does not write" in err and err.count("\n") == 1
+    assert not (tmp_path / name).exists()
 
 
 @pytest.mark.parametrize("name", ["counts.csv", "counts.CSV.gz"])
