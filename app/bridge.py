@@ -40,6 +40,7 @@ from bpe_core.history.events import (
     Event,
 )
 from bpe_core.history.records import USER
+from bpe_core.io.corpus_files import counts_files
 from bpe_core.io.counts_file import COUNTING_SETTINGS, is_counts_file
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
@@ -80,6 +81,7 @@ class Source:
     input_kind: str = "text"
     sample: bool = False
     test_text: str | None = None
+    pieces: bool = False  # word counts ``count`` wrote: their words are pieces, counted as the file says
 
 
 @dataclass(frozen=True)
@@ -638,7 +640,8 @@ class Bridge(QObject):
             # The pair index next: seconds for millions of words, of no known length (and a
             # Cancel pressed meanwhile stops here).
             report(0, 0)
-            return Trainer(corpus, training), Source(path.name, path=path, input_kind=input_kind), None
+            source = Source(path.name, path=path, input_kind=input_kind, pieces=_pieces([path], input_kind))
+            return Trainer(corpus, training), source, None
 
         self._open(f"Opening {path.name}", work, on_opened, opens=path)
 
@@ -666,7 +669,8 @@ class Bridge(QObject):
             corpus = _load_corpus(paths, PipelineConfig(), kind, report, chosen=())
             report(0, 0)
             name = f"{paths[0].name} and {len(paths) - 1} more"
-            return Trainer(corpus, training), Source(name, paths[0], tuple(paths[1:]), input_kind=kind), None
+            source = Source(name, paths[0], tuple(paths[1:]), input_kind=kind, pieces=_pieces(paths, kind))
+            return Trainer(corpus, training), source, None
 
         self._open(f"Opening {len(paths)} files", work, None, opens=None)
 
@@ -977,6 +981,12 @@ def _load_corpus(
     """A corpus counted on every core (worker processes are spawned: this process has threads);
     word counts under the pipeline that counted them (``chosen``: see ``load_corpus``)."""
     return load_corpus(path, config, kind, report, workers=os.cpu_count() or 1, chosen=chosen)
+
+
+def _pieces(paths: list[Path], kind: str) -> bool:
+    """Whether word counts are pieces whose counting settings their files state (a file
+    ``count`` wrote), not lines of text that the pipeline splits."""
+    return kind == "counts" and any(is_counts_file(name) for name in counts_files(list(map(str, paths)))[:1])
 
 
 def _left_out(types: int) -> str:

@@ -432,7 +432,12 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> None:
         trainer = self.bridge.trainer
         dialog = SettingsDialog(
-            trainer.corpus.config, trainer.training, self.target, self, self.bridge.ask_at_ties
+            trainer.corpus.config,
+            trainer.training,
+            self.target,
+            self,
+            self.bridge.ask_at_ties,
+            counted=self.bridge.source.pieces,
         )
         with keeping_focus(self):
             accepted = dialog.exec()

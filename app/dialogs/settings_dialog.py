@@ -74,7 +74,9 @@ class SettingsDialog(QDialog):
         target: Target,
         parent=None,
         ask_at_ties: bool = False,
+        counted: bool = False,
     ) -> None:
+        """``counted``: the corpus is word counts whose settings that make pieces are the file's."""
         super().__init__(parent)
         self.setWindowTitle("Settings")
         # Widgets
@@ -138,8 +140,21 @@ class SettingsDialog(QDialog):
             if custom:  # an imported tokenizer's own chain of steps: kept as it is
                 box.setEnabled(False)
                 box.setToolTip("The imported tokenizer's own chain of steps, kept as it is")
+        counting: tuple[QWidget, ...] = (
+            self.normalization,
+            self.lowercase,
+            self.pretokenize,
+            self.prefix_space,
+            self.specials,
+        )
+        for field in counting if counted else ():
+            field.setEnabled(False)
+            field.setToolTip("Set by the word counts file: its words are the pieces this setting made")
         # Layout
-        pipeline = QGroupBox("Pipeline (changing it rebuilds the session)")
+        pipeline = QGroupBox(
+            "Pipeline (changing it rebuilds the session"
+            + ("; greyed: as the word counts were counted)" if counted else ")")
+        )
         form = QFormLayout(pipeline)
         form.addRow("Unicode &normalization", self.normalization)
         form.addRow("", self.lowercase)

@@ -9,9 +9,10 @@ from dataclasses import replace
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from app.dialogs.settings_dialog import SettingsDialog
 from bpe_core import PipelineConfig, load_corpus
 from tests.conftest import data_text
-from tests.gui_helpers import drop_file, fresh_focus, press, qt_wait_until, sample
+from tests.gui_helpers import ModalAnswerer, drop_file, fresh_focus, press, qt_wait_until, sample
 
 
 def make_folder(tmp_path, copies: int = 1):
@@ -158,6 +159,17 @@ def test_counts_open_under_the_pipeline_that_counted_them_and_settings_saying_ot
     wait_opened(window, "gpt2.tsv")
     config = window.bridge.trainer.corpus.config
     assert (config.pretokenize, config.lowercase, counted(window)) == ("gpt2", True, {" low": 5, " lower": 2})
+    shown = []
+
+    def look(dialog: SettingsDialog) -> None:  # the settings the file set are shown, not offered
+        shown.append((dialog.pretokenize.currentText(), dialog.pretokenize.isEnabled()))
+        shown.append((dialog.lowercase.isChecked(), dialog.lowercase.isEnabled(), dialog.unit.isEnabled()))
+        dialog.reject()
+
+    answerer = ModalAnswerer(SettingsDialog, look)
+    press("Ctrl+,")
+    answerer.stop()
+    assert shown == [("gpt2", False), (True, False, True)]
     window.bridge.rebuild(
         replace(config, unit="byte"), window.bridge.trainer.training
     )  # after counting: taken
