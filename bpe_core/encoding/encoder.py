@@ -30,6 +30,7 @@ from typing import Any, cast, overload
 
 import numpy as np
 
+from bpe_core.encoding.hf_decoding import decoded, decoder_steps, takes_off
 from bpe_core.encoding.merge_heap import merged_by_rank
 from bpe_core.encoding.numbering import UNKNOWN_ID
 from bpe_core.encoding.text_parts import PART_SIZE, cut
@@ -220,6 +221,12 @@ class Encoder:
     ) -> None:
         self.config = config
         self.hf_parts = hf_parts
+        decoder = (hf_parts or {}).get("decoder")
+        self._hf_decoder = None if decoder is None else decoder_steps(decoder)
+        # A suffix the decoder leaves in the text (CLIP's byte-level one does) is a space, and
+        # the text stripped, as transformers' CLIP tokenizer has it.
+        marker = config.end_of_word
+        self._suffix_left = marker if marker is not None and not takes_off(decoder, marker) else None
         self.keys = list(keys)
         marker = config.end_of_word
         # Without a marker a token's display is its key, so the keys serve (read-only).
@@ -881,6 +888,9 @@ class Encoder:
         for token_id in ids:
             if not (token_id == UNKNOWN_ID or 0 <= token_id < len(keys)):
                 raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(keys) - 1}).")
+        if self._hf_decoder is not None:  # an imported tokenizer.json's own decoder, as its library runs it
+            text = decoded(self._hf_decoder, [self._hf_token(token_id) for token_id in ids])
+            return text if self._suffix_left is None else text.replace(self._suffix_left, " ").strip()
         sentencepiece = next(
             (step for step in self.config.normalizers if isinstance(step, SentencePieceNormalizer)), None
         )
@@ -941,6 +951,15 @@ class Encoder:
         if prepended and text.startswith(" "):  # the space the pipeline put before the text
             text = text[1:]
         return text[: -len(boundary)] if boundary and text.endswith(boundary) else text
+
+    def _hf_token(self, token_id: int) -> str:
+        """A token as Hugging Face's decoders are given it: an added token matched in normalized
+        text as normalized, any other as the file spells it (U+FFFD for a unit the vocabulary lacks)."""
+        if token_id == UNKNOWN_ID:
+            return "\ufffd"
+        if token_id in self.special_ids:
+            return self._spelled.get(token_id, self.keys[token_id])
+        return self.tokens[token_id]
 
     def _decode_sentencepiece(self, ids: list[int], step: SentencePieceNormalizer) -> str:
         """``SentencePieceProcessor.decode``: control pieces are nothing, the unknown piece is

@@ -416,6 +416,35 @@ DECODED_AS_HUGGING_FACE = {
         decoders.WordPiece(prefix="##", cleanup=False),
         [],
     ),
+    "byte-level, added tokens outside the byte alphabet": (
+        "qwen2 (NFC)",
+        decoders.ByteLevel(),
+        [("naïve", False), ("<tool>", False)],
+    ),
+    "Metaspace in one piece, its decoder": (
+        "llama2 (Metaspace first, byte fallback)",
+        decoders.Metaspace(replacement="▁", prepend_scheme="first", split=False),
+        [("newword", True)],
+    ),
+    "WordPiece's decoder cleaning up": (
+        "continuing-subword prefix (##), like WordPiece's",
+        decoders.WordPiece(prefix="##", cleanup=True),
+        [("'s", False), (" do not", False)],
+    ),
+    "a sequence of every other kind": (
+        "mistral-like (Metaspace always, split)",
+        decoders.Sequence(
+            [
+                decoders.Replace(Regex("▁+"), " "),
+                decoders.ByteFallback(),
+                decoders.Strip(" ", 0, 1),  # (after, not before: HF fails on a token it strips whole)
+                decoders.Strip(" ", 1, 0),
+                decoders.CTC(pad_token="<s>", word_delimiter_token="o", cleanup=True),
+                decoders.Fuse(),
+            ]
+        ),
+        [("<tool>", False)],
+    ),
 }
 MORE_FAMILIES = {
     "split on whitespace runs, suffix": lambda: (
@@ -456,12 +485,22 @@ def test_any_ids_decode_as_the_files_decoder_does(name, tmp_path, monkeypatch):
     pick = random.Random(7)
     size = theirs.get_vocab_size()
     for _ in range(300):
-        ids = [pick.randrange(3, size) for _ in range(pick.randrange(1, 8))]  # (the specials: skipped)
+        ids = [pick.randrange(0, size) for _ in range(pick.randrange(1, 8))]
+        ids += [pick.randrange(size - len(added) - 1, size) for _ in range(pick.randrange(0, 3))]  # added
+        pick.shuffle(ids)
         assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False), ids
 
 
-def test_a_clip_like_tokenizer_decodes_with_spaces_between_its_words(families):
+def test_a_clip_like_tokenizer_decodes_with_spaces_between_its_words(families, tmp_path):
     """CLIP's file ends words with ``</w>`` and has a byte-level decoder that leaves it in the
     text; transformers' CLIP tokenizer puts spaces there, as does ours."""
-    _, ours, _ = families["clip (inverted split, suffix)"]
+    theirs, ours, _ = families["clip (inverted split, suffix)"]
     assert ours.decode(ours.encode_ids("A photo of a cat, and dogs!")) == "a photo of a cat , and dogs !"
+    theirs.decoder = decoders.ByteLevel()  # as CLIP's own file has it
+    theirs.save(str(tmp_path / "clip.json"))
+    ours, _ = read_hf(str(tmp_path / "clip.json"))
+    ids = ours.encode_ids("A photo of a cat, and dogs!")
+    assert "</w>" in theirs.decode(ids)  # transformers' CLIP tokenizer replaces it, and strips
+    assert (
+        ours.decode(ids) == theirs.decode(ids).replace("</w>", " ").strip() == "a photo of a cat , and dogs !"
+    )
