@@ -22,6 +22,7 @@ from bpe_core.cli.common import CountProgress, amount
 from bpe_core.cli.options import (
     field_of,
     input_options,
+    note_field_unread,
     note_records_on_stdin,
     pipeline_of,
     pipeline_options,
@@ -92,6 +93,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             f"The output {args.output!r} names a compressed Parquet file; Parquet compresses itself."
         )
     config = pipeline_of(args)
+    note_field_unread(args, stderr)
     if args.spark_master is not None and args.engine != "spark":
         raise InputError("--spark-master goes with --engine spark.")
     if args.engine == "spark":

@@ -17,6 +17,7 @@ from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar, amount
 from bpe_core.cli.options import (
     counting_given,
     field_of,
+    note_field_unread,
     note_records_on_stdin,
     pipeline_of,
     stdin_kind_of,
@@ -107,6 +108,7 @@ def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: T
     counts files bring the pipeline that counted them (the corpus's ``config``), refused where
     an option given says otherwise."""
     note_records_on_stdin(args, stderr)
+    note_field_unread(args, stderr)
     progress = CountProgress(stderr)
     # A command-line process has no threads, so counting may fork its workers.
     corpus = load_corpus(

@@ -128,6 +128,17 @@ def test_an_empty_parquet_file_is_no_rows_and_json_lines_ended_by_cr_alone_are_s
     assert code == 1 and "end with a carriage return alone" in err and err.count("\n") == 1
 
 
+def test_a_field_no_input_has_is_said_to_read_nothing(folder, tmp_path):
+    (tmp_path / "a.txt").write_text("low lower", encoding="utf-8")
+    code, out, err = run("count", str(tmp_path / "a.txt"), "--field", "body", "-o", "-")
+    assert code == 0 and out.startswith("#bpe-studio counts 1\nlow\t1\n")
+    assert err.startswith("bpe-studio: note: --field body names a field of JSON lines or Parquet records")
+    code, _out, err = run("train", str(tmp_path / "a.txt"), "--field", "body", "--merges", "1")
+    assert code == 0 and "note: --field body" in err
+    code, _out, err = run("count", str(folder), "--field", "text", "-o", "-")  # JSON lines there: read
+    assert code == 0 and "note" not in err
+
+
 def test_counts_of_different_pipelines_are_not_added_up(folder, tmp_path):
     shards = tmp_path / "shards"
     shards.mkdir()
