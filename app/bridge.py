@@ -41,7 +41,7 @@ from bpe_core.history.events import (
 )
 from bpe_core.history.records import USER
 from bpe_core.io.corpus_files import counts_files
-from bpe_core.io.counts_file import COUNTING_SETTINGS, is_counts_file
+from bpe_core.io.counts_file import COUNTING_SETTINGS, is_counts_file, named_settings, states_pipeline
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
 from bpe_core.io.session import load_session, save_session, sniff_session, trainer_from_session
@@ -724,9 +724,11 @@ class Bridge(QObject):
         def work(progress, cancelled):
             report = _cancellable(progress, cancelled)
             input_kind = kind or corpus_kind(path)  # here: a folder mixing counts and text is refused
-            return attach_corpus(
-                trainer, _load_corpus(path, trainer.corpus.config, input_kind, report), report
+            config = trainer.corpus.config  # counts made otherwise are refused, not misread
+            corpus = _load_corpus(
+                path, config, input_kind, report, chosen=named_settings(config), adopt=False
             )
+            return attach_corpus(trainer, corpus, report)
 
         def install(attached: Trainer) -> None:
             self.replace_trainer(attached, source, session_path, saved=False)
@@ -976,17 +978,23 @@ def corpus_kind(path: Path) -> str:
 
 
 def _load_corpus(
-    path: Path | list[Path], config: PipelineConfig, kind: str, report, chosen: Collection[str] | None = None
+    path: Path | list[Path],
+    config: PipelineConfig,
+    kind: str,
+    report,
+    chosen: Collection[str] | None = None,
+    adopt: bool = True,
 ) -> Corpus:
     """A corpus counted on every core (worker processes are spawned: this process has threads);
-    word counts under the pipeline that counted them (``chosen``: see ``load_corpus``)."""
-    return load_corpus(path, config, kind, report, workers=os.cpu_count() or 1, chosen=chosen)
+    word counts under the pipeline that counted them (``chosen``, ``adopt``: see ``load_corpus``)."""
+    workers = os.cpu_count() or 1
+    return load_corpus(path, config, kind, report, workers=workers, chosen=chosen, adopt=adopt)
 
 
 def _pieces(paths: list[Path], kind: str) -> bool:
-    """Whether word counts are pieces whose counting settings their files state (a file
-    ``count`` wrote), not lines of text that the pipeline splits."""
-    return kind == "counts" and any(is_counts_file(name) for name in counts_files(list(map(str, paths)))[:1])
+    """Whether word counts state the pipeline that counted them (``count`` wrote them with
+    settings other than the defaults): their counting settings are theirs."""
+    return kind == "counts" and any(states_pipeline(name) for name in counts_files(list(map(str, paths)))[:1])
 
 
 def _left_out(types: int) -> str:

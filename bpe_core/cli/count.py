@@ -46,6 +46,14 @@ _OTHER_FORMATS = (
     ".json",
     ".jsonl",
     ".ndjson",
+    ".pq",
+    ".arrow",
+    ".feather",
+    ".ipc",
+    ".orc",
+    ".avro",
+    ".xlsx",
+    ".xls",
 )
 
 

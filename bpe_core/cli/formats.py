@@ -15,6 +15,7 @@ from bpe_core.cli.options import utf8
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import BpeError
 from bpe_core.io.corpus_files import load_corpus
+from bpe_core.io.counts_file import named_settings
 from bpe_core.io.formats import (
     DESCRIPTIONS,
     READABLE,
@@ -121,8 +122,15 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     encoder = imported.encoder
     corpus = None
     if args.corpus is not None:
-        corpus = load_corpus(
-            args.corpus, encoder.config, args.input, workers=min(2, os.cpu_count() or 1), fork=True
+        workers = min(2, os.cpu_count() or 1)
+        corpus = load_corpus(  # counts made otherwise than the tokenizer's pipeline are refused
+            args.corpus,
+            encoder.config,
+            args.input,
+            workers=workers,
+            fork=True,
+            chosen=named_settings(encoder.config),
+            adopt=False,
         )
     trainer = trainer_from_encoder(encoder, corpus)
     save_session(trainer, args.output)

@@ -11,8 +11,9 @@ from pathlib import Path
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import (
-    counting_in,
     counts_corpus,
+    differences,
+    is_header,
     parquet_counts_corpus,
     plain_counts,
     read_counts_text,
@@ -39,6 +40,7 @@ def load_corpus(
     fork: bool = False,
     stdin_kind: str = "text",
     chosen: Collection[str] | None = None,
+    adopt: bool = True,
 ) -> Corpus:
     """The corpus of ``inputs``: files, folders, globs or ``-`` (``bpe_core.io.sources``), each
     text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes (forked only
@@ -53,7 +55,7 @@ def load_corpus(
     if input_kind == "counts":
         names = counts_files(specs)
         shards = len(names) > 1  # an empty shard among others adds nothing, as its text would
-        read = [(name, _counts(name, config, progress, shards, chosen)) for name in names]
+        read = [(name, _counts(name, config, progress, shards, chosen, adopt)) for name in names]
         corpora = [(name, corpus) for name, corpus in read if corpus is not None]
         if not corpora:
             raise InputError(f"The {len(names):,} counts files hold no word counts.")
@@ -63,8 +65,8 @@ def load_corpus(
         for other, shard in others:
             if shard.config != corpus.config:
                 raise InputError(
-                    f"The counts files {first!r} and {other!r} were counted with different pipelines: "
-                    "their words are pieces of different kinds."
+                    f"The counts files {first!r} and {other!r} were counted differently, "
+                    f"{differences(corpus.config, shard.config)}: their words are pieces of different kinds."
                 )
         items = (pair for _, shard in corpora for pair in zip(shard.words, shard.counts, strict=True))
         return Corpus.from_word_counts(items, corpus.config)
@@ -97,16 +99,19 @@ def _counts(
     progress: Progress | None,
     shard: bool = False,
     chosen: Collection[str] | None = None,
+    adopt: bool = True,
 ) -> Corpus | None:
     """The corpus of one counts file; ``None`` for a shard (one of several) that holds only the
-    header: a part of the input without words, which ``count`` refuses to write alone."""
+    header, or nothing: a part of the input without words, which ``count`` refuses to write alone."""
+    if shard and path != STDIN and os.path.isfile(path) and os.path.getsize(path) == 0:
+        return None
     if path.lower().endswith(".parquet"):
-        return parquet_counts_corpus(path, config, shard, chosen)
+        return parquet_counts_corpus(path, config, shard, chosen, adopt)
     text = read_counts_text(path)
     alone = text.lstrip("\ufeff").rstrip("\r\n")
-    if shard and "\n" not in alone and "\r" not in alone and counting_in(alone, path) is not None:
+    if shard and (not alone or ("\n" not in alone and "\r" not in alone and is_header(alone))):
         return None
-    corpus = counts_corpus(text, path, config, progress, chosen)
+    corpus = counts_corpus(text, path, config, progress, chosen, adopt)
     if corpus is not None:
         return corpus
     # without the header: word<TAB>count lines, each word text

@@ -21,15 +21,16 @@ import gzip
 import io
 import json
 import lzma
+import os
 import re
 from collections.abc import Callable, Collection, Iterator
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 from typing import Any
 
 from bpe_core.errors import ConfigError, InputError, quoted
 from bpe_core.io.sources import (
-    Source,
     byte_blocks,
     expand,
     first_not_utf8,
@@ -53,26 +54,15 @@ _FIRST_LINE = re.compile(r"[^\r\n]*")  # up to a LF, CRLF or lone CR
 # The settings that make text into pieces: a counts file's words are the pieces of the pipeline
 # that counted them, so its header names these, and training on it takes them. (The unit, the
 # end-of-word marker and the rest act on the pieces, after counting.)
-COUNTING_SETTINGS = (
-    "normalization",
-    "lowercase",
-    "pretokenize",
-    "special_tokens",
-    "prefix_space",
-    "normalizers",
-    "pre_tokenizers",
-    "special_matching",
-)
+COUNTING_SETTINGS = ("normalization", "lowercase", "pretokenize", "special_tokens", "prefix_space")
 PARQUET_KEY = b"bpe-studio pipeline"
 Counting = dict[str, Any]  # counting settings as JSON values, those at their defaults left out
 
 
 def counting_of(config: PipelineConfig) -> Counting:
     """The counting settings of ``config`` that differ from the defaults."""
-    data, defaults = config.to_dict(), PipelineConfig().to_dict()  # (to_dict leaves out some defaults)
-    return {
-        name: data[name] for name in COUNTING_SETTINGS if name in data and data[name] != defaults.get(name)
-    }
+    data, defaults = config.to_dict(), PipelineConfig().to_dict()
+    return {name: data[name] for name in COUNTING_SETTINGS if data[name] != defaults[name]}
 
 
 def header_of(config: PipelineConfig) -> str:
@@ -81,11 +71,15 @@ def header_of(config: PipelineConfig) -> str:
     return f"{HEADER}\t{json.dumps(counting)}" if counting else HEADER
 
 
+def is_header(first: str) -> bool:
+    """Whether a first line is the header, stating the pipeline or not."""
+    return first == HEADER or first.startswith(HEADER + "\t")
+
+
 def counting_in(first: str, name: str) -> Counting | None:
-    """The counting settings a first line states (none for the bare header: the defaults), or
-    ``None`` if it is no header."""
-    if first == HEADER:
-        return {}
+    """The counting settings a header states, or ``None`` where it states none: the bare header,
+    which ``count`` writes for the default pipeline and wrote for any before it said which (so
+    the options given are taken, as they were)."""
     if not first.startswith(HEADER + "\t"):
         return None
     return _counting_json(first[len(HEADER) + 1 :], f"The header of the counts file {name!r}")
@@ -97,36 +91,65 @@ def _counting_json(text: str | bytes, where: str) -> Counting:
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict) or not set(data) <= set(COUNTING_SETTINGS):
-        raise InputError(f"{where} does not state its pipeline as a JSON object of counting settings.")
+        raise InputError(
+            f"{where} does not state its pipeline as a JSON object of the settings "
+            f"{', '.join(COUNTING_SETTINGS)}."
+        )
     return data
 
 
 def counted_pipeline(
-    counting: Counting | None, config: PipelineConfig, chosen: Collection[str] | None, name: str
+    counting: Counting | None,
+    config: PipelineConfig,
+    chosen: Collection[str] | None,
+    name: str,
+    adopt: bool = True,
 ) -> PipelineConfig:
     """The pipeline of a counts file's words: ``config`` with the counting settings the file
-    states, where those named in ``chosen`` (the caller's choice) must agree. ``config`` as it is
-    for ``chosen=None`` (a tokenizer's own pipeline, whose steps may make the same pieces by
-    another name) or a file that states none (Parquet written elsewhere)."""
+    states (or, without ``adopt``, ``config`` as it is), where those named in ``chosen`` (the
+    caller's choice) must agree. ``config`` as it is for ``chosen=None`` or a file that states
+    none (the bare header, Parquet written elsewhere)."""
     if chosen is None or counting is None:
         return config
     others = {key: value for key, value in config.to_dict().items() if key not in COUNTING_SETTINGS}
     try:
         counted = PipelineConfig.from_dict({**others, **counting})
     except ConfigError as error:
+        why = str(error)
         raise InputError(
-            f"The counts file {name!r} was counted with a pipeline that cannot be used here: {error}"
+            f"The counts file {name!r} states a pipeline that cannot be used here: {why[:1].lower()}{why[1:]}"
         ) from None
-    differ = [
-        key for key in COUNTING_SETTINGS if key in chosen and getattr(counted, key) != getattr(config, key)
-    ]
+    differ = [key for key in COUNTING_SETTINGS if key in chosen and not _agree(counted, config, key)]
     if differ:
         raise InputError(
             f"The counts file {name!r} was counted {_described(counted, differ)}, not "
             f"{_described(config, differ)}; its words are that pipeline's pieces, so leave those "
             "options out, give them as counted, or count the text again."
         )
-    return counted
+    if not adopt:
+        return config
+    # the order of the special tokens given stands: it numbers them, and makes the same pieces
+    return replace(counted, special_tokens=config.special_tokens) if "special_tokens" in chosen else counted
+
+
+def named_settings(config: PipelineConfig) -> frozenset[str]:
+    """The counting settings a pipeline names, where counts made otherwise surely are other
+    pieces: all but the special tokens (a tokenizer's own, which counts seldom had) and those of
+    its own chains of steps (which may make the same pieces as a named setting)."""
+    named = {"normalization", "lowercase"} if config.normalization != "custom" else set()
+    return frozenset(named | ({"pretokenize", "prefix_space"} if config.pretokenize != "custom" else set()))
+
+
+def _agree(counted: PipelineConfig, config: PipelineConfig, setting: str) -> bool:
+    if setting == "special_tokens":  # in any order, the same pieces
+        return set(counted.special_tokens) == set(config.special_tokens)
+    return getattr(counted, setting) == getattr(config, setting)
+
+
+def differences(a: PipelineConfig, b: PipelineConfig) -> str:
+    """How two pipelines' counting settings differ, in words (``a``'s, then ``b``'s)."""
+    differ = [key for key in COUNTING_SETTINGS if not _agree(a, b, key)]
+    return f"{_described(a, differ)}, and {_described(b, differ)}"
 
 
 def _described(config: PipelineConfig, settings: list[str]) -> str:
@@ -138,9 +161,6 @@ def _described(config: PipelineConfig, settings: list[str]) -> str:
         "pretokenize": f"with pre-tokenizer {config.pretokenize}",
         "special_tokens": f"with special tokens {tokens}" if tokens else "without special tokens",
         "prefix_space": "with a prefix space" if config.prefix_space else "without a prefix space",
-        "normalizers": "with normalizer steps of its own",
-        "pre_tokenizers": "with pre-tokenizer steps of its own",
-        "special_matching": "with special tokens matched in a way of their own",
     }
     return " and ".join(parts[setting] for setting in settings)
 
@@ -234,11 +254,30 @@ def is_counts_file(path: str | Path) -> bool:
     name = str(path)
     if name.lower().endswith(".parquet"):
         return is_counts_parquet(path)
+    return has_header(_first_bytes(name)[: len(HEADER) + 4])
+
+
+def states_pipeline(path: str | Path) -> bool:
+    """Whether a counts file states the pipeline that counted it (see :func:`counting_in`)."""
+    name = str(path)
+    if name.lower().endswith(".parquet"):
+        try:
+            return _parquet_counting(name) is not None
+        except InputError:
+            return False
+    first = _first_bytes(name).removeprefix(b"\xef\xbb\xbf")
+    return first.startswith(HEADER.encode() + b"\t")
+
+
+def _first_bytes(name: str) -> bytes:
+    """A file's first block, decompressed as its name or its first bytes say (``b""`` if it
+    cannot be read: the reading says why)."""
+    if os.path.isdir(name):
+        return b""
     try:
-        first = next(byte_blocks(Source(name, *kind_of(name), None)), b"")
+        return next(byte_blocks(expand([name])[0]), b"")
     except InputError:
-        return False  # the reading says why
-    return has_header(first[: len(HEADER) + 4])
+        return b""
 
 
 def read_counts_text(name: str) -> str:
@@ -258,12 +297,16 @@ def read_counts_text(name: str) -> str:
 
 
 def parquet_counts_corpus(
-    name: str, config: PipelineConfig, shard: bool = False, chosen: Collection[str] | None = None
+    name: str,
+    config: PipelineConfig,
+    shard: bool = False,
+    chosen: Collection[str] | None = None,
+    adopt: bool = True,
 ) -> Corpus | None:
     """The corpus of a Parquet counts file (its words as pieces, under the pipeline that
     :func:`counted_pipeline` makes of ``config`` and the file's); ``None`` for a shard (one of
     several) without rows, which adds nothing, as a shard with only the header does."""
-    config = counted_pipeline(_parquet_counting(name), config, chosen, name)
+    config = counted_pipeline(_parquet_counting(name), config, chosen, name, adopt)
     rows = _parquet_counts(name)
     first = next(rows, None)
     if first is None:
@@ -290,6 +333,7 @@ def counts_corpus(
     config: PipelineConfig,
     progress: Progress | None = None,
     chosen: Collection[str] | None = None,
+    adopt: bool = True,
 ) -> Corpus | None:
     """The corpus of a counts file's ``text`` written by ``count`` (its words as pieces, under
     the pipeline that :func:`counted_pipeline` makes of ``config`` and the header's), or
@@ -297,9 +341,8 @@ def counts_corpus(
     text). ``progress(done, total)`` hears how far reading has got (characters, or lines when
     the file is read line by line)."""
     first = _FIRST_LINE.match(text).group()  # type: ignore[union-attr]  # (any text matches)
-    counting = counting_in(first, name)
     prefix = HEADER.rsplit(" ", 1)[0] + " "
-    if first.startswith(prefix) and counting is None:
+    if first.startswith(prefix) and not is_header(first):
         version = first.removeprefix(prefix)
         if version.isdigit() and version.isascii():
             raise InputError(
@@ -309,9 +352,9 @@ def counts_corpus(
         raise InputError(
             f"The counts file {name!r} starts with {quoted(first)}, not exactly {quoted(HEADER)}."
         )
-    if counting is None:
+    if not is_header(first):
         return None
-    config = counted_pipeline(counting, config, chosen, name)
+    config = counted_pipeline(counting_in(first, name), config, chosen, name, adopt)
     if not text[len(first) :].strip("\r\n"):
         raise InputError(f"The counts file {name!r} holds no word counts under its header.")
     counted = counts_columns(text, progress)
@@ -336,7 +379,7 @@ def counts_columns(text: str, progress: Progress | None = None) -> dict[str, int
     text = text.replace("\r\n", "\n") if "\r" in text else text
     start = text.find("\n") + 1
     stop = len(text) - 1 if text.endswith("\n") else len(text)  # the last line's end
-    if not start or counting_in(text[: start - 1], "") is None or start >= stop:
+    if not start or not is_header(text[: start - 1]) or start >= stop:
         return None
     return _by_columns(text, start, stop, _columns, progress)
 
@@ -442,7 +485,7 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
     """The (word, count) lines under the header (which is checked)."""
     # Under the header a CR in a word is escaped: any CR ends a line (CRLF, or a CR alone).
     lines = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
-    if counting_in(lines[0], name) is None:
+    if not is_header(lines[0]):
         raise InputError(f"The counts file {name!r} does not start with {quoted(HEADER)}.")
     for number, line in enumerate(lines[1:], start=2):
         if not line:

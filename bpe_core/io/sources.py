@@ -130,10 +130,17 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
         sniffed = name == STDIN or (not Path(name).suffix and _is_stream(name))
         if sniffed:
             kind = stdin_kind
-        elif not Path(name).suffix:  # a file without a suffix (``shard-00001``): its first bytes tell
+        elif (
+            Path(name).suffix.lower() not in _NAMED_KINDS
+        ):  # ``part-00001``, ``data.00001``: its first bytes tell
             compression = compression_of_head(name)
         sources.append(Source(name, kind, compression, None if sniffed else _size(name), sniffed=sniffed))
     return sources
+
+
+# Suffixes that say what a file holds; a file with another or none has its first bytes read for
+# a compression (jobs name their output ``part-00001``, ``data.00001``).
+_NAMED_KINDS = {*COMPRESSIONS, *RECORD_SUFFIXES, ".txt", ".text", ".tsv", ".csv", ".md"}
 
 
 def compression_of_head(name: str) -> str | None:
@@ -627,7 +634,7 @@ def head_refusal(name: str) -> InputError | None:
     kind, compression = kind_of(name)
     if kind == "parquet" or compression is not None or not os.path.isfile(name):
         return None
-    if not Path(name).suffix and compression_of_head(name) is not None:
+    if Path(name).suffix.lower() not in _NAMED_KINDS and compression_of_head(name) is not None:
         return None
     try:
         with open(name, "rb") as stream:
@@ -793,6 +800,9 @@ def _document_kind(record: dict) -> str | None:
 _TOKENIZER_MODELS = {"BPE", "WordPiece", "WordLevel", "Unigram"}
 
 
+_CR_ENDED = re.compile(r"\}[ \t]*\r[ \t]*\{")
+
+
 def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -> list[str]:
     """The text of each JSONL line (blank lines skipped), or one sentence naming the line that
     is not a JSON object with a string in ``field``."""
@@ -814,7 +824,7 @@ def texts_of_lines(name: str, first_number: int, lines: list[str], field: str) -
         except RecursionError:
             raise InputError(f"Line {number:,} of {source} nests JSON too deeply to be read.") from None
         except ValueError:
-            if "\r" in line.rstrip("\r\n"):  # lines ended by CR alone, as old Mac files are, read as one
+            if _CR_ENDED.search(line):  # records ended by CR alone, as old Mac files end lines, read as one
                 raise InputError(
                     f"Line {number:,} of {source} is not JSON: its records end with a carriage return "
                     "alone, and JSON lines end with a line feed."

@@ -110,10 +110,11 @@ def test_compressed_files_without_a_suffix_are_read_as_their_first_bytes_say(tmp
     compress["zstd"] = zstandard.ZstdCompressor().compress
     for number, pack in enumerate(compress.values()):
         (tmp_path / f"part-{number:05}").write_bytes(pack(text))
+    (tmp_path / "data.00009").write_bytes(gzip.compress(text))  # a suffix that names no kind
     (tmp_path / "LICENSE").write_bytes(text)
     code, _out, err = run("count", str(tmp_path), "-o", str(tmp_path / "c.tsv"))
     assert code == 0, err
-    assert (tmp_path / "c.tsv").read_text(encoding="utf-8").split("\n")[1:3] == ["be\t10", "to\t10"]
+    assert (tmp_path / "c.tsv").read_text(encoding="utf-8").split("\n")[1:3] == ["be\t12", "to\t12"]
     code, _out, err = run("count", str(tmp_path / "part-00000"), "-o", "-", "--engine", "spark")
     assert code == 1 and "part-00000' is gzip-compressed, so give it the suffix .gz" in err
 
@@ -139,13 +140,63 @@ def test_a_field_no_input_has_is_said_to_read_nothing(folder, tmp_path):
     assert code == 0 and "note" not in err
 
 
-def test_counts_of_different_pipelines_are_not_added_up(folder, tmp_path):
+def test_counts_of_different_pipelines_are_not_added_up_and_empty_shards_add_nothing(folder, tmp_path):
     shards = tmp_path / "shards"
     shards.mkdir()
-    run("count", str(folder), "-o", str(shards / "a.tsv"))
-    run("count", str(folder), "-o", str(shards / "b.parquet"), "--lowercase")
+    run("count", str(folder), "-o", str(shards / "a.tsv"), "--lowercase")
+    run("count", str(folder), "-o", str(shards / "b.parquet"), "--pretokenize", "words")
     code, _out, err = run("train", str(shards), "--input", "counts")
-    assert code == 1 and "were counted with different pipelines" in err and err.count("\n") == 1
+    assert code == 1 and err.count("\n") == 1
+    assert "counted differently, with lowercasing and with pre-tokenizer whitespace, and without" in err
+    (shards / "b.parquet").unlink()
+    (shards / "c.tsv").write_bytes(b"")  # a shard with nothing in it, as one with only the header
+    (shards / "d.parquet").write_bytes(b"")
+    options = ["--input", "counts", "--merges", "20", "--tie-break", "hf", "--json"]
+    code, out, err = run("train", str(shards), *options)
+    assert code == 0, err
+    assert json.loads(out) == json.loads(run("train", str(shards / "a.tsv"), *options)[1])
+
+
+def test_counts_whose_header_states_no_pipeline_take_the_options_given(folder, tmp_path):
+    """Files written before the header said how they were counted have the bare header: the
+    options given are taken, as they were then (the README's own commands go on working)."""
+    counting = ["--pretokenize", "gpt2", "--unit", "byte", "--end-of-word", "none"]
+    counts = tmp_path / "old.tsv"
+    assert run("count", str(folder), "-o", str(counts), *counting)[0] == 0
+    rest = counts.read_text(encoding="utf-8").split("\n", 1)[1]
+    counts.write_text("#bpe-studio counts 1\n" + rest, encoding="utf-8")
+    training = ["--merges", "40", "--tie-break", "hf", "--json"]
+    code, out, err = run("train", str(counts), "--input", "counts", *counting, *training)
+    assert code == 0 and err == ""
+    assert (
+        json.loads(out)["merges"] == json.loads(run("train", str(folder), *counting, *training)[1])["merges"]
+    )
+    # special tokens given in another order than counted make the same pieces
+    counts = tmp_path / "specials.tsv"
+    run("count", str(folder), "-o", str(counts), "--special-token", "<a>", "--special-token", "<b>")
+    code, _out, err = run(
+        "train", str(counts), "--input", "counts", "--special-token", "<b>", "--special-token", "<a>"
+    )
+    assert code == 0, err
+
+
+def test_import_refuses_counts_made_otherwise_than_the_tokenizers_pipeline(folder, tmp_path):
+    session, tokenizer = tmp_path / "s.json", tmp_path / "tokenizer.json"
+    assert run("train", str(folder), "--merges", "50", "--attach-marker", "-o", str(session))[0] == 0
+    assert run("export", str(session), "--format", "hf", "-o", str(tokenizer))[0] == 0
+    counts = tmp_path / "gpt2.tsv"
+    run("count", str(folder), "-o", str(counts), "--pretokenize", "gpt2")
+    output = tmp_path / "imported.json"
+    code, _out, err = run(
+        "import", str(tokenizer), "--corpus", str(counts), "--input", "counts", "-o", str(output)
+    )
+    assert code == 1 and "was counted with pre-tokenizer gpt2, not with pre-tokenizer whitespace" in err
+    assert not output.exists()
+    run("count", str(folder), "-o", str(counts))  # counted as the tokenizer splits: attached
+    code, out, err = run(
+        "import", str(tokenizer), "--corpus", str(counts), "--input", "counts", "-o", str(output)
+    )
+    assert code == 0 and "with the counts of" in out, err
 
 
 def test_training_counts_by_a_rule_of_text_order_says_the_counts_keep_none(folder, tmp_path):
@@ -456,7 +507,9 @@ def test_json_lines_piped_in_as_text_are_counted_with_a_note(piped, noted):
         assert b'{"text":' in done.stdout  # counted as text, as asked: the note says how else
 
 
-@pytest.mark.parametrize("name", ["counts.tsv.zip", "counts.json", "counts.jsonl.gz", "counts.TAR"])
+@pytest.mark.parametrize(
+    "name", ["counts.tsv.zip", "counts.json", "counts.jsonl.gz", "counts.TAR", "counts.pq", "counts.feather"]
+)
 def test_an_output_named_as_a_format_count_does_not_write_is_refused(tmp_path, name):
     (tmp_path / "a.txt").write_text("low lower", encoding="utf-8")
     code, out, err = run("count", str(tmp_path / "a.txt"), "-o", str(tmp_path / name))

@@ -280,7 +280,7 @@ def test_standard_input_closed_is_said_in_one_sentence(tmp_path):
         (
             "kind.tsv",
             '#bpe-studio counts 1\t{"pretokenize": "bert"}\nlow\t5\n',
-            "Unknown pre-tokenizer 'bert'",
+            "cannot be used here: unknown pre-tokenizer 'bert'",
         ),
         ("type.tsv", '#bpe-studio counts 1\t{"lowercase": "yes"}\nlow\t5\n', "'lowercase' has a value"),
         ("escape.tsv", "#bpe-studio counts 1\nlo\\qw\t5\n", "has '\\q', which is no escape"),

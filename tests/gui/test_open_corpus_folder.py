@@ -184,6 +184,34 @@ def test_counts_open_under_the_pipeline_that_counted_them_and_settings_saying_ot
     assert window.bridge.trainer.position == before[1] + 1
 
 
+def test_counts_stating_no_pipeline_leave_the_settings_open_and_counts_stated_otherwise_are_not_attached(
+    qtbot, make_window, tmp_path, dialogs
+):
+    window = make_window()
+    fresh_focus(qtbot, window)
+    bare = tmp_path / "bare.tsv"  # as written before the header said how: the settings are the user's
+    bare.write_text("#bpe-studio counts 1\nlow\t5\nlower\t2\n", encoding="utf-8")
+    window.open_path(bare)
+    wait_opened(window, "bare.tsv")
+    shown = []
+    answerer = ModalAnswerer(
+        SettingsDialog, lambda dialog: (shown.append(dialog.pretokenize.isEnabled()), dialog.reject())
+    )
+    press("Ctrl+,")
+    answerer.stop()
+    assert shown == [True]
+    window.bridge.step()
+    before = (window.bridge.source.name, window.bridge.trainer.position, counted(window))
+    stated = tmp_path / "gpt2.tsv"
+    stated.write_text('#bpe-studio counts 1\t{"pretokenize": "gpt2"}\n low\t5\n', encoding="utf-8")
+    window.bridge.attach(stated, "counts")
+    qt_wait_until(lambda: dialogs.shown and not window.bridge.busy, timeout_ms=30_000)
+    assert "was counted with pre-tokenizer gpt2, not with pre-tokenizer whitespace" in dialogs.shown[-1][2]
+    assert (window.bridge.source.name, window.bridge.trainer.position, counted(window)) == before
+    press("Space")  # the keys still step
+    assert window.bridge.trainer.position == before[1] + 1
+
+
 def test_a_session_saved_into_the_corpus_folder_is_not_counted_as_its_text(qtbot, make_window, tmp_path):
     window = make_window()
     folder = tmp_path / "corpus"
