@@ -123,8 +123,8 @@ def counted_pipeline(
     if differ:
         raise InputError(
             f"The counts file {name!r} was counted {_described(counted, differ)}, not "
-            f"{_described(config, differ)}; its words are that pipeline's pieces, so leave those "
-            "options out, give them as counted, or count the text again."
+            f"{_described(config, differ)}; its words are that pipeline's pieces, so train them "
+            "as counted, or count the text again."
         )
     if not adopt:
         return config

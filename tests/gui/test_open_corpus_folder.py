@@ -212,6 +212,16 @@ def test_counts_stating_no_pipeline_leave_the_settings_open_and_counts_stated_ot
     assert window.bridge.trainer.position == before[1] + 1
 
 
+def test_compressed_counts_without_a_suffix_open_as_counts(qtbot, make_window, tmp_path):
+    window = make_window()
+    packed = tmp_path / "part-00000"  # gzip, as a job names its output
+    packed.write_bytes(gzip.compress(b'#bpe-studio counts 1\t{"pretokenize": "gpt2"}\n low\t5\n lower\t2\n'))
+    window.open_path(packed)
+    wait_opened(window, "part-00000")
+    assert counted(window) == {" low": 5, " lower": 2}
+    assert window.bridge.trainer.corpus.config.pretokenize == "gpt2"
+
+
 def test_a_session_saved_into_the_corpus_folder_is_not_counted_as_its_text(qtbot, make_window, tmp_path):
     window = make_window()
     folder = tmp_path / "corpus"
