@@ -82,9 +82,9 @@ def _byte_level(tokens: list[str]) -> list[str]:
     data = bytearray()
     for token in tokens:
         try:
-            data.extend(CHAR_TO_BYTE[char] for char in token)
+            data += bytes([CHAR_TO_BYTE[char] for char in token])  # whole, or not at all
         except KeyError:
-            data.extend(token.encode("utf-8", "surrogatepass"))
+            data += token.encode("utf-8", "surrogatepass")
     return [data.decode("utf-8", "replace")]
 
 

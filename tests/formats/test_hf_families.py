@@ -419,7 +419,7 @@ DECODED_AS_HUGGING_FACE = {
     "byte-level, added tokens outside the byte alphabet": (
         "qwen2 (NFC)",
         decoders.ByteLevel(),
-        [("naïve", False), ("<tool>", False)],
+        [("naïve", False), ("<tool>", False), ("x日本", False)],
     ),
     "Metaspace in one piece, its decoder": (
         "llama2 (Metaspace first, byte fallback)",
@@ -504,3 +504,39 @@ def test_a_clip_like_tokenizer_decodes_with_spaces_between_its_words(families, t
     assert (
         ours.decode(ids) == theirs.decode(ids).replace("</w>", " ").strip() == "a photo of a cat , and dogs !"
     )
+
+
+@pytest.mark.parametrize(
+    "decoder",
+    [
+        decoders.ByteLevel(),
+        decoders.ByteFallback(),
+        decoders.Fuse(),
+        decoders.Metaspace(replacement="▁", prepend_scheme="always", split=True),
+        decoders.Metaspace(replacement="▁", prepend_scheme="never", split=False),
+        decoders.WordPiece(prefix="##", cleanup=True),
+        decoders.WordPiece(prefix="@@", cleanup=False),
+        decoders.BPEDecoder(suffix="</w>"),
+        decoders.CTC(pad_token="<pad>", word_delimiter_token="|", cleanup=True),
+        decoders.Replace(Regex(r"[▁\s]+"), "_"),
+        decoders.Sequence(
+            [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+        ),
+    ],
+    ids=lambda decoder: json.loads(decoder.__getstate__())["type"],
+)
+def test_each_decoder_kind_decodes_any_tokens_as_hugging_face_does(decoder):
+    """Every decoder kind, given tokens of every sort (byte symbols, byte tokens, markers,
+    prefixes, punctuation, characters of no byte symbol), gives Hugging Face's own text."""
+    import random
+
+    from bpe_core.encoding.hf_decoding import decoded, decoder_steps
+
+    steps = decoder_steps(json.loads(decoder.__getstate__()))
+    assert steps is not None
+    parts = ["▁", "Ġ", "Ċ", "<0x41>", "<0xE2>", "<0x82>", "<0xAC>", "##", "@@", "</w>", " ", "x", "日", "ï"]
+    parts += ["<pad>", "|", "'s", " .", " n't", "do not", "ab", "\t", "▁▁"]
+    pick = random.Random(11)
+    for _ in range(400):
+        tokens = ["".join(pick.choices(parts, k=pick.randrange(1, 4))) for _ in range(pick.randrange(1, 7))]
+        assert decoded(steps, tokens) == decoder.decode(tokens), tokens
