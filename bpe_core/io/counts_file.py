@@ -31,6 +31,7 @@ from typing import Any
 
 from bpe_core.errors import ConfigError, InputError, quoted
 from bpe_core.io.sources import (
+    STDIN,
     byte_blocks,
     expand,
     first_not_utf8,
@@ -82,7 +83,7 @@ def counting_in(first: str, name: str) -> Counting | None:
     the options given are taken, as they were)."""
     if not first.startswith(HEADER + "\t"):
         return None
-    return _counting_json(first[len(HEADER) + 1 :], f"The header of the counts file {name!r}")
+    return _counting_json(first[len(HEADER) + 1 :], f"The header of {_file(name, False)}")
 
 
 def _counting_json(text: str | bytes, where: str) -> Counting:
@@ -117,12 +118,12 @@ def counted_pipeline(
     except ConfigError as error:
         why = str(error)
         raise InputError(
-            f"The counts file {name!r} states a pipeline that cannot be used here: {why[:1].lower()}{why[1:]}"
+            f"{_file(name)} states a pipeline that cannot be used here: {why[:1].lower()}{why[1:]}"
         ) from None
     differ = [key for key in COUNTING_SETTINGS if key in chosen and not _agree(counted, config, key)]
     if differ:
         raise InputError(
-            f"The counts file {name!r} was counted {_described(counted, differ)}, not "
+            f"{_file(name)} was counted {_described(counted, differ)}, not "
             f"{_described(config, differ)}; its words are that pipeline's pieces, so train them "
             "as counted, or count the text again."
         )
@@ -163,6 +164,12 @@ def _described(config: PipelineConfig, settings: list[str]) -> str:
         "prefix_space": "with a prefix space" if config.prefix_space else "without a prefix space",
     }
     return " and ".join(parts[setting] for setting in settings)
+
+
+def _file(name: str, capital: bool = True) -> str:
+    """A counts file as a message names it (standard input by that name, not ``'-'``)."""
+    said = "the counts file on standard input" if name == STDIN else f"the counts file {name!r}"
+    return said[:1].upper() + said[1:] if capital else said
 
 
 def sorted_counts(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -346,17 +353,15 @@ def counts_corpus(
         version = first.removeprefix(prefix)
         if version.isdigit() and version.isascii():
             raise InputError(
-                f"The counts file {name!r} starts with {quoted(first)}, a version this BPE Studio does "
+                f"{_file(name)} starts with {quoted(first)}, a version this BPE Studio does "
                 f"not read (it reads {quoted(HEADER)})."
             )
-        raise InputError(
-            f"The counts file {name!r} starts with {quoted(first)}, not exactly {quoted(HEADER)}."
-        )
+        raise InputError(f"{_file(name)} starts with {quoted(first)}, not exactly {quoted(HEADER)}.")
     if not is_header(first):
         return None
     config = counted_pipeline(counting_in(first, name), config, chosen, name, adopt)
     if not text[len(first) :].strip("\r\n"):
-        raise InputError(f"The counts file {name!r} holds no word counts under its header.")
+        raise InputError(f"{_file(name)} holds no word counts under its header.")
     counted = counts_columns(text, progress)
     if counted is None:  # read line by line, which names the line at fault
         lines = text.count("\n") + 1 if progress is not None else 0
@@ -486,11 +491,11 @@ def parse_counts(text: str, name: str) -> Iterator[tuple[str, int]]:
     # Under the header a CR in a word is escaped: any CR ends a line (CRLF, or a CR alone).
     lines = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
     if not is_header(lines[0]):
-        raise InputError(f"The counts file {name!r} does not start with {quoted(HEADER)}.")
+        raise InputError(f"{_file(name)} does not start with {quoted(HEADER)}.")
     for number, line in enumerate(lines[1:], start=2):
         if not line:
             continue
-        where = f"Line {number:,} of the counts file {name!r}"
+        where = f"Line {number:,} of {_file(name, False)}"
         word, tab, count_text = line.rpartition("\t")
         if not tab or not word:
             raise InputError(f"{where} is not a word, a TAB and a count.")

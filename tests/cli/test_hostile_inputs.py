@@ -298,6 +298,17 @@ def test_faults_of_a_counts_file_name_it(tmp_path, monkeypatch, name, text, says
     assert code == 1 and says in err and err.count("\n") == 1, err
 
 
+def test_a_fault_of_counts_on_standard_input_names_standard_input(monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"#bpe-studio counts 1\nlow\t3\t4\n")))
+    code, _out, err = run("train", "-", "--input", "counts")
+    assert code == 1 and err == (
+        "bpe-studio: Line 2 of the counts file on standard input has more than one TAB "
+        "(a TAB in a word is written \\t).\n"
+    )
+
+
 def test_a_counts_file_with_lone_cr_line_ends_and_a_parquet_one_with_a_null(tmp_path):
     (tmp_path / "cr.tsv").write_bytes(b"#bpe-studio counts 1\rab\t3\rabc\t2\r")
     code, out, err = run("train", str(tmp_path / "cr.tsv"), "--input", "counts", "--merges", "1", "--json")
