@@ -153,8 +153,7 @@ def _mixed_folder(corpus: Path, work: Path) -> str:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from bpe_core import PipelineConfig
-    from bpe_core.io.counts_file import counts_corpus
+    from bpe_core import PipelineConfig, load_corpus
     from bpe_core.pipeline.corpus import count_text_into
 
     lines = corpus.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -179,8 +178,7 @@ def _mixed_folder(corpus: Path, work: Path) -> str:
         expected.update(counted)
     counts_file = work / "mixed.tsv"
     counted_time = measure(ours([folder], [], counts_file))
-    found = counts_corpus(counts_file, config)
-    assert found is not None
+    found = load_corpus(counts_file, config, "counts")
     same_counts = dict(zip(found.words, found.counts, strict=True)) == dict(expected)
 
     options = ["--merges", "2000", "--tie-break", "hf", "--json"]
