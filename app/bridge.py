@@ -81,7 +81,7 @@ class Source:
     input_kind: str = "text"
     sample: bool = False
     test_text: str | None = None
-    pieces: bool = False  # word counts ``count`` wrote: their words are pieces, counted as the file says
+    pieces: bool = False  # word counts stating the pipeline that counted them: its settings are theirs
 
 
 @dataclass(frozen=True)

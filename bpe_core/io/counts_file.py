@@ -6,12 +6,13 @@ tab, line feed and carriage return are written ``\\\\``, ``\\t``, ``\\n`` and ``
 (GPT-2's ``"\\n\\n"``, a tab) survives. The words are the pieces of the pipeline that counted
 them, read back as they are; so the header says which pipeline: after a TAB, its settings that
 make pieces (``COUNTING_SETTINGS``) where they differ from the defaults, as a JSON object
-(``#bpe-studio counts 1<TAB>{"pretokenize": "gpt2"}``), the bare header being the defaults. A
-file without the header is read as before: each ``word<TAB>count`` line's word is text,
+(``#bpe-studio counts 1<TAB>{"pretokenize": "gpt2"}``). The bare header states none (``count``
+writes it for the default pipeline, and wrote it for any before): the options given are taken.
+A file without the header is read as before: each ``word<TAB>count`` line's word is text,
 normalized and pre-tokenized like any text.
 
 Parquet: columns ``word`` (string) and ``count`` (int64), in the same order; the same JSON
-object under the schema's metadata key ``bpe-studio pipeline``.
+object (``{}`` for the defaults) under the schema's metadata key ``bpe-studio pipeline``.
 """
 
 from __future__ import annotations

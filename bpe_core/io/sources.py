@@ -130,10 +130,8 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
         sniffed = name == STDIN or (not Path(name).suffix and _is_stream(name))
         if sniffed:
             kind = stdin_kind
-        elif (
-            Path(name).suffix.lower() not in _NAMED_KINDS
-        ):  # ``part-00001``, ``data.00001``: its first bytes tell
-            compression = compression_of_head(name)
+        elif Path(name).suffix.lower() not in _NAMED_KINDS:
+            compression = compression_of_head(name)  # ``part-00001``, ``data.00001``: its first bytes tell
         sources.append(Source(name, kind, compression, None if sniffed else _size(name), sniffed=sniffed))
     return sources
 
@@ -145,7 +143,10 @@ _NAMED_KINDS = {*COMPRESSIONS, *RECORD_SUFFIXES, ".txt", ".text", ".tsv", ".csv"
 
 def compression_of_head(name: str) -> str | None:
     """The compression a file's first bytes show (``None`` for plain bytes, Parquet, or a file
-    that cannot be read: its reading says why)."""
+    that cannot be read: its reading says why). Only a regular file is opened: a pipe's bytes,
+    read here, would be lost to its reading."""
+    if not os.path.isfile(name):
+        return None
     try:
         with open(name, "rb") as file:
             found = _MAGIC.match(file.read(16))
