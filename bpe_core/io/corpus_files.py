@@ -11,6 +11,8 @@ from pathlib import Path
 from bpe_core.errors import ConfigError, InputError
 from bpe_core.io.counting import count_sources
 from bpe_core.io.counts_file import (
+    counted_pipeline,
+    counting_in,
     counts_corpus,
     differences,
     is_header,
@@ -110,6 +112,7 @@ def _counts(
     text = read_counts_text(path)
     alone = text.lstrip("\ufeff").rstrip("\r\n")
     if shard and (not alone or ("\n" not in alone and "\r" not in alone and is_header(alone))):
+        counted_pipeline(counting_in(alone, path), config, chosen, path)  # what it states is checked
         return None
     corpus = counts_corpus(text, path, config, progress, chosen, adopt)
     if corpus is not None:

@@ -155,6 +155,9 @@ def test_counts_of_different_pipelines_are_not_added_up_and_empty_shards_add_not
     code, out, err = run("train", str(shards), *options)
     assert code == 0, err
     assert json.loads(out) == json.loads(run("train", str(shards / "a.tsv"), *options)[1])
+    (shards / "e.tsv").write_text('#bpe-studio counts 1\t{"pretokenize": "bert"}\n', encoding="utf-8")
+    code, _out, err = run("train", str(shards), *options)  # a shard of no words is read all the same
+    assert code == 1 and "e.tsv' states a pipeline that cannot be used here: unknown pre-tokenizer" in err
 
 
 def test_counts_whose_header_states_no_pipeline_take_the_options_given(folder, tmp_path):
