@@ -10,7 +10,7 @@ from typing import TextIO
 from bpe_core.cli import PROG
 from bpe_core.cli.common import ProgressBar
 from bpe_core.cli.options import pipeline_of, rule, training_options
-from bpe_core.cli.train import corpus_of_inputs, merges_json, note_counts_order
+from bpe_core.cli.train import corpus_of_inputs, merges_json, note_counts_order, note_unstated_pipeline
 from bpe_core.tools.compare import pairwise_comparisons, sweep
 from bpe_core.training.config import TrainingConfig
 
@@ -35,6 +35,7 @@ def run_compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
     training = TrainingConfig(min_frequency=args.min_frequency, merges_per_pass=args.merges_per_pass)
     corpus = corpus_of_inputs(args, pipeline_of(args), stderr)
     note_counts_order(args, [TrainingConfig(tie_break=rule) for rule in args.tie_break], stderr)
+    note_unstated_pipeline(args, stderr)
     bar = ProgressBar(stderr, (args.merges or 0) * len(args.tie_break))
     runs = sweep(corpus, training, args.tie_break, args.merges, args.vocab_size, progress=bar.update)
     bar.close()

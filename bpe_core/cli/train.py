@@ -27,7 +27,7 @@ from bpe_core.cli.options import (
 from bpe_core.errors import ConfigError
 from bpe_core.history.merge_line import LineView
 from bpe_core.io.corpus_files import counts_files, load_corpus
-from bpe_core.io.counts_file import is_counts_file
+from bpe_core.io.counts_file import is_counts_file, states_pipeline
 from bpe_core.io.sources import STDIN, refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable, replaced_together, write_atomic
 from bpe_core.runtime.gc_pause import without_gc
@@ -70,6 +70,7 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     refuse_overwriting_inputs([args.output, args.walkthrough], args.file)
     trainer = Trainer(corpus_of_inputs(args, config, stderr), training)
     note_counts_order(args, [training], stderr)
+    note_unstated_pipeline(args, stderr)
     bar = ProgressBar(
         stderr, args.merges or (max(0, args.vocab_size - trainer.vocab_size) if args.vocab_size else 0)
     )
@@ -146,6 +147,32 @@ def note_counts_order(args: argparse.Namespace, trainings: list[TrainingConfig],
             "in the counts' order and may merge otherwise than on the text; hf, subword-nmt and "
             "lexicographic merge the same either way.\n"
         )
+
+
+def note_unstated_pipeline(args: argparse.Namespace, stderr: TextIO) -> None:
+    """Say, once, that counts whose header states no pipeline (counted with the defaults, or
+    written before headers said) are taken as pieces of the counting options given: counted
+    otherwise, the merges would be learnt on other pieces than the model encodes with."""
+    given = counting_given(args)
+    if args.input != "counts" or not given:
+        return
+    for name in counts_files(args.file):
+        if name != STDIN and is_counts_file(name) and not states_pipeline(name):
+            stderr.write(
+                f"bpe-studio: note: {name!r} does not say how it was counted, so its words are taken "
+                f"as pieces of the options given ({', '.join(sorted(_OPTION_NAMES[s] for s in given))}): "
+                "they must be those it was counted with.\n"
+            )
+            return
+
+
+_OPTION_NAMES = {
+    "normalization": "--normalize",
+    "lowercase": "--lowercase",
+    "pretokenize": "--pretokenize",
+    "special_tokens": "--special-token",
+    "prefix_space": "--prefix-space",
+}
 
 
 def _same_path(a: str, b: str) -> bool:
