@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from typing import TextIO
 
 from bpe_core.cli.common import shown
 from bpe_core.encoding.numbering import UNKNOWN_ID
 from bpe_core.errors import BpeError
-from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, kind_of
+from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, is_remote, kind_of
 from bpe_core.pipeline.config import NAMED_NORMALIZATIONS, NAMED_PRETOKENIZERS, UNITS, PipelineConfig
 from bpe_core.training.tie_rules import RULE_NAMES, parse_rule
 
@@ -246,8 +245,7 @@ def note_field_unread(args: argparse.Namespace, stderr: TextIO) -> None:
     storage (read by Spark) are not looked at."""
     if args.field is None or getattr(args, "input", "text") != "text" or STDIN in args.file:
         return
-    remote = any(_URL.match(spec) and not spec.startswith("file://") for spec in args.file)
-    if remote or any(kind_of(spec)[0] != "text" for spec in args.file):
+    if any(is_remote(spec) or kind_of(spec)[0] != "text" for spec in args.file):
         return
     try:
         kinds = {source.kind for source in expand(args.file)}
@@ -258,9 +256,6 @@ def note_field_unread(args: argparse.Namespace, stderr: TextIO) -> None:
             f"bpe-studio: note: --field {shown(args.field, 40)} names a field of JSON lines or Parquet "
             "records, and no input is either: each text file is counted whole.\n"
         )
-
-
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def stdin_kind_of(args: argparse.Namespace) -> str:

@@ -228,7 +228,6 @@ class Encoder:
         marker = config.end_of_word
         self._suffix_left = marker if marker is not None and not takes_off(decoder, marker) else None
         self.keys = list(keys)
-        marker = config.end_of_word
         # Without a marker a token's display is its key, so the keys serve (read-only).
         self.tokens: Sequence[str] = self.keys if marker is None else Displays(self.keys, marker)
         self.merges = MergeColumns.of(merges)

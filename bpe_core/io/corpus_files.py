@@ -47,10 +47,10 @@ def load_corpus(
     """The corpus of ``inputs``: files, folders, globs or ``-`` (``bpe_core.io.sources``), each
     text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes (forked only
     with ``fork``, see ``counting.count_sources``); or, with ``input_kind="counts"``, counts
-    files (``bpe_core.io.counts_file``) added up, under the pipeline that counted them: their
-    counting settings are taken, and those named in ``chosen`` must agree with ``config``'s
-    (``None``: ``config`` is taken as it is, as for a tokenizer's own pipeline). Standard input
-    is ``stdin_kind`` (``text`` or ``jsonl``)."""
+    files (``bpe_core.io.counts_file``) added up, under the pipeline that counted them where
+    they state it: its counting settings are taken (``config`` kept without ``adopt``), and
+    those named in ``chosen`` must agree with ``config``'s (``None``: nothing is checked, and
+    ``config`` is taken as it is). Standard input is ``stdin_kind`` (``text`` or ``jsonl``)."""
     if input_kind not in INPUT_KINDS:
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]

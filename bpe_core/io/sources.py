@@ -136,6 +136,15 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
     return sources
 
 
+# A URL's scheme (``s3a://``, ``hdfs://``, ``file://``): a remote input Spark's readers read
+URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def is_remote(spec: str) -> bool:
+    """Whether an input names storage elsewhere (a cluster's), not a local file."""
+    return bool(URL.match(spec)) and not spec.startswith("file://")
+
+
 # Suffixes that say what a file holds; a file with another or none has its first bytes read for
 # a compression (jobs name their output ``part-00001``, ``data.00001``).
 _NAMED_KINDS = {*COMPRESSIONS, *RECORD_SUFFIXES, ".txt", ".text", ".tsv", ".csv", ".md"}

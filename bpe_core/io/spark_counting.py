@@ -38,6 +38,7 @@ from bpe_core.io.sources import (
     STDIN,
     Source,
     expand,
+    is_remote,
     kind_of,
     parquet_batches,
     parquet_text_column,
@@ -45,7 +46,6 @@ from bpe_core.io.sources import (
 )
 from bpe_core.pipeline.config import PipelineConfig
 
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _OUR_ERROR = re.compile(r"bpe_core\.errors\.InputError: (.*)")
 _FAILED_FILE = re.compile(r"[Ee]ncountered error while reading file (\S+?)\.?(?=\s|$)")
 
@@ -60,7 +60,7 @@ def spark_counts(
         raise InputError('The Spark engine needs pyspark: pip install "bpe-studio[spark]".') from None
     if STDIN in specs:
         raise InputError("The Spark engine reads files, not standard input.")
-    remote = [spec for spec in specs if _URL.match(spec) and not spec.startswith("file://")]
+    remote = [spec for spec in specs if is_remote(spec)]
     local = expand([spec for spec in specs if spec not in remote])  # file:// URLs too
     for source in local:  # refused as the local engine refuses them: the counts are the same
         if source.sniffed:  # a pipe, which Spark's executors cannot open
