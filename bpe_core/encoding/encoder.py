@@ -33,7 +33,7 @@ import numpy as np
 from bpe_core.encoding.hf_decoding import decoded, decoder_steps, takes_off
 from bpe_core.encoding.merge_heap import merged_by_rank
 from bpe_core.encoding.numbering import UNKNOWN_ID
-from bpe_core.encoding.text_parts import PART_SIZE, cut
+from bpe_core.encoding.text_parts import CUT_NORMALIZERS, PART_SIZE, cut
 from bpe_core.errors import BpeError, Cancelled
 from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_display, fallback_token
 from bpe_core.pipeline.config import PipelineConfig
@@ -493,9 +493,10 @@ class Encoder:
         config = self.config
         always = self._raw_always is not None or self._normalized_always is not None
         special = self._special_pattern if allow_special or always else None
+        cut_safely = all(step.kind in CUT_NORMALIZERS for step in config.normalizers)
         return cut(
             blocks,
-            config.pretokenize,
+            config.pretokenize if cut_safely else "custom",
             normalized=config.normalization != "none" or config.lowercase,
             special=special,
             longest=max(map(len, self._special_of), default=0),

@@ -12,7 +12,10 @@ what the pipeline makes of the text around it:
   neither is text for a ``custom`` chain of an imported tokenizer's steps.
 * normalization: a cut falls before an ASCII character, which never composes with what comes
   before it; with a normal form or lowercasing, the letter before the cut is an ASCII one too
-  (lowercasing ``İ`` gives a combining mark, which would join the punctuation after it).
+  (lowercasing ``İ`` gives a combining mark, which would join the punctuation after it). An
+  imported tokenizer's chain of normalizers is cut only if each of its steps works a character
+  at a time (:data:`CUT_NORMALIZERS`): ``Prepend`` and ``Strip`` work on the text's ends, and a
+  ``Replace`` or a SentencePiece map may match across a cut.
 * special tokens (when they are matched): no cut falls inside one or at its end, where the text
   after it would start anew (with a prefix space).
 
@@ -31,6 +34,8 @@ from collections.abc import Iterable, Iterator
 import regex
 
 PART_SIZE = 1 << 18  # characters of text a part: a quarter of a megabyte
+# An imported tokenizer's normalizers that leave text cut as above meaning what it did.
+CUT_NORMALIZERS = frozenset({"UnicodeForm", "Lowercase", "StripAccents"})
 
 _PUNCTUATION = re.escape("".join(sorted(set(string.punctuation) - {"_"})))  # "_" is a word character
 _CUTS = {

@@ -230,3 +230,44 @@ def test_a_text_read_from_a_pipe_encodes_as_the_file_does(tmp_path, tiny_parts):
         writer.join(timeout=30)
     model = read_tokenizer(str(GPT2_RANKS), None, "gpt2", []).encoder
     assert piped == old_output(model, text, False, True)
+
+
+def hf_tokenizer(tmp_path, normalizer) -> tuple[object, Encoder]:
+    """A BPE tokenizer trained by Hugging Face with ``normalizer``, and ours read from its file."""
+    from tokenizers import Tokenizer, models, trainers
+    from tokenizers import pre_tokenizers as pt
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the quick brown fox x y z jumps over the lazy dog Z, and a cat. " * 50)
+    tokenizer = Tokenizer(models.BPE(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizer
+    tokenizer.pre_tokenizer = pt.Whitespace()
+    trainer = trainers.BpeTrainer(vocab_size=80, special_tokens=["[UNK]"], show_progress=False)
+    tokenizer.train([str(corpus)], trainer)
+    path = tmp_path / "tokenizer.json"
+    tokenizer.save(str(path))
+    return tokenizer, read_tokenizer(path).encoder
+
+
+@pytest.mark.parametrize(
+    "steps, cut",
+    [
+        (lambda n: n.Prepend("_"), False),  # the text's start only
+        (lambda n: n.Sequence([n.Lowercase(), n.Prepend("_")]), False),
+        (lambda n: n.Replace("x y", "Z"), False),  # a match across a cut
+        (lambda n: n.Sequence([n.Strip(), n.Replace("a", "b")]), False),
+        (lambda n: n.Sequence([n.NFKC(), n.Lowercase(), n.StripAccents()]), True),  # a character at a time
+    ],
+)
+def test_imported_normalizers_are_cut_only_where_the_whole_text_gives_the_same_tokens(tmp_path, steps, cut):
+    from tokenizers import normalizers
+
+    tokenizer, model = hf_tokenizer(tmp_path, steps(normalizers))
+    text = "  The quick brown fox, x y z; jumps over the lazy dog. " * 40
+    parts = list(model.parts([text], size=30))
+    assert "".join(parts) == text and (len(parts) > 1) == cut
+    ids, offset = [], 0
+    for part in parts:
+        ids += model.encode_ids(part, offset=offset)
+        offset += len(part)
+    assert ids == tokenizer.encode(text, add_special_tokens=False).ids
