@@ -73,6 +73,8 @@ def text_blocks(path: str | Path, size: int | None = None) -> Iterator[str]:
     (``corpus.read_text_file``): beyond the input limit, binary (a NUL byte) or not UTF-8.
     The refusal comes when the block that holds the fault is read, after the blocks before it:
     where nothing may be written before it, read a file through once first."""
+    if not str(path):  # Path("") is the current folder, and would be named so
+        raise InputError("The file '' does not exist.")
     path = Path(path)
     decoder = codecs.getincrementaldecoder("utf-8")()
     fed = 0  # bytes given to the decoder so far

@@ -200,6 +200,12 @@ def test_every_bad_input_gives_one_sentence_and_nonzero_exit(tmp_path, model):
         assert out == "", name
 
 
+def test_an_empty_file_name_is_named_as_given(model):
+    code, out, err = run("encode", "--model", str(model), "--file", "")
+    assert (code, out) == (1, "") and one_sentence(err)
+    assert "''" in err and "'.'" not in err
+
+
 def test_real_entry_point_in_a_subprocess(tmp_path, counts_file):
     model = tmp_path / "m.json"
     result = subprocess.run(
