@@ -63,3 +63,28 @@ def test_tied_candidates_kept_between_steps_match_a_fresh_ranking(monkeypatch, l
         else:
             trainer.undo()
     assert tied_steps > 50
+
+
+def test_each_tied_merge_records_the_candidates_a_fresh_ranking_gives():
+    """After steps, undos and redos in any order (``hf``), the tied candidates are a fresh
+    ranking's, and each new merge at a tie records them."""
+    text = data_text("shakespeare_200k.txt")[:30_000]
+    trainer = Trainer(Corpus.from_text(text, PipelineConfig()), TrainingConfig(tie_break="hf"))
+    moves = random.Random(7)
+    tied_steps = 0
+    for _ in range(400):
+        ties = trainer.ties_at_top()
+        expected = expected_ranking(trainer, min(ties, 5))
+        assert trainer.tied_candidates() == expected
+        move = moves.random()
+        if move < 0.2 and trainer.can_redo:
+            trainer.redo()
+        elif move < 0.7 or not trainer.can_undo:
+            at_end = not trainer.can_redo
+            record = trainer.step()
+            if at_end and ties > 1:
+                assert list(record.candidates) == expected
+                tied_steps += 1
+        else:
+            trainer.undo()
+    assert tied_steps > 50
