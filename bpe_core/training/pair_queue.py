@@ -17,7 +17,6 @@ session makes no heap entry for the many pairs that never get near the top.
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Callable, Sequence
 from heapq import heapify, heappop, heappush, heapreplace
 
@@ -27,19 +26,6 @@ from bpe_core.training.tie_rules import TieBreakRule
 
 Entry = tuple[int, object, str]
 COLD_BATCH = 1024  # cold pairs taken into the heap at a time
-TIES_LISTED = 64  # pairs tied at the top listed at a time (see ``PairQueue.tied``)
-
-
-class _Ties:
-    """Pairs at the count ``count``, in the rule's order: every live pair at that count whose
-    key is at most ``bound`` (all of them if ``None``) is listed, with pairs that have left the
-    count since (skipped, and dropped, when read)."""
-
-    __slots__ = ("bound", "count", "listed", "members")
-
-    def __init__(self, count: int, listed: list[str], bound: str | None) -> None:
-        self.count, self.listed, self.bound = count, listed, bound
-        self.members = set(listed)
 
 
 class PairQueue:
@@ -56,7 +42,6 @@ class PairQueue:
         self._cold: ColdIndex | None = None
         self._cold_floor: int | None = None
         self._cold_next = 0
-        self._ties: _Ties | None = None
         self.rebuild()
 
     def set_rule(self, rule: TieBreakRule) -> None:
@@ -70,7 +55,6 @@ class PairQueue:
         changed since is corrected when it surfaces, as any stale entry is."""
         self._heap = [(-c, self._key(k), k) for k, c in self._index.pair_count.items()]
         heapify(self._heap)
-        self._ties = None
         self._cold = self._index.cold
         self._cold_floor = None
         self._cold_next = self._cold.highest_below(None) if self._cold is not None else 0
@@ -103,71 +87,11 @@ class PairQueue:
         if self.rule.name == "hf":  # the key is the pair itself: skip a call per push
             for k in pairs:
                 heappush(heap, (-pair_count[k], k, k))
-            if self._ties is not None:
-                self._note_ties(pairs)
         else:
             for k in pairs:
                 heappush(heap, (-pair_count[k], key(k), k))
         if len(heap) > 4 * self._index.pair_total + 4096:
             self.rebuild()
-
-    def _note_ties(self, pairs: list[str]) -> None:
-        """Keep the listed ties complete after ``pairs`` went up: a pair now above their count
-        ends the list (the top has changed); one now at it, within the bound, joins it."""
-        ties = self._ties
-        assert ties is not None
-        count, bound, members = ties.count, ties.bound, ties.members
-        pair_count = self._index.pair_count
-        for k in pairs:
-            c = pair_count[k]
-            if c > count:
-                self._ties = None
-                return
-            if c == count and k not in members and (bound is None or k <= bound):
-                insort(ties.listed, k)
-                members.add(k)
-
-    def tied(self, n: int) -> list[str]:
-        """:meth:`ranked` of ``n`` pairs, ``n`` at most how many are tied at the top count.
-
-        Asked at every tie, which is most late steps. Under ``hf`` the pairs tied at the top are
-        listed once (up to ``TIES_LISTED`` of them) and kept as merges go on: a merge takes
-        pairs from the count, read as gone, and :meth:`push` adds those that reach it; walking
-        the heap afresh at each step read the same stale entries again and again."""
-        if self.rule.name != "hf" or self._index.cold is not None:
-            return self.ranked(n)
-        top = self.top_count()
-        ties = self._ties
-        if ties is None or ties.count != top:
-            ties = self._ties = self._listed_ties(top, n)
-        out = self._read_ties(ties, n)
-        if len(out) < n and ties.bound is not None:  # the listed ones ran out: list more
-            ties = self._ties = self._listed_ties(top, n)
-            out = self._read_ties(ties, n)
-        return out
-
-    def _listed_ties(self, top: int, n: int) -> _Ties:
-        """The first of the pairs tied at ``top``, at least ``n`` of them."""
-        tied, most = self._index.count_hist.get(top, 0), max(n, TIES_LISTED)
-        listed = self._ranked_static(min(tied, most))
-        return _Ties(top, listed, listed[-1] if tied > most else None)
-
-    def _read_ties(self, ties: _Ties, n: int) -> list[str]:
-        """The first ``n`` listed pairs still at the count; those before them that are not
-        are dropped from the list."""
-        count_of, count = self._index.pair_count.get, ties.count
-        listed, out, gone = ties.listed, [], 0
-        for k in listed:
-            if count_of(k) == count:
-                out.append(k)
-                if len(out) == n:
-                    break
-            else:
-                gone += 1
-                ties.members.discard(k)
-        if gone:
-            ties.listed = [k for k in listed if k in ties.members]
-        return out
 
     def _key_function(self, rule: TieBreakRule) -> Callable[[str], object]:
         """The heap's tie key for a pair under ``rule`` (called on every push, so kept lean)."""

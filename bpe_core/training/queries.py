@@ -81,7 +81,7 @@ class TrainerQueries:
 
     def tied_candidates(self, limit: int = CANDIDATE_CAP) -> list[Pair]:
         """Up to ``limit`` pairs tied at the top count, in the current rule's order."""
-        return [key_pair(k) for k in self._queue.tied(min(self.ties_at_top(), limit))]
+        return [key_pair(k) for k in self._queue.ranked(min(self.ties_at_top(), limit))]
 
     def replacements(self, pair: Pair) -> int:
         """Replacements a merge of ``pair`` would really make (non-overlapping, weighted)."""

@@ -538,7 +538,7 @@ class Trainer(TrainerQueries, Branching, Restoring):
         # At a tie the pairs tied at the top; a pair picked by hand below the top names the
         # pairs it was chosen over too, tie or not.
         below = by_hand and key is not None and self._index.count(key) < top
-        candidates = queue.tied(min(ties, CANDIDATE_CAP)) if ties > 1 or below else []
+        candidates = queue.ranked(min(ties, CANDIDATE_CAP)) if ties > 1 or below else []
         if key is None:
             key = candidates[0] if candidates else queue.best()
         if key is None:

@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-import bpe_core.training.pair_queue as pair_queue
 from bpe_core import Corpus, PipelineConfig, Trainer, TrainingConfig
 from tests.conftest import data_text
 
@@ -35,34 +34,6 @@ def test_top_pairs_follow_count_then_rule_through_merges_and_undos(rule):
             assert [p.pair for p in trainer.top_pairs(n)] == expected_ranking(trainer, n)
         ties = trainer.ties_at_top()
         assert trainer.tied_candidates() == expected_ranking(trainer, min(ties, 5))
-
-
-@pytest.mark.parametrize("listed", [1, 3, 64])
-def test_tied_candidates_kept_between_steps_match_a_fresh_ranking(monkeypatch, listed):
-    """The pairs tied at the top are listed once and kept as merges go on (``hf``): after
-    steps, undos and redos in any order they are a fresh ranking's, and each new merge records
-    them."""
-    monkeypatch.setattr(pair_queue, "TIES_LISTED", listed)
-    text = data_text("shakespeare_200k.txt")[:30_000]
-    trainer = Trainer(Corpus.from_text(text, PipelineConfig()), TrainingConfig(tie_break="hf"))
-    moves = random.Random(listed)
-    tied_steps = 0
-    for _ in range(400):
-        ties = trainer.ties_at_top()
-        expected = expected_ranking(trainer, min(ties, 5))
-        assert trainer.tied_candidates() == expected
-        move = moves.random()
-        if move < 0.2 and trainer.can_redo:
-            trainer.redo()
-        elif move < 0.7 or not trainer.can_undo:
-            at_end = not trainer.can_redo
-            record = trainer.step()
-            if at_end and ties > 1:
-                assert list(record.candidates) == expected
-                tied_steps += 1
-        else:
-            trainer.undo()
-    assert tied_steps > 50
 
 
 def test_each_tied_merge_records_the_candidates_a_fresh_ranking_gives():
