@@ -88,6 +88,15 @@ def test_a_ranks_file_is_recognised_by_its_content(monkeypatch):
     assert read_tokenizer(GPT2_RANKS, pattern="gpt2").encoder.config.pretokenize == "gpt2"
 
 
+def test_special_tokens_given_for_a_known_encoding_say_which_of_its_own_are_left_out():
+    extended = read_tokenizer(GPT2_RANKS, specials=["<tag>"])
+    assert [extended.encoder.keys[i] for i in extended.encoder.special_ids] == ["<tag>"]
+    (note,) = extended.notes
+    assert "r50k_base" in note and "<|endoftext|>" in note and "--encoding r50k_base" in note
+    # Its own given (the README's way of naming GPT-2's): nothing is left out, nothing said.
+    assert read_tokenizer(GPT2_RANKS, specials=["<|endoftext|>"]).notes == ()
+
+
 def test_ranks_that_reach_an_encodings_special_ids_are_refused(ranks):
     small = {token: rank for token, rank in ranks.items() if rank < 1000}
     assert encoder_from_ranks(small, "r50k_base").keys[50256] == "<|endoftext|>"  # ids in between stay empty

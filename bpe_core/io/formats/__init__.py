@@ -94,6 +94,12 @@ def _read_tiktoken(path: Path, pattern: str | None, specials: Sequence[str]) -> 
                 notes.append(
                     f"These are tiktoken's {encoding.name} ranks: its split pattern and special tokens apply."
                 )
+        elif encoding is not None and (left_out := [t for t in encoding.specials if t not in specials]):
+            notes.append(
+                f"These are tiktoken's {encoding.name} ranks: the special tokens given take the ids after "
+                f"them, and its own ({', '.join(left_out)}) are left out; give --encoding {encoding.name} "
+                "to keep them and number yours after them."
+            )
     return encoder_from_ranks(read_ranks(path), pattern, specials), notes
 
 
