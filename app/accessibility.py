@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QScrollBar,
+    QStackedWidget,
     QTabBar,
     QTextEdit,
     QWidget,
@@ -142,10 +143,14 @@ def _plain(text: str) -> str:
 @guard_overrides
 class ControlNamer(QObject):
     """Names the controls of every window and dialog as it is shown (an application-wide
-    event filter: dialogs are made later, and some add controls when opened)."""
+    event filter: dialogs are made later, and some add controls when opened), and of every
+    page of a stack (a tab's page) as it is shown: hidden then, they were not named with the
+    window."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Show and isinstance(watched, QWidget) and watched.isWindow():
+        if event.type() != QEvent.Type.Show or not isinstance(watched, QWidget):
+            return False
+        if watched.isWindow() or isinstance(watched.parentWidget(), QStackedWidget):
             name_controls(watched)
         return False
 

@@ -135,6 +135,8 @@ class Bridge(QObject):
         self._encoder_key: tuple = ()  # (trainer.revision,) it was built for
         self._clean_state = self._state()
         self._interrupted_run: dict[str, int | None] | None = None
+        self._pausing = False  # stopping jobs for pause(): a Run keeps its target
+        self._paused_run: dict[str, int | None] | None = None
         self._open_note = ""  # what the "Opened …" message adds about an import or an attach
         self._state_before_job: tuple = ()
         self._closed = False  # after shutdown: no job starts any more
@@ -469,6 +471,11 @@ class Bridge(QObject):
             )
 
         def finished(reason: StopReason) -> None:
+            if reason is StopReason.CANCELLED and self._pausing:  # to go on unless the window closes
+                done = self._trainer.position - start
+                left = None if merges is None else merges - done
+                self._paused_run = {"merges": left, "vocab_size": vocab_size, "min_frequency": min_frequency}
+                return
             if reason is StopReason.CANCELLED:
                 self.sig_message.emit("Cancelled")
                 return
@@ -604,6 +611,22 @@ class Bridge(QObject):
 
     def forget_interrupted_run(self) -> None:
         self._interrupted_run = None
+
+    def pause(self) -> None:
+        """Stop every job where it is, as :meth:`shutdown` does, but keep a Run's target, for
+        :meth:`resume`: the window asks about saving before it closes, and the user may cancel
+        the close, not the run."""
+        self._pausing, self._paused_run = True, None
+        try:
+            self.shutdown(final=False)
+        finally:
+            self._pausing = False
+
+    def resume(self) -> None:
+        """Go on with the Run :meth:`pause` stopped, if any, to its target."""
+        target, self._paused_run = self._paused_run, None
+        if target is not None and (target["merges"] is None or target["merges"] > 0):
+            self.run(**target)
 
     def open_file(
         self,

@@ -865,9 +865,10 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.playback.pause()
         self.files.forget_deferred_open()  # a file dropped during a run: not once we are closing
-        self.bridge.shutdown(final=False)  # a run stops where it is: its merges are asked about below
+        self.bridge.pause()  # a run stops where it is: its merges are asked about below
         if not self._ending and not self.maybe_save():
             event.ignore()
+            self.bridge.resume()  # the close was cancelled, not the run
             return
         self.bridge.shutdown()
         self.encode_pane.shutdown()

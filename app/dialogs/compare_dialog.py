@@ -147,7 +147,15 @@ class CompareDialog(SideDialog):
         self.only_a, self.only_b, self.shared = QListWidget(), QListWidget(), QListWidget()
         self.token_titles = [QLabel(), QLabel(), QLabel()]
         self.further, self.further_title = QListWidget(), QLabel()  # the longer run's further merges
+        for widget, name in (
+            (self.only_a, "Tokens only in A"),
+            (self.only_b, "Tokens only in B"),
+            (self.shared, "Tokens in both"),
+            (self.further, "Further merges of the longer run"),
+        ):
+            widget.setAccessibleName(name)  # their titles above say counts, and change
         self.curves = pg.GraphicsLayoutWidget()
+        self.curves.setAccessibleName("Curves of runs A and B by step")
         self.curve_plots = {}
         self._tick_room = TickRoom()
         dark = is_dark()
@@ -195,6 +203,12 @@ class CompareDialog(SideDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(widest) + 24)
         self.rule_merges.setToolTip("How many merges the rule makes from the current step")
+        # Their labels ("A", "What would") are words of a sentence, not buddies: named apart
+        # (Qt on Linux reads a combo box by its current text, and then A and B sound alike).
+        self.a_box.setAccessibleName("Branch A")
+        self.b_box.setAccessibleName("Branch B")
+        self.rule_box.setAccessibleName("Rule to try from here")
+        self.rule_merges.setAccessibleName("Merges the rule makes")
         self.further_title.setVisible(False)
         self.further.setVisible(False)
         # Layout

@@ -111,6 +111,7 @@ class SettingsDialog(QDialog):
         self.target_kind = QComboBox()
         self.target_kind.addItems(TARGET_LABELS)
         self.target_value = QSpinBox(minimum=1, maximum=10**7)
+        self.target_value.setAccessibleName("Target value")  # beside the target's kind, unlabelled
         self.error = QLabel()
         self.error.setStyleSheet("color: #c0392b;")
         buttons = QDialogButtonBox(

@@ -24,6 +24,32 @@ def test_a_step_an_undo_and_a_finished_job_are_announced(qtbot, make_window, tmp
     qt_wait_until(lambda: any(text.startswith("Opened small.txt") for text in ANNOUNCED), timeout_ms=30_000)
 
 
+def test_every_tab_of_the_compare_view_and_its_unlabelled_fields_have_names(qtbot, make_window):
+    """Controls on a tab shown later are named when it is shown; the branch and rule boxes,
+    whose words around them are no labels, have names of their own (Qt on Linux would read A
+    and B alike, by their current text), and so does the Settings' target value."""
+    from app.dialogs.settings_dialog import SettingsDialog
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    for _ in range(10):
+        press("Space")
+    window.show_compare()
+    dialog = window.compare_dialog
+    names = [box.accessibleName() for box in (dialog.a_box, dialog.b_box, dialog.rule_box)]
+    assert names == ["Branch A", "Branch B", "Rule to try from here"]
+    for index in range(dialog.tabs.count()):
+        dialog.tabs.setCurrentIndex(index)
+        QApplication.processEvents()
+        page = dialog.tabs.widget(index)
+        assert not [type(w).__name__ for w in unnamed_controls(page)], dialog.tabs.tabText(index)
+    dialog.close()
+    trainer = window.bridge.trainer
+    settings = SettingsDialog(trainer.corpus.config, trainer.training, window.target, window)
+    assert settings.target_value.accessibleName() == "Target value"
+    settings.deleteLater()
+
+
 def test_a_fresh_window_and_every_dialog_name_every_control(qtbot, make_window, tmp_path):
     from app.dialogs.export_dialog import ExportDialog
     from app.dialogs.local_tokenizers_dialog import LocalTokenizersDialog

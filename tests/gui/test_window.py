@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app import demo
 from app.bridge import ASK
 from app.dialogs.tie_dialog import TieDialog
+from tests.conftest import data_text
 from tests.gui_helpers import (
     ModalAnswerer,
     assert_panes_agree_with_core,
@@ -285,6 +286,27 @@ def test_unsaved_changes_prompt_on_close(qtbot, make_window, dialogs):
     dialogs.answer = QMessageBox.StandardButton.Discard
     assert window.close()
     assert window.settings.value(f"{window.layout_key()}/state") is not None
+
+
+def test_cancelling_the_close_lets_a_run_go_on_to_its_target(qtbot, make_window, dialogs, tmp_path):
+    """A Run is going; the window is closed and the question about saving answered Cancel: the
+    user cancelled the close, not the run, which goes on and reaches its target."""
+    window = make_window()
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(data_text("shakespeare_200k.txt"), encoding="utf-8")
+    window.open_path(corpus)
+    wait_idle(qtbot, window)
+    bridge = window.bridge
+    bridge.step_pair(bridge.trainer.top_pairs(3)[2].pair)  # work worth asking about
+    target = bridge.trainer.position + 3_000
+    bridge.run(merges=3_000)
+    qtbot.waitUntil(lambda: bridge.trainer.position > target - 2_990, timeout=30_000)
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    assert not window.close()
+    assert dialogs.shown[-1][0] == "question" and window.isVisible()
+    wait_idle(qtbot, window)
+    assert bridge.trainer.position == target
+    assert "Cancelled" not in window.status.message.text()
 
 
 def test_zoom_scales_every_pane_and_persists(qtbot, make_window):
