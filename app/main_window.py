@@ -134,7 +134,7 @@ class MainWindow(QMainWindow):
         self.rule_box.setAccessibleName("Tie rule")
         self.rule_box.setAccessibleDescription("How a tie at the top count is broken, or Ask me")
         self.status = StatusFields(self.statusBar(), self.bridge)
-        self.status.focus_home = lambda: self._last_table or self.corpus_pane.view
+        self.status.focus_home = self._home_table
         # Setup
         self.setWindowTitle("BPE Studio")
         self.setAcceptDrops(True)
@@ -329,8 +329,12 @@ class MainWindow(QMainWindow):
         if not trainer.history_length:
             return
         with keeping_focus(self):
-            answer = QMessageBox.question(
-                self, "Reset", f"Forget all {trainer.history_length:,} merges and go back to step 0?"
+            answer = QMessageBox.question(  # No by default: Enter must not forget the work
+                self,
+                "Reset",
+                f"Forget all {trainer.history_length:,} merges and go back to step 0?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
             )
         if answer == QMessageBox.StandardButton.Yes:
             self.bridge.reset()
@@ -376,7 +380,7 @@ class MainWindow(QMainWindow):
         the last table used as CSV, as shown (sorted and filtered as on screen)."""
         focus = QApplication.focusWidget()
         plots = focus is not None and self.plots_pane.isAncestorOf(focus)
-        table = self._last_table or self.corpus_pane.view
+        table = self._home_table()
         name = file_name(self.files.session_stem(), "plots.png" if plots else f"{self._pane_name(table)}.csv")
         kinds = "PNG (*.png);;SVG (*.svg)" if plots else "CSV (*.csv)"
         path = self.files.ask_save_path("Export view", name, kinds)
@@ -610,7 +614,7 @@ class MainWindow(QMainWindow):
         field typed in while a corpus loads must not throw the load away. Elsewhere it cancels
         the running job."""
         if isinstance(QApplication.focusWidget(), TEXT_FIELDS):
-            table = self._last_table or self.corpus_pane.view
+            table = self._home_table()
             if table.isVisible():
                 self._bring_forward(table)  # its pane may be tabbed away behind another since
                 table.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -734,6 +738,12 @@ class MainWindow(QMainWindow):
         text = self.encode_pane.input.toPlainText()[:MAX_TEST_TEXT]
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
+    def _home_table(self) -> QAbstractItemView:
+        """Where the keys go back to: the last table used, or the first table whose pane is
+        open where its pane has been closed since."""
+        last = self._last_table or self.corpus_pane.view
+        return last if last.isVisible() else next((t for t in self.tables if t.isVisible()), last)
+
     def _on_focus_changed(self, _old, new) -> None:
         if isinstance(new, QAbstractItemView) and new in self.tables:
             self._last_table = new
@@ -828,7 +838,7 @@ class MainWindow(QMainWindow):
         # to the first field of the tab chain, the Corpus filter: Space then typed a space.
         if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
             focus = self.focusWidget()
-            table = self._last_table or self.corpus_pane.view
+            table = self._home_table()
             if (focus is None or not focus.isVisible()) and table.isVisible():
                 self._bring_forward(table)
                 table.setFocus(Qt.FocusReason.ActiveWindowFocusReason)

@@ -23,6 +23,7 @@ class Dialogs:
 
     def __init__(self) -> None:
         self.shown: list[tuple[str, str, str]] = []
+        self.defaults: list[object] = []  # each question's default button, if it named one
         self.answer = QMessageBox.StandardButton.Discard
         self.open_path = ""
         self.save_path = ""
@@ -31,6 +32,7 @@ class Dialogs:
     def _record(self, kind):
         def show(parent, title, text, *args, **kwargs):
             self.shown.append((kind, title, text))
+            self.defaults.append(args[1] if len(args) > 1 else kwargs.get("defaultButton"))
             return self.answer if kind == "question" else QMessageBox.StandardButton.Ok
 
         return show

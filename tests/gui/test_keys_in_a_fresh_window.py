@@ -333,6 +333,24 @@ def test_tab_passes_over_panes_tabbed_away_behind_another(qtbot, make_window):
         assert focus is window.corpus_pane.view and len(stops) > 5
 
 
+def test_escape_after_the_last_tables_pane_was_closed_gives_the_keys_to_an_open_table(qtbot, make_window):
+    """Ctrl+2, then View → Pairs closes that pane: Qt moves the keys to a text field. Esc there
+    hands them to a table whose pane is open, and Space steps again."""
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    press("Ctrl+2")
+    assert QApplication.focusWidget() is window.pairs_pane.view
+    window.docks["pairs"].toggleViewAction().trigger()
+    QApplication.processEvents()
+    assert not window.pairs_pane.view.isVisible()
+    if QApplication.focusWidget() not in window.tables:
+        press("Escape")
+    assert QApplication.focusWidget() in window.tables and QApplication.focusWidget().isVisible()
+    position = window.bridge.trainer.position
+    press("Space")
+    assert window.bridge.trainer.position == position + 1
+
+
 def test_escape_to_a_table_whose_pane_went_behind_another_brings_it_forward(qtbot, make_window):
     """Ctrl+5 (Vocabulary), Ctrl+6 (Plots, in front of it), Ctrl+3, a word, Esc: the keys went
     back to the Vocabulary table, unseen behind Plots; now its pane comes to the front."""

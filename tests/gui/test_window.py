@@ -309,6 +309,15 @@ def test_cancelling_the_close_lets_a_run_go_on_to_its_target(qtbot, make_window,
     assert "Cancelled" not in window.status.message.text()
 
 
+def test_reset_asks_with_no_as_the_default_answer(qtbot, make_window, dialogs):
+    window = make_window()
+    window.bridge.step()
+    dialogs.answer = QMessageBox.StandardButton.No
+    window.confirm_reset()
+    assert dialogs.defaults[-1] == QMessageBox.StandardButton.No
+    assert window.bridge.trainer.history_length == 1
+
+
 def test_zoom_scales_every_pane_and_persists(qtbot, make_window):
     window = make_window()
     size = window.corpus_pane.view.font().pointSizeF()
