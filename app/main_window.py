@@ -718,7 +718,11 @@ class MainWindow(QMainWindow):
         self.corpus_pane.show_selection(label, self.bridge.trainer.words_with_pair(pair))
 
     def _on_token_selected(self, token) -> None:
-        """Highlight the vocabulary's selected token in the encode pane and the corpus."""
+        """Highlight the vocabulary's selected token in the encode pane and the corpus. A jump
+        back may announce a row of a token undone since, before the pane follows the trainer
+        and clears it: that is no token."""
+        if token is not None and token >= self.bridge.trainer.vocab_size:
+            token = None
         self.encode_pane.highlight_token(token)
         if token is None or self.bridge.busy:
             self.corpus_pane.show_selection("", ())

@@ -29,7 +29,9 @@ def normalize(text: str, config: PipelineConfig) -> str:
         # One character at a time, as Hugging Face's Lowercase does: str.lower() alone would
         # make a word-final Σ a ς (the only rule of its that looks at neighbours).
         text = text.replace("Σ", "σ").lower()
-    return " " + text if config.prefix_space and not text.startswith(" ") else text
+    # Text that normalizes to nothing stays nothing: Hugging Face drops an empty split before
+    # its pre-tokenizer would add the space.
+    return " " + text if config.prefix_space and text and not text.startswith(" ") else text
 
 
 def normalize_aligned(text: str, config: PipelineConfig) -> tuple[str, list[int] | None]:
@@ -41,7 +43,7 @@ def normalize_aligned(text: str, config: PipelineConfig) -> tuple[str, list[int]
     """
     if config.prefix_space:
         plain, plain_starts = normalize_aligned(text, replace(config, prefix_space=False))
-        if plain.startswith(" "):
+        if not plain or plain.startswith(" "):
             return plain, plain_starts
         return " " + plain, [0, *(range(len(plain)) if plain_starts is None else plain_starts)]
     if config.normalization == "custom":

@@ -271,3 +271,22 @@ def test_imported_normalizers_are_cut_only_where_the_whole_text_gives_the_same_t
         ids += model.encode_ids(part, offset=offset)
         offset += len(part)
     assert ids == tokenizer.encode(text, add_special_tokens=False).ids
+
+
+@pytest.mark.parametrize("text", [" ", "\n\n  \n", "", "  hello world  "])
+def test_text_a_normalizer_empties_gets_no_prefix_space(tmp_path, text):
+    """Stripped to nothing, a text is no tokens, as Hugging Face drops an empty split before
+    ``ByteLevel(add_prefix_space=True)`` would put a space before it."""
+    from tokenizers import Tokenizer, models, normalizers, trainers
+    from tokenizers import pre_tokenizers as pt
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.normalizer = normalizers.Strip()
+    tokenizer.pre_tokenizer = pt.ByteLevel(add_prefix_space=True)
+    alphabet = pt.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(vocab_size=300, initial_alphabet=alphabet, show_progress=False)
+    tokenizer.train_from_iterator(["hello world the quick brown fox"] * 20, trainer)
+    path = tmp_path / "tokenizer.json"
+    tokenizer.save(str(path))
+    model = read_tokenizer(path).encoder
+    assert model.encode_ids(text) == tokenizer.encode(text, add_special_tokens=False).ids

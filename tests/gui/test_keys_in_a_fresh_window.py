@@ -351,6 +351,31 @@ def test_escape_after_the_last_tables_pane_was_closed_gives_the_keys_to_an_open_
     assert window.bridge.trainer.position == position + 1
 
 
+def test_a_jump_back_past_the_token_selected_in_vocabulary_clears_it_without_an_error(qtbot, make_window):
+    """Space ×13, Ctrl+5, Home, Down ×12 (a merged token), then Ctrl+7 and Home (step 0): the
+    selection named a token undone since, which raised an internal error."""
+    from app import guard
+
+    window = make_window("low · lower")
+    fresh_focus(qtbot, window)
+    for _ in range(13):
+        press("Space")
+    press("Ctrl+5")
+    press("Home")
+    for _ in range(12):
+        press("Down")
+    assert window.vocab_pane.selected_token == 12
+    before = guard.reporter().count
+    press("Ctrl+7")
+    press("Home")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == 0
+    assert guard.reporter().count == before
+    press("Ctrl+1")
+    press("Space")
+    assert window.bridge.trainer.position == 1
+
+
 def test_escape_to_a_table_whose_pane_went_behind_another_brings_it_forward(qtbot, make_window):
     """Ctrl+5 (Vocabulary), Ctrl+6 (Plots, in front of it), Ctrl+3, a word, Esc: the keys went
     back to the Vocabulary table, unseen behind Plots; now its pane comes to the front."""
