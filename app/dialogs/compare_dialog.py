@@ -203,8 +203,8 @@ class CompareDialog(SideDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(widest) + 24)
         self.rule_merges.setToolTip("How many merges the rule makes from the current step")
-        # Their labels ("A", "What would") are words of a sentence, not buddies: named apart
-        # (Qt on Linux reads a combo box by its current text, and then A and B sound alike).
+        # Named apart: "What would" is a word of a sentence, not a label. On Linux Qt reads a
+        # combo box by its current text whatever its name, so "A" and "B" are its labels too.
         self.a_box.setAccessibleName("Branch A")
         self.b_box.setAccessibleName("Branch B")
         self.rule_box.setAccessibleName("Rule to try from here")
@@ -214,10 +214,11 @@ class CompareDialog(SideDialog):
         # Layout
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
-        top.addWidget(QLabel("A"))
-        top.addWidget(self.a_box, 1)
-        top.addWidget(QLabel("B"))
-        top.addWidget(self.b_box, 1)
+        for name, box in (("A", self.a_box), ("B", self.b_box)):
+            label = QLabel(name)
+            label.setBuddy(box)  # the label relation a screen reader reads, on every platform
+            top.addWidget(label)
+            top.addWidget(box, 1)
         layout.addLayout(top)
         # The question on two rows: on one, with its button, it made the dialog wider than a
         # projector's screen once zoomed.
