@@ -16,6 +16,7 @@ from bpe_core.errors import plural
 VISIBLE = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"})
 WIDTH = 72  # characters of data shown on one line
 _OUTPUT_PIECE = 1 << 20  # characters of output held before they are written out
+TO_STDOUT = "-"  # an output file named so is written to standard output
 
 
 class OutputEnded(Exception):

@@ -10,7 +10,7 @@ import os
 from typing import TextIO
 
 from bpe_core.cli import PROG
-from bpe_core.cli.common import amount
+from bpe_core.cli.common import TO_STDOUT, amount
 from bpe_core.cli.options import utf8
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import BpeError
@@ -22,13 +22,14 @@ from bpe_core.io.formats import (
     WRITABLE,
     export_notes,
     read_tokenizer,
+    tokenizer_texts,
     write_tokenizer,
 )
 from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
 from bpe_core.io.formats.tiktoken_ranks import PATTERNS
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.local_tokenizers import model_path
-from bpe_core.io.session import save_session
+from bpe_core.io.session import save_session, session_text
 from bpe_core.io.sources import refuse_overwriting_inputs
 from bpe_core.runtime.fileio import check_writable
 
@@ -46,7 +47,13 @@ def options_import(parser: argparse.ArgumentParser) -> None:
     tiktoken_options(parser)
     parser.add_argument("--corpus", metavar="TEXT", help="attach this corpus: each merge's count on it")
     parser.add_argument("--input", choices=("text", "counts"), default="text", help="how to read --corpus")
-    parser.add_argument("-o", "--output", required=True, metavar="SESSION.json")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="SESSION.json",
+        help="the session (- writes it to standard output)",
+    )
 
 
 def options_export(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +61,13 @@ def options_export(parser: argparse.ArgumentParser) -> None:
         "model", metavar="MODEL", help="a session, any tokenizer file BPE Studio reads, or hf:ORG/NAME"
     )
     parser.add_argument("--format", required=True, choices=WRITABLE, help="the format to write")
-    parser.add_argument("-o", "--output", required=True, metavar="PATH", help="the file (a folder for gpt2)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="PATH",
+        help="the file (a folder for gpt2; - writes the file to standard output)",
+    )
     tiktoken_options(parser)
 
 
@@ -109,13 +122,15 @@ def read_model(path: str, format: str | None, args: argparse.Namespace, stderr: 
 
 
 def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    check_writable(args.output)
-    inputs = [
-        spec
-        for spec in (args.corpus, args.model)
-        if spec is not None and (spec == "-" or os.path.exists(spec))
-    ]
-    refuse_overwriting_inputs([args.output], inputs)  # the corpus, or the model, replaced by the session
+    to_stdout = args.output == TO_STDOUT
+    if not to_stdout:
+        check_writable(args.output)
+        inputs = [
+            spec
+            for spec in (args.corpus, args.model)
+            if spec is not None and (spec == "-" or os.path.exists(spec))
+        ]
+        refuse_overwriting_inputs([args.output], inputs)  # the corpus, or the model, replaced by the session
     imported = read_tokenizer(model_path(args.model), args.format, args.pattern, args.special_token)
     for note in imported.notes:
         print(f"{PROG}: note: {note}", file=stderr)
@@ -133,17 +148,21 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             adopt=False,
         )
     trainer = trainer_from_encoder(encoder, corpus)
-    save_session(trainer, args.output)
+    if to_stdout:
+        stdout.write(session_text(trainer))
+    else:
+        save_session(trainer, args.output)
     attached = ""
     if corpus is not None:
         attached = f", with the counts of {amount(trainer.word_count, 'word type')} of {args.corpus}"
         left_out = len(corpus.words) - trainer.word_count
         if left_out > 0:  # (a corpus cut at byte-fallback characters may have more types)
             attached += f" ({left_out:,} left out: they hold characters the tokenizer lacks)"
+    saved = "Wrote the session to standard output" if to_stdout else f"Saved the session to {args.output}"
     print(
         f"Imported {args.model} ({DESCRIPTIONS[imported.format]}): {amount(len(encoder.keys), 'token')}, "
-        f"{amount(len(encoder.merges), 'merge')}{attached}. Saved the session to {args.output}.",
-        file=stdout,
+        f"{amount(len(encoder.merges), 'merge')}{attached}. {saved}.",
+        file=stderr if to_stdout else stdout,
     )
     return 0
 
@@ -151,6 +170,10 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not args.output:
         raise BpeError("The output path is empty.")
+    if args.output == TO_STDOUT and args.format == "gpt2":
+        raise BpeError(
+            "GPT-2's vocab.json and merges.txt go in a folder; standard output (-) holds one file."
+        )
     # The model, or a file of its folder, replaced by its own export (changed: a decoder added).
     written = (
         [os.path.join(args.output, name) for name in ("vocab.json", "merges.txt")]
@@ -161,9 +184,14 @@ def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if os.path.exists(source):
         refuse_overwriting_inputs([args.output, *written], [str(source)])
     encoder = read_model(args.model, None, args, stderr)
-    files = write_tokenizer(encoder, args.format, args.output)
+    if args.output == TO_STDOUT:
+        (text,) = tokenizer_texts(encoder, args.format).values()
+        stdout.write(text)
+        names, out = "to standard output", stderr
+    else:
+        files = write_tokenizer(encoder, args.format, args.output)
+        names, out = " and ".join(str(f) for f in files), stdout
     for note in export_notes(encoder, args.format):
         print(f"{PROG}: note: {note}", file=stderr)
-    names = " and ".join(str(f) for f in files)
-    print(f"Wrote {names}: {len(encoder.keys):,} tokens, {len(encoder.merges):,} merges.", file=stdout)
+    print(f"Wrote {names}: {len(encoder.keys):,} tokens, {len(encoder.merges):,} merges.", file=out)
     return 0

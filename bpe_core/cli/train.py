@@ -13,7 +13,7 @@ import os
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from bpe_core.cli.common import VISIBLE, CountProgress, ProgressBar, amount
+from bpe_core.cli.common import TO_STDOUT, VISIBLE, CountProgress, ProgressBar, amount
 from bpe_core.cli.options import (
     counting_given,
     field_of,
@@ -43,12 +43,17 @@ if TYPE_CHECKING:
 def options_train(parser: argparse.ArgumentParser) -> None:
     training_options(parser)
     tie_break_option(parser)
-    parser.add_argument("-o", "--output", metavar="MODEL.json", help="save the model/session here")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="MODEL.json",
+        help="save the model/session here (- writes it to standard output)",
+    )
     parser.add_argument("--json", action="store_true", help="print the merges as one JSON object")
     parser.add_argument(
         "--walkthrough",
         metavar="FILE.md",
-        help="write every iteration as a lesson document (HTML if FILE ends in .html)",
+        help="write every iteration as a lesson document (HTML if FILE ends in .html; - to standard output)",
     )
 
 
@@ -62,12 +67,18 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     training = TrainingConfig(
         min_frequency=args.min_frequency, tie_break=args.tie_break, merges_per_pass=args.merges_per_pass
     )
-    for path in (args.output, args.walkthrough):
-        if path is not None:
-            check_writable(path)  # now, not after minutes of training
-    if args.output and args.walkthrough and _same_path(args.output, args.walkthrough):
+    to_stdout = [path for path in (args.output, args.walkthrough) if path == TO_STDOUT]
+    if len(to_stdout) > 1 or (to_stdout and args.json):
+        raise ConfigError(
+            "Only one of -o -, --walkthrough - and --json can write to standard output; "
+            "name a file for the others."
+        )
+    files = [path for path in (args.output, args.walkthrough) if path is not None and path != TO_STDOUT]
+    for path in files:
+        check_writable(path)  # now, not after minutes of training
+    if len(files) == 2 and _same_path(*files):
         raise ConfigError(f"-o and --walkthrough both name {args.output!r}; one would replace the other.")
-    refuse_overwriting_inputs([args.output, args.walkthrough], args.file)
+    refuse_overwriting_inputs(files, args.file)
     trainer = Trainer(corpus_of_inputs(args, config, stderr), training)
     note_counts_order(args, [training], stderr)
     note_unstated_pipeline(args, stderr)
@@ -85,23 +96,33 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         )
     with replaced_together():  # the model and its walk-through: both new, or both as they were
         if args.output:
-            from bpe_core.io.session import save_session
+            from bpe_core.io.session import session_text
 
-            save_session(trainer, args.output)
+            _write(args.output, session_text(trainer), stdout)
         if args.walkthrough:
             from bpe_core.tools.walkthrough import walkthrough
 
             html_output = args.walkthrough.lower().endswith((".html", ".htm"))
             source = ", ".join(os.path.basename(name) or name for name in args.file)
-            write_atomic(args.walkthrough, walkthrough(trainer, html_output=html_output, source=source))
+            _write(args.walkthrough, walkthrough(trainer, html_output=html_output, source=source), stdout)
     if args.json:
         # One write: json.dump streams thousands of tiny writes, several times slower.
         stdout.write(
             json.dumps(_train_json(trainer, reason.name.lower(), message), ensure_ascii=False) + "\n"
         )
     else:
-        _train_summary(trainer, message, time.perf_counter() - started, args.output, stdout)
+        # Beside a model written to standard output, the summary goes where messages go.
+        out = stderr if to_stdout else stdout
+        _train_summary(trainer, message, time.perf_counter() - started, args.output, out)
     return 0
+
+
+def _write(path: str, text: str, stdout: TextIO) -> None:
+    """``text`` written to the file ``path`` atomically, or to ``stdout`` where it is ``-``."""
+    if path == TO_STDOUT:
+        stdout.write(text)
+    else:
+        write_atomic(path, text)
 
 
 def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: TextIO) -> Corpus:
@@ -253,5 +274,7 @@ def _train_summary(trainer: Trainer, reason: str, seconds: float, output: str | 
             for r in shown
         )
         print(f"First merges: {preview}{', ...' if trainer.position > len(shown) else ''}", file=out)
-    if output:
+    if output == TO_STDOUT:
+        print("Wrote the model to standard output.", file=out)
+    elif output:
         print(f"Saved the model to {output}.", file=out)

@@ -233,3 +233,32 @@ def test_real_entry_point_in_a_subprocess(tmp_path, counts_file):
         timeout=60,
     )
     assert result.returncode == 1 and one_sentence(result.stderr)
+
+
+def test_dash_as_the_output_writes_the_file_to_standard_output(tmp_path, counts_file, model, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where a file named "-" would appear
+    code, out, err = run("train", str(counts_file), "--input", "counts", "--merges", "10", "-o", "-")
+    assert code == 0 and out == model.read_text()
+    assert "Wrote the model to standard output." in err
+    code, out, err = run("import", str(model), "-o", "-")
+    pairs = [merge["pair"] for merge in json.loads(model.read_text())["merges"]]
+    assert code == 0 and [merge["pair"] for merge in json.loads(out)["merges"]] == pairs
+    assert "standard output" in err
+    code, out, err = run("train", str(counts_file), "--input", "counts", "--walkthrough", "-")
+    assert code == 0 and out.startswith("# BPE walk-through") and "Trained" in err
+    session = tmp_path / "attached.json"
+    run("train", str(counts_file), "--input", "counts", "--attach-marker", "-o", str(session))
+    for format in ("hf", "codes"):
+        code, out, err = run("export", str(session), "--format", format, "-o", "-")
+        written = tmp_path / f"written.{format}"
+        assert run("export", str(session), "--format", format, "-o", str(written))[0] == 0
+        assert code == 0 and out == written.read_text() and "standard output" in err
+    # Two files, or two things on one stream, are refused before any work.
+    for argv in (
+        ("export", str(session), "--format", "gpt2", "-o", "-"),
+        ("train", str(counts_file), "--input", "counts", "-o", "-", "--json"),
+        ("train", str(counts_file), "--input", "counts", "-o", "-", "--walkthrough", "-"),
+    ):
+        code, out, err = run(*argv)
+        assert (code, out) == (1, "") and one_sentence(err), argv
+    assert not (tmp_path / "-").exists()

@@ -340,12 +340,17 @@ def formats_for(encoder: Encoder) -> dict[str, str]:
     return reasons
 
 
-def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Path]:
-    """Write ``encoder`` as ``format`` at ``path`` (a folder for ``gpt2``); returns the files."""
+def tokenizer_texts(encoder: Encoder, format: str) -> dict[str, str]:
+    """File name -> text of ``encoder`` written as ``format``."""
     if format not in WRITABLE:
         raise InputError(f"Cannot export as {format!r}; choose one of: {', '.join(WRITABLE)}.")
+    return _render(encoder, format)
+
+
+def write_tokenizer(encoder: Encoder, format: str, path: str | Path) -> list[Path]:
+    """Write ``encoder`` as ``format`` at ``path`` (a folder for ``gpt2``); returns the files."""
+    files = tokenizer_texts(encoder, format)
     path = Path(path)
-    files = _render(encoder, format)
     if FORMATS[format].folder:
         if path.exists() and not path.is_dir():
             # GPT-2's is the one folder format.

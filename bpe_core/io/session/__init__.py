@@ -20,7 +20,7 @@ from bpe_core.io.session.validate import (
     read_session,
     sniff_session,
 )
-from bpe_core.io.session.write import save_session, session_to_dict
+from bpe_core.io.session.write import save_session, session_text, session_to_dict
 
 __all__ = [
     "FORMAT",
@@ -33,6 +33,7 @@ __all__ = [
     "read_model",
     "read_session",
     "save_session",
+    "session_text",
     "session_to_dict",
     "sniff_session",
     "trainer_from_session",

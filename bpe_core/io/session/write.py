@@ -141,6 +141,11 @@ def _name(trainer: Trainer, names: dict[int, str], token_id: int) -> str:
 @without_gc  # thousands of merge objects while the trainer's index is live (see runtime.gc_pause)
 def save_session(trainer: Trainer, path: str | Path, test_text: str | None = None) -> None:
     """Write the session to ``path`` atomically: a crash never leaves a half-written file."""
+    write_atomic(path, session_text(trainer, test_text))
+
+
+def session_text(trainer: Trainer, test_text: str | None = None) -> str:
+    """The session file's text."""
     data = _session(trainer, test_text, written=True)
     lines = ["{"]
     keys = list(data)
@@ -153,7 +158,7 @@ def save_session(trainer: Trainer, path: str | Path, test_text: str | None = Non
         else:
             lines.append(f"  {_dumps(key)}: {value if isinstance(value, _Encoded) else _dumps(value)}{comma}")
     lines.append("}")
-    write_atomic(path, "\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def _dumps(value: Any) -> str:
