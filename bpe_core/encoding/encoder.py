@@ -38,7 +38,7 @@ from bpe_core.errors import BpeError, Cancelled
 from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_display, fallback_token
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.pipeline.corpus import base_symbols
-from bpe_core.pipeline.normalize import normalize, normalize_aligned
+from bpe_core.pipeline.normalize import begins_with_text, normalize, normalize_aligned
 from bpe_core.pipeline.pretokenize import pieces_of
 from bpe_core.pipeline.pretokenize import spans as piece_spans
 from bpe_core.pipeline.specials import finders
@@ -466,15 +466,18 @@ class Encoder:
             for start, plain, special, _ in self._segments(text, allow_special):
                 if plain:
                     config = self._continued if offset and not start else self.config
-                    at_start, normalized = offset + start == 0, normalize(plain, config)
+                    at_start = begins_with_text(plain, config, offset + start == 0)
                     if in_normalized:
-                        for piece, _, _ in self._pieces(normalized, at_start, allow_special):
+                        normalized = normalize(plain, self._continued)  # the parts get the prefix space
+                        for piece, _, _ in self._pieces(
+                            normalized, at_start, config.prefix_space, allow_special
+                        ):
                             if isinstance(piece, int):  # a special token matched in the normalized text
                                 ids.append(piece)
                             else:
                                 ids.extend(self._cached_ids(piece, cache, upto))
                         continue
-                    for piece in pieces_of(normalized, config, at_start):
+                    for piece in pieces_of(normalize(plain, config), config, at_start):
                         word = cache.get(piece)
                         if word is None:
                             word = cache[piece] = self._word_ids(piece, upto)
@@ -532,14 +535,14 @@ class Encoder:
     ) -> None:
         if not text:
             return
-        normalized, starts = normalize_aligned(text, config)
-        if (
-            config.pretokenize == "custom"
-            or (allow_special and self._normalized_specials)
-            or self._normalized_always
-        ):
+        in_normalized = (allow_special and self._normalized_specials) or self._normalized_always
+        # Special tokens found in the normalized text: the parts between them get the prefix space.
+        normalized, starts = normalize_aligned(text, self._continued if in_normalized else config)
+        at_start = at_start and (not starts or starts[0] == 0)  # (as begins_with_text says)
+        if config.pretokenize == "custom" or in_normalized:
+            spaced = config.prefix_space
             self._encode_pieces(
-                text, normalized, starts, offset, upto, columns, cancelled, at_start, allow_special
+                text, normalized, starts, offset, upto, columns, cancelled, (at_start, spaced), allow_special
             )
             return
         # The common case, kept to the fewest steps a piece: a named pre-tokenizer's spans.
@@ -570,14 +573,15 @@ class Encoder:
         upto: int,
         columns: _Columns,
         cancelled: Callable[[], bool] | None,
-        at_start: bool,
+        first: tuple[bool, bool],
         allow_special: bool,
     ) -> None:
         """:meth:`_encode_plain` for a custom chain of steps, or special tokens matched in the
-        normalized text: pieces may have a prefix, and special tokens come between them."""
+        normalized text: pieces may have a prefix, and special tokens come between them.
+        ``first``: whether the text begins the user's text, and takes the prefix space."""
         cache = self._words_at(upto)
         ids, out_starts, out_ends, unknown = columns
-        for piece, begin, prefix in self._pieces(normalized, at_start, allow_special):
+        for piece, begin, prefix in self._pieces(normalized, *first, allow_special):
             if isinstance(piece, int):  # a special token matched in the normalized text
                 source = (begin, prefix) if starts is None else (starts[begin], starts[prefix - 1] + 1)
                 ids.append(piece)
@@ -600,24 +604,39 @@ class Encoder:
                 _map_back(word, begin, prefix, starts, len(text), offset, out_starts, out_ends)
 
     def _pieces(
-        self, normalized: str, at_start: bool, allow_special: bool
+        self, normalized: str, at_start: bool, spaced: bool, allow_special: bool
     ) -> Iterator[tuple[str | int, int, int]]:
         """The pieces of normalized text: ``(piece, where it starts, how many characters of it
-        are a prefix the pre-tokenizer put before that)``; a special token matched in the
-        normalized text comes as ``(its id, start, end)``. ``at_start``: the text begins the
-        user's text (a step may prefix only the first piece)."""
+        are a prefix put before that)``; a special token matched in the normalized text comes as
+        ``(its id, start, end)``. ``at_start``: the text begins the user's text (a step may
+        prefix only the first piece). Where special tokens are matched in normalized text, it
+        comes without the prefix space: as Hugging Face's ByteLevel does, each part between them
+        gets one (the first only where ``spaced``)."""
         finder = self._normalized_specials if allow_special else self._normalized_always
         if not finder:
             yield from self._pieces_of_part(normalized, 0, at_start)
             return
+        space = self.config.prefix_space
         done = 0
         for start, end, token in finder.find(normalized):
-            yield from self._pieces_of_part(normalized[done:start], done, at_start and done == 0)
+            first = done == 0
+            yield from self._pieces_of_part(
+                normalized[done:start], done, at_start and first, space and (spaced or not first)
+            )
             yield self._special_of[token], start, end
             done = end
-        yield from self._pieces_of_part(normalized[done:], done, at_start and done == 0)
+        first = done == 0
+        yield from self._pieces_of_part(
+            normalized[done:], done, at_start and first, space and (spaced or not first)
+        )
 
-    def _pieces_of_part(self, part: str, offset: int, at_start: bool) -> Iterator[tuple[str, int, int]]:
+    def _pieces_of_part(
+        self, part: str, offset: int, at_start: bool, space: bool = False
+    ) -> Iterator[tuple[str, int, int]]:
+        if space and part and not part.startswith(" "):  # the prefix space stands before character 0
+            for piece, begin, put in self._pieces_of_part(" " + part, 0, at_start):
+                yield (piece, offset, put + 1) if begin == 0 else (piece, offset + begin - 1, put)
+            return
         config = self.config
         if config.pretokenize != "custom":
             for begin, end in piece_spans(part, config.pretokenize):
@@ -869,8 +888,8 @@ class Encoder:
 
     def piece_of(self, text: str, position: int) -> str | None:
         """The normalized piece of ``text`` covering character ``position`` (for traces)."""
-        normalized = normalize(text, self.config)
-        for piece, begin, prefix in self._pieces(normalized, True, False):
+        normalized = normalize(text, self._continued if self._normalized_always else self.config)
+        for piece, begin, prefix in self._pieces(normalized, True, True, False):
             if isinstance(piece, str) and begin <= position < begin + len(piece) - prefix:
                 return piece
         return None

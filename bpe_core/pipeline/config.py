@@ -146,6 +146,12 @@ class PipelineConfig:
         return tuple(token for step in self.normalizers for token in step.always_matched)
 
     @property
+    def prefixes_first_piece(self) -> bool:
+        """True when a step puts a prefix before the text's first piece only (Metaspace's
+        ``first`` scheme), which then depends on where that piece came from."""
+        return any(getattr(step, "prepend_scheme", None) == "first" for step in self.pre_tokenizers)
+
+    @property
     def keeps_whitespace(self) -> bool:
         """True when pieces carry their whitespace, so decoding needs no separators."""
         return self.pretokenize in LOSSLESS_PRETOKENIZERS

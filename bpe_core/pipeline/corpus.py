@@ -18,7 +18,7 @@ import numpy as np
 from bpe_core.errors import InputError, quoted
 from bpe_core.pipeline.byte_alphabet import bytes_to_display
 from bpe_core.pipeline.config import PipelineConfig
-from bpe_core.pipeline.normalize import normalize
+from bpe_core.pipeline.normalize import begins_with_text, normalize
 from bpe_core.pipeline.pretokenize import count_pieces_of
 from bpe_core.pipeline.vocab import MARK
 from bpe_core.pipeline.word_types import Counts, Words
@@ -120,7 +120,8 @@ class Corpus:
         for text, count in _told(items, progress, total):
             found = [0] * len(specials)
             for number, segment in enumerate(_split_specials(text, config.special_tokens, found)):
-                pieces = count_pieces_of(normalize(segment, config), config, Counter(), at_start=number == 0)
+                at_start = begins_with_text(segment, config, number == 0)
+                pieces = count_pieces_of(normalize(segment, config), config, Counter(), at_start=at_start)
                 for piece, n in pieces.items():
                     counter[piece] += n * count
             for i, n in enumerate(found):
@@ -301,7 +302,8 @@ def count_text_into(
         if not segment:  # no text (an empty one, or between special tokens): no word, not even a prefix space
             continue
         normalized = normalize(segment, plain if first else config)
-        count_pieces_of(normalized, config, counter, workers, at_start=first and not continues)
+        at_start = begins_with_text(segment, config, first and not continues)
+        count_pieces_of(normalized, config, counter, workers, at_start=at_start)
         done += len(segment)
         if progress is not None:
             progress(done, len(text))

@@ -50,3 +50,14 @@ def normalize_aligned(text: str, config: PipelineConfig) -> tuple[str, list[int]
         return normalize_with_aligned(text, config.normalizers)
     expands_only = config.normalization == "none"  # lowercasing alone
     return aligned_by(text, lambda part: normalize(part, config), expands_only)
+
+
+def begins_with_text(text: str, config: PipelineConfig, at_start: bool) -> bool:
+    """Whether normalized ``text`` (which begins the user's text where ``at_start``) still begins
+    there: Hugging Face's Metaspace puts its ``first`` prefix only before a piece that comes from
+    the text's very first character, so not where a normalizer dropped that character (``Strip``,
+    a ``Replace`` that deletes it or replaces it along with the next ones)."""
+    if not at_start or not config.prefixes_first_piece:
+        return at_start
+    _, starts = normalize_aligned(text, config)
+    return not starts or starts[0] == 0

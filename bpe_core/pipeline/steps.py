@@ -246,8 +246,9 @@ class Replace(Normalizer):
             parts.append(text[done:start])
             starts.extend(range(done, start))
             parts.append(self.content)
-            # What replaces a match comes from its characters, in order; the rest from its last.
-            starts.extend(min(start + i, max(start, end - 1)) for i in range(len(self.content)))
+            # What replaces a match comes from its last character, as in Hugging Face's offsets
+            # (and its Metaspace's ``first`` scheme, which looks where a piece came from).
+            starts.extend([max(start, end - 1)] * len(self.content))
             done = end
         parts.append(text[done:])
         starts.extend(range(done, len(text)))

@@ -14,12 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
-from bpe_core import Corpus
+from bpe_core import Corpus, Trainer, TrainingConfig
 from bpe_core.errors import InputError
 from bpe_core.io.formats.hf_json import read_hf, write_hf
 from bpe_core.io.imported import trainer_from_encoder
 from bpe_core.io.session import load_session, save_session
 from tests.conftest import data_text
+from tests.helpers import merge_strings
 
 TRAIN_TEXT = "kjv_genesis_100k.txt"
 TEST_TEXT = "shakespeare_200k.txt"
@@ -273,6 +274,50 @@ def test_an_added_token_matched_in_normalized_text_is_matched_as_the_normalizer_
     ours, _ = read_hf(tmp_path / "tokenizer.json")
     texts = ["<M> x <m>", "the cat", "other", "<m>", "THE"]
     assert [ours.encode_ids(t, allow_special=True) for t in texts] == hf_ids(theirs, texts)
+
+
+def test_byte_level_puts_its_prefix_space_before_each_part_between_tokens_found_in_normalized_text(tmp_path):
+    """``ByteLevel(add_prefix_space=True)`` puts a space before each part of the text that the
+    added tokens leave, not before the text: none before a token found at the start, one before
+    the word after it."""
+    theirs = Tokenizer(models.BPE())
+    theirs.normalizer = normalizers.Lowercase()  # so that ``qzq`` is found in normalized text
+    theirs.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(vocab_size=300, initial_alphabet=alphabet, show_progress=False)
+    theirs.train_from_iterator(["hello world qzq x"] * 20, trainer)
+    theirs.add_tokens([AddedToken("qzq", normalized=True), AddedToken("<r>", normalized=False)])
+    theirs.save(str(tmp_path / "tokenizer.json"))
+    ours, _ = read_hf(tmp_path / "tokenizer.json")
+    texts = ["qzq world", "QZQ", "qzqhello", "a qzq", "<r>qzq", "hi<r>qzq b", "x qzqqzq y", "hello"]
+    expected = hf_ids(theirs, texts)
+    assert [ours.encode_ids(t) for t in texts] == expected
+    assert [ours.encode(t, allow_special=True).ids for t in texts] == expected
+    for text in texts:  # the words' spans as Hugging Face's offsets (a lone prefix space aside)
+        mine, hf = ours.encode(text), theirs.encode(text)
+        spans = zip(mine.tokens, mine.starts, mine.ends, strict=True)
+        assert [(s, e) for t, s, e in spans if t != "Ġ"] == [
+            o for t, o in zip(hf.tokens, hf.offsets, strict=True) if t != "Ġ"
+        ]
+
+
+def test_tokens_found_in_raw_text_are_found_before_those_found_in_normalized_text(tmp_path):
+    """Hugging Face finds the added tokens not normalized first, then the normalized ones in
+    what is left: so ``<a>`` wins over a longer ``<a><b>`` that starts with it, even where the
+    tokenizer has no normalizer."""
+    theirs = Tokenizer(models.BPE())
+    theirs.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(vocab_size=300, initial_alphabet=alphabet, show_progress=False)
+    theirs.train_from_iterator(["hello world <b> x"] * 20, trainer)
+    theirs.add_tokens([AddedToken("<a>", normalized=False), AddedToken("<a><b>", normalized=True)])
+    theirs.add_special_tokens([AddedToken("[c]", normalized=False), AddedToken("[c][d]", normalized=True)])
+    theirs.save(str(tmp_path / "tokenizer.json"))
+    ours, _ = read_hf(tmp_path / "tokenizer.json")
+    texts = ["x<a><b>y", "<a><b>", "<b><a><b><a>", "[c][d] [c]", "<a>[c][d]<a><b>"]
+    expected = hf_ids(theirs, texts)
+    assert [ours.encode_ids(t, allow_special=True) for t in texts] == expected
+    assert [ours.encode(t, allow_special=True).ids for t in texts] == expected
 
 
 LLAMA_DECODER = decoders.Sequence(
@@ -540,3 +585,42 @@ def test_each_decoder_kind_decodes_any_tokens_as_hugging_face_does(decoder):
     for _ in range(400):
         tokens = ["".join(pick.choices(parts, k=pick.randrange(1, 4))) for _ in range(pick.randrange(1, 7))]
         assert decoded(steps, tokens) == decoder.decode(tokens), tokens
+
+
+@pytest.mark.parametrize(
+    "normalizer",
+    [
+        normalizers.Strip(),
+        normalizers.Replace("x", ""),  # deletes the first character
+        normalizers.Replace("xa", "a"),  # what replaces a match comes from its last character
+        normalizers.Replace("x", "yy"),  # ... which is the first here: the prefix stays
+        normalizers.Sequence([normalizers.NFD(), normalizers.StripAccents()]),  # a leading accent
+    ],
+    ids=["strip", "delete", "shorten", "lengthen", "accents"],
+)
+def test_metaspace_first_prefixes_a_piece_only_where_it_comes_from_the_texts_first_character(
+    normalizer, tmp_path
+):
+    lines = ["  hello world", "xab yab xhello", "\u0301ab hello", "\nworld xab", "hello world"] * 4
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.normalizer = normalizer
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme="first", split=True)
+    tokenizer.train_from_iterator(lines, trainers.BpeTrainer(vocab_size=60, show_progress=False))
+    path = tmp_path / "tokenizer.json"
+    tokenizer.save(str(path))
+    encoder, _ = read_hf(path)
+    for text in [*set(lines), " ", "x", "xa", "\u0301", "ab xab"]:
+        expected = tokenizer.encode(text, add_special_tokens=False).ids
+        assert encoder.encode_ids(text) == expected, text
+        assert encoder.encode(text).ids == expected, text
+    # Training counts the words the same way.
+    theirs = [
+        tuple(m.split(" ", 1)) if isinstance(m, str) else tuple(m)
+        for m in json.loads(path.read_text())["model"]["merges"]
+    ]
+    trainer = Trainer(
+        Corpus.from_texts([(line, 1) for line in lines], encoder.config),
+        TrainingConfig(min_frequency=1, tie_break="hf"),
+    )
+    trainer.run(merges=len(theirs))
+    assert merge_strings(trainer) == theirs

@@ -105,6 +105,13 @@ def test_a_nul_where_the_pipeline_cannot_hold_one_is_refused_naming_the_file(tmp
     (tmp_path / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"^The vocabulary file .* cannot use: a special token must"):
         read_tokenizer(tmp_path / "vocab.json")
+    # A NUL in a token beside an end-of-word suffix: the suffix is held as that character.
+    vocab = {"a": 0, "\x00": 1, "</w>": 2, "a</w>": 3}
+    path.write_text(json.dumps(hf_file(vocab=vocab, merges=[], end_of_word_suffix="</w>")), encoding="utf-8")
+    with pytest.raises(
+        InputError, match=r"^The Hugging Face tokenizer .* U\+0000 beside an end-of-word suffix"
+    ):
+        read_tokenizer(path)
 
 
 BYTE_RANKS = "".join(f"{base64.b64encode(bytes([b])).decode()} {b}\n" for b in range(256))

@@ -142,8 +142,16 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
         for k, v in vocab.items()
     ):
         raise _Refused("has a vocabulary that is not an object of token: id.")
+    if suffix is not None and any("\x00" in token for token in vocab):
+        # The end-of-word suffix is held as that character inside the studio.
+        raise _Refused(
+            "has a token holding the character U+0000 beside an end-of-word suffix, which is not modelled."
+        )
     specials, matching = _added_tokens(data.get("added_tokens") or [], vocab)
-    if normalization == "none" and not lowercase:  # the normalized text is the text: found in it
+    in_normalized = sum(m.normalized for m in matching)
+    if normalization == "none" and not lowercase and in_normalized == len(specials):
+        # The normalized text is the text: found in it. Not beside tokens found in the raw
+        # text, which Hugging Face finds first, then these in what is left.
         matching = [replace(m, normalized=False) for m in matching if not replace(m, normalized=False).plain]
     by_id: dict[int, str] = {}
     for string, token_id in vocab.items():
