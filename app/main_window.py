@@ -45,6 +45,7 @@ from app.files import FileActions, file_name
 from app.glyphs import left_to_right
 from app.guard import guard_overrides, reporter
 from app.help_texts import about_html, shortcuts_html
+from app.menu_key import install_shift_f10
 from app.mnemonics import with_mnemonics
 from app.panes.corpus_pane import CorpusPane
 from app.panes.encode_pane import EncodePane
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         install_control_namer()  # every window and dialog shown gets names a screen reader reads
         keep_selection_readable()
         show_focus()
+        install_shift_f10()  # the Menu key's menus by Shift+F10 too
         # Attributes
         self.bridge = Bridge(trainer, Source(source_name, sample=True), self)
         self.settings = settings if settings is not None else QSettings("BPE Studio", "bpe-studio")
@@ -347,8 +349,7 @@ class MainWindow(QMainWindow):
             self.show_history()
             return
         dock = self.docks[name]
-        dock.show()
-        dock.raise_()
+        self._show_pane(dock)
         pane = dock.widget()
         views = [
             w
@@ -370,10 +371,15 @@ class MainWindow(QMainWindow):
 
     def show_history(self) -> None:
         """Show the History pane and give its graph the keys (↑ ↓ move between branches)."""
-        dock = self.docks["history"]
+        self._show_pane(self.docks["history"])
+        self.history_pane.graph.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _show_pane(self, dock: QDockWidget) -> None:
+        """Show ``dock`` in front of its tab bar, and make its window the active one: the keys
+        go only to a widget of the active window, and a floating pane is a window of its own."""
         dock.show()
         dock.raise_()
-        self.history_pane.graph.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        (dock if dock.isFloating() else self).activateWindow()
 
     def ask_export_view(self) -> None:
         """Export what the user looks at: the plots (if they have the focus) as PNG or SVG, else
@@ -649,10 +655,13 @@ class MainWindow(QMainWindow):
         return None
 
     def _bring_forward(self, widget: QWidget) -> None:
-        """Bring the pane ``widget`` is in to the front of its tabs, if it is behind another."""
+        """Bring the pane ``widget`` is in to the front of its tabs, if it is behind another, and
+        its window to the front of the others."""
         dock = self._behind_tab(widget)
         if dock is not None:
             dock.raise_()
+        if not widget.window().isActiveWindow():  # a floating pane, or the window from one
+            widget.window().activateWindow()
 
     def maybe_save(self) -> bool:
         return self.files.maybe_save()
@@ -748,9 +757,18 @@ class MainWindow(QMainWindow):
         last = self._last_table or self.corpus_pane.view
         return last if last.isVisible() else next((t for t in self.tables if t.isVisible()), last)
 
-    def _on_focus_changed(self, _old, new) -> None:
+    def _on_focus_changed(self, old, new) -> None:
         if isinstance(new, QAbstractItemView) and new in self.tables:
             self._last_table = new
+        elif old is not None and self.isAncestorOf(old) and not old.isVisible() and self.isVisible():
+            # The pane that had the keys was closed (or went behind another), and Qt handed them
+            # to the next field in line, which the user did not choose: a table takes them,
+            # where Space steps, once Qt is done.
+            QTimer.singleShot(0, lambda: self._keys_home_from(new))
+
+    def _keys_home_from(self, moved_to) -> None:
+        if QApplication.focusWidget() is moved_to and self.isActiveWindow():  # not moved since
+            self._home_table().setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_playing(self, playing: bool) -> None:
         action = self.commands["play"]

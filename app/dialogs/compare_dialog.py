@@ -84,6 +84,13 @@ class _NumbersRight(QStyledItemDelegate):
         option.displayAlignment = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
+def _label(text: str, buddy: QWidget) -> QLabel:
+    """A label that names ``buddy`` (the relation a screen reader reads)."""
+    label = QLabel(text)
+    label.setBuddy(buddy)
+    return label
+
+
 def _table(
     columns: list[str], name: str, numbers: tuple[int, ...] = (), texts: tuple[int, ...] = ()
 ) -> QTableView:
@@ -203,43 +210,42 @@ class CompareDialog(SideDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(widest) + 24)
         self.rule_merges.setToolTip("How many merges the rule makes from the current step")
-        # Named apart: "What would" is a word of a sentence, not a label. On Linux Qt reads a
-        # combo box by its current text whatever its name, so "A" and "B" are its labels too.
+        # On Linux Qt reads a combo box by its current text whatever its name: each box has a
+        # label as its buddy too, which every platform reads.
         self.a_box.setAccessibleName("Branch A")
         self.b_box.setAccessibleName("Branch B")
         self.rule_box.setAccessibleName("Rule to try from here")
         self.rule_merges.setAccessibleName("Merges the rule makes")
+        self.token_order.setAccessibleName("Order of the token lists")
         self.further_title.setVisible(False)
         self.further.setVisible(False)
         # Layout
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         for name, box in (("A", self.a_box), ("B", self.b_box)):
-            label = QLabel(name)
-            label.setBuddy(box)  # the label relation a screen reader reads, on every platform
-            top.addWidget(label)
+            top.addWidget(_label(name, box))
             top.addWidget(box, 1)
         layout.addLayout(top)
-        # The question on two rows: on one, with its button, it made the dialog wider than a
+        # The rule on two rows: on one, with its button, it made the dialog wider than a
         # projector's screen once zoomed.
-        rule_row = QHBoxLayout()
-        rule_row.addWidget(QLabel("What would"))
-        rule_row.addWidget(self.rule_box)
-        rule_row.addWidget(QLabel("have done from here,"))
-        rule_row.addStretch(1)
-        layout.addLayout(rule_row)
-        merges_row = QHBoxLayout()
-        merges_row.addWidget(QLabel("for"))
-        merges_row.addWidget(self.rule_merges)
-        merges_row.addWidget(QLabel("merges?"))
-        merges_row.addWidget(self.rule_button)
-        merges_row.addStretch(1)
-        layout.addLayout(merges_row)
+        row_widgets: tuple[tuple[QWidget, ...], ...] = (
+            (_label("Rule to try from here:", self.rule_box), self.rule_box),
+            (_label("Merges it makes:", self.rule_merges), self.rule_merges, self.rule_button),
+        )
+        for widgets in row_widgets:
+            row = QHBoxLayout()
+            for part in widgets:
+                row.addWidget(part)
+            row.addStretch(1)
+            layout.addLayout(row)
         layout.addWidget(self.summary)
         tokens = QWidget()
         grid = QGridLayout(tokens)
         grid.addWidget(self.search, 0, 0, 1, 2)
-        grid.addWidget(self.token_order, 0, 2)
+        order = QHBoxLayout()
+        order.addWidget(_label("Order:", self.token_order))
+        order.addWidget(self.token_order, 1)
+        grid.addLayout(order, 0, 2)
         for column, (title, widget) in enumerate(
             zip(self.token_titles, (self.only_a, self.only_b, self.shared), strict=True)
         ):

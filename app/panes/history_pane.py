@@ -371,6 +371,7 @@ class HistoryGraph(QAbstractScrollArea):
             return
         branch = self.lanes[lane]
         menu = QMenu(self)
+        menu.setAccessibleName(f"Branch {branch.name}")
         menu.addAction(
             f"Go to step {step:,} of {branch.name}", lambda: self._bridge.switch_branch(branch.id, step)
         )

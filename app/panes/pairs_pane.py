@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
@@ -83,6 +83,10 @@ class PairsPane(QWidget):
 
     def merge_selected(self) -> None:
         if self._selected is not None and not self._bridge.busy:  # a command: not while any job runs
+            if self.merge_button.hasFocus():
+                # The button is disabled once the pair is merged, and Qt would hand the keys to
+                # the next field (the Encode text): the table, where the next key means a step.
+                self.view.setFocus(Qt.FocusReason.OtherFocusReason)
             self._bridge.step_pair(self._selected)
 
     def _connect_selection(self) -> None:

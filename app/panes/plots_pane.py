@@ -22,9 +22,17 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import Exporter
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QRectF, Qt
-from PySide6.QtGui import QContextMenuEvent, QFont, QFontMetrics, QPainter, QPicture
+from PySide6.QtGui import QContextMenuEvent, QFont, QFontMetrics, QKeySequence, QPainter, QPicture, QShortcut
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QGraphicsItem, QMessageBox, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsItem,
+    QMessageBox,
+    QPushButton,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.bridge import NO_CORPUS, Bridge
 from app.changes import Change, ChangeKind
@@ -315,6 +323,7 @@ def _transform(element, matrix: tuple[float, ...]) -> None:
             element.attrib.pop(name, None)
 
 
+@guard_overrides
 class TitledExportDialog(ExportDialog):
     """pyqtgraph's export dialog lists every plot as "Plot": this one uses their titles. Its SVG
     choice is :class:`QtSvgExporter` (pyqtgraph's own fails under Qt 6)."""
@@ -322,6 +331,39 @@ class TitledExportDialog(ExportDialog):
     # pyqtgraph's SVG exporter (see above), and its "Matplotlib Window", which needs matplotlib:
     # not a dependency, and only a plain copy of what the pane shows.
     _LEFT_OUT = frozenset(("SVGExporter", "MatplotlibExporter"))
+
+    def __init__(self, scene) -> None:
+        super().__init__(scene)
+        ui = self.ui
+        # Its lists are named by the labels above them, for a screen reader; Esc closes it, as
+        # every other dialog.
+        for label, field, name in (
+            (ui.label, ui.itemTree, "Item to export"),
+            (ui.label_2, ui.formatList, "Export format"),
+            (ui.label_3, ui.paramTree, "Export options"),
+        ):
+            label.setBuddy(field)
+            field.setAccessibleName(name)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
+        self._opener: QWidget | None = None
+
+    def show(self, item=None) -> None:
+        self._opener = QApplication.activeWindow()
+        super().show(item)
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        # The keys back where they were: a window of its own, it hands them back only where a
+        # window manager reactivates the window under it.
+        if self._opener is not None and self._opener.isVisible():
+            self._opener.activateWindow()
+
+    def exportFormatChanged(self, item, prev):
+        super().exportFormatChanged(item, prev)
+        # The options' reset buttons are icons alone (made anew with each format's options).
+        for button in self.ui.paramTree.findChildren(QPushButton):
+            if not button.text() and not button.accessibleName():
+                button.setAccessibleName("Reset to the default")
 
     def updateFormatList(self):
         super().updateFormatList()

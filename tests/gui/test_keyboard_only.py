@@ -152,7 +152,7 @@ def test_the_history_graph_and_the_plots_take_keys_and_their_menus_open_from_the
 
     def read_menu() -> None:
         menu = QApplication.activePopupWidget()
-        seen.append([action.text() for action in menu.actions()] if menu else None)
+        seen.append([menu.accessibleName(), *(action.text() for action in menu.actions())] if menu else None)
         if menu is not None:
             menu.close()
 
@@ -160,7 +160,8 @@ def test_the_history_graph_and_the_plots_take_keys_and_their_menus_open_from_the
     QTimer.singleShot(100, read_menu)
     _menu_key(graph)
     qt_wait_until(lambda: seen)
-    assert seen[0] is not None and seen[0][0].startswith(f"Go to step {bridge.trainer.position}")
+    assert seen[0] is not None and seen[0][0] == "Branch main"  # what a screen reader says of it
+    assert seen[0][1].startswith(f"Go to step {bridge.trainer.position}")
     assert "Delete another branch" in seen[0]
 
     _menu_key(window.plots_pane.graphics)
@@ -214,3 +215,70 @@ def test_the_menu_key_on_a_table_sorts_it_by_any_column(qtbot, make_window, pane
     column = names.index(wanted[0].replace("&", "").removesuffix(", descending"))
     qt_wait_until(lambda: header.sortIndicatorSection() == column)
     assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")
+@pytest.mark.parametrize("pane", ["corpus", "history"])
+def test_shift_f10_pressed_opens_the_menu_the_menu_key_opens(qtbot, make_window, pane):
+    """Qt on Linux makes a context-menu request of the Menu key only: Shift+F10, which the
+    help lists beside it, did nothing there."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QMenu
+
+    from app.panes.history_pane import HistoryGraph
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    if pane == "history":
+        window.show_history()
+        graph = window.findChild(HistoryGraph)
+        qt_wait_until(lambda: graph.isVisible())
+        graph.setFocus()
+        qt_wait_until(lambda: QApplication.focusWidget() is graph)
+    seen = []
+
+    def read_menu(tries: int = 0) -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            if tries < 100:
+                QTimer.singleShot(20, lambda: read_menu(tries + 1))
+            return
+        seen.append([action.text().replace("&", "") for action in menu.actions() if action.text()])
+        QTest.keyClick(menu, Qt.Key.Key_Escape)  # as a user leaves it
+
+    QTimer.singleShot(20, read_menu)
+    key("Shift+F10")
+    qt_wait_until(lambda: seen)
+    expected = "Word, ascending" if pane == "corpus" else "Go to step 0"
+    assert any(text.startswith(expected) for text in seen[0]), seen
+    key("Space")  # the menu closed, the keys where they were
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == 1
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")
+def test_the_plots_export_dialog_names_its_fields_and_closes_on_escape(qtbot, make_window):
+    """Opened by Shift+F10 on the plots, pyqtgraph's dialog said only "tree", "list" and
+    "button" to a screen reader, and Esc did nothing there."""
+    from PySide6.QtGui import QAccessible
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    key("Ctrl+6")
+    key("Shift+F10")
+    dialog = window.plots_pane.graphics.scene().exportDialog
+    qt_wait_until(lambda: dialog is not None and dialog.isVisible())
+    qt_wait_until(lambda: dialog.isAncestorOf(QApplication.focusWidget()))
+    unnamed, seen = [], []
+    while QApplication.focusWidget() not in seen:  # once round the Tab stops
+        widget = QApplication.focusWidget()
+        seen.append(widget)
+        interface = QAccessible.queryAccessibleInterface(widget)
+        if not interface.text(QAccessible.Text.Name):
+            unnamed.append(f"{type(widget).__name__} {widget.objectName()!r}")
+        key("Tab")
+    assert len(seen) >= 5 and not unnamed
+    key("Escape")
+    qt_wait_until(lambda: not dialog.isVisible())
+    qt_wait_until(lambda: window.plots_pane.graphics.hasFocus())

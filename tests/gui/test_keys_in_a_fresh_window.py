@@ -393,3 +393,62 @@ def test_escape_to_a_table_whose_pane_went_behind_another_brings_it_forward(qtbo
     press("Escape")
     assert QApplication.focusWidget() is vocabulary
     qtbot.waitUntil(lambda: not _unseen(window, vocabulary))
+
+
+def test_merge_selected_pressed_by_keys_leaves_them_on_the_pairs_table(qtbot, make_window):
+    """Ctrl+2, Down, Tab to "Merge selected", Space: the button disables itself once the pair is
+    merged, and Qt passed the keys on to the Encode text box, where the next Space was typed."""
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    press("Ctrl+2")
+    press("Down")
+    press("Tab")
+    assert QApplication.focusWidget() is window.pairs_pane.merge_button
+    text = window.encode_pane.input.toPlainText()
+    press("Space")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == 1
+    assert QApplication.focusWidget() is window.pairs_pane.view
+    press("Space")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == 2 and window.encode_pane.input.toPlainText() == text
+
+
+def test_closing_the_pane_that_has_the_keys_gives_them_to_a_table(qtbot, make_window):
+    """Ctrl+3 (the Encode text), then View → Encode closes that pane: Qt handed the keys to the
+    next field in line, where Space typed; a table takes them, and Space steps."""
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    press("Ctrl+3")
+    assert window.encode_pane.isAncestorOf(QApplication.focusWidget())
+    window.docks["encode"].toggleViewAction().trigger()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() in window.tables)
+    assert QApplication.focusWidget().isVisible()
+    position = window.bridge.trainer.position
+    press("Space")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == position + 1
+
+
+def test_pane_keys_reach_a_floating_pane_and_come_back_from_it(qtbot, make_window):
+    """A floating pane is a window of its own, and the keys go only to the active window:
+    Ctrl+2 left them on Corpus, and Ctrl+1 pressed in the floating Pairs left them there."""
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    dock = window.docks["pairs"]
+    dock.setFloating(True)  # as its float button does
+    qtbot.waitExposed(dock)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    press("Ctrl+1")
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.corpus_pane.view)
+    press("Ctrl+2")
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.pairs_pane.view)
+    assert dock.isActiveWindow()
+    position = window.bridge.trainer.position
+    press("Space")
+    wait_idle(qtbot, window)
+    assert window.bridge.trainer.position == position + 1
+    press("Ctrl+1")
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.corpus_pane.view)
+    assert window.isActiveWindow()
