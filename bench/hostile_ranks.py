@@ -1,12 +1,13 @@
 """Recovering merges from tiktoken ranks built to be slow, and from GPT-2's: before and after.
 
 The hostile file is valid: 256 bytes, then 97 families of 511 tokens each (49,823 ranks), the
-longest 512 bytes, the most a ranks file may hold. 40 families are runs of one byte (``xx``,
-``xxx``, … ``x`` × 512), 57 alternate two bytes (``xy``, ``xyx``, ``xyxy``, …); each family has
+longest 512 bytes. 40 families are runs of one byte (``xx``, ``xxx``, … ``x`` × 512), 57
+alternate two bytes (``xy``, ``xyx``, ``xyxy``, …); each family has
 its own bytes, and the ranks go up by length across families. Every length is a valid token:
 BPE with the ranks below a run's makes it of two runs (the left one the largest power of two),
 and the same for alternations. Such tokens are what recovery finds hardest: every cut of them
-is two tokens.
+is two tokens. A second file of such families (5 runs, 7 alternations: 49,396 ranks) goes up to
+the longest token a ranks file may hold (``LONGEST``, 4,096 bytes); "before" is not run on it.
 
 "before" is the recovery this project shipped until now (byte-level BPE of each token with the
 ranks below it, the square of its length in pair look-ups), kept here to measure it; "after" is
@@ -28,20 +29,21 @@ from pathlib import Path
 from common import PYTHON, compile_sources, gpt2_ranks, measure, table
 
 from bpe_core.encoding.encoder import Merge
+from bpe_core.io.formats.recovery import LONGEST
 from bpe_core.io.formats.tiktoken_ranks import merges_of, read_ranks
 
-LONGEST = 512
-RUN_FAMILIES, ALTERNATING_FAMILIES = 40, 57
 GPT2 = gpt2_ranks()
 
 
-def hostile_ranks() -> dict[bytes, int]:
-    """The 49,823 ranks described above."""
+def hostile_ranks(
+    longest: int = 512, run_families: int = 40, alternating_families: int = 57
+) -> dict[bytes, int]:
+    """The ranks described above: runs and alternations up to ``longest`` bytes."""
     free = iter(range(256))
-    runs = [bytes([next(free)]) for _ in range(RUN_FAMILIES)]
-    pairs = [bytes([next(free), next(free)]) for _ in range(ALTERNATING_FAMILIES)]
+    runs = [bytes([next(free)]) for _ in range(run_families)]
+    pairs = [bytes([next(free), next(free)]) for _ in range(alternating_families)]
     ranks = {bytes([b]): b for b in range(256)}
-    for length in range(2, LONGEST + 1):
+    for length in range(2, longest + 1):
         for unit in runs:
             ranks[unit * length] = len(ranks)
         for pair in pairs:
@@ -94,16 +96,21 @@ def main() -> None:
     args = parser.parse_args()
     compile_sources()
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "hostile.tiktoken"
+        path, longest = Path(folder) / "hostile.tiktoken", Path(folder) / "longest.tiktoken"
         write(hostile_ranks(), path)
+        write(hostile_ranks(LONGEST, 5, 7), longest)
         if args.keep:
             write(hostile_ranks(), args.keep)
         rows = []
-        for name, file in [("hostile (49,823 ranks, up to 512 bytes)", path), ("GPT-2 (50,257 ranks)", GPT2)]:
+        for name, file in [
+            ("hostile (49,823 ranks, up to 512 bytes)", path),
+            (f"hostile (49,396 ranks, up to {LONGEST:,} bytes)", longest),
+            ("GPT-2 (50,257 ranks)", GPT2),
+        ]:
             ranks = read_ranks(file)
             after, (_, merges) = timed(lambda ranks=ranks: merges_of(ranks), args.runs)
             before = None
-            if not args.skip_before:
+            if not args.skip_before and file is not longest:  # trying every cut: the square of 4,096
                 before, old = timed(lambda ranks=ranks: merges_before(ranks), 1)
                 assert old == merges, f"{name}: the recoveries differ"
             rows.append(

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
+from bpe_core.io.formats.recovery import LONGEST
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, merges_of, ranks_of, ranks_text, read_ranks
 from tests.conftest import GPT2_RANKS, corpus_path, data_text
 
@@ -115,9 +116,9 @@ def test_a_token_longer_than_any_real_tokenizers_is_refused(tmp_path):
 
     path = tmp_path / "long.tiktoken"
     lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
-    lines.append(f"{base64.b64encode(b'a' * 600).decode()} 256")
+    lines.append(f"{base64.b64encode(b'a' * (LONGEST + 1)).decode()} 256")
     path.write_text("\n".join(lines), encoding="ascii")
-    with pytest.raises(InputError, match="a token of 600 bytes"):
+    with pytest.raises(InputError, match=f"a token of {LONGEST + 1:,} bytes"):
         read_ranks(path)
 
 
@@ -202,12 +203,34 @@ def test_recovered_merges_of_long_tokens_are_what_bpe_of_each_token_makes(ranks)
     assert recovered(ranks) == merges_by_bpe(ranks)
 
 
-def test_runs_and_alternations_up_to_512_bytes_are_recovered_as_bpe_makes_them():
+def test_runs_and_alternations_as_long_as_a_ranks_file_holds_are_recovered_as_bpe_makes_them():
     ranks = {bytes([b]): b for b in range(256)}
-    for length in range(2, 513):
+    for length in range(2, LONGEST + 1):
         ranks[b"x" * length] = len(ranks)
         ranks[(b"xy" * length)[:length]] = len(ranks)
         ranks[(b"zzw" * length)[:length]] = len(ranks)
     expected = merges_by_bpe({t: r for t, r in ranks.items() if len(t) <= 160})  # the rest takes minutes
     assert recovered(ranks)[: len(expected)] == expected
-    assert [ranks[t] for t in (b"x" * 256, b"x" * 256)] == list(recovered(ranks)[-3])  # 512: 256 + 256
+    half = b"x" * (LONGEST // 2)
+    assert [ranks[half], ranks[half]] == list(recovered(ranks)[-3])  # the longest run: two halves
+
+
+def test_ranks_written_here_are_read_back_here_with_tokens_of_thousands_of_bytes(tmp_path):
+    """Runs of a byte make tokens of 1,024 bytes and more, which tiktoken reads: the file written
+    was refused when read back (at most 512 bytes a token were read)."""
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    trainer = Trainer(Corpus.from_text(" ".join(["a" * 2000] * 3), config), TrainingConfig(tie_break="hf"))
+    trainer.run()
+    ranks = ranks_of(trainer.encoder())
+    assert max(map(len, ranks)) >= 1024
+    path = tmp_path / "long.tiktoken"
+    path.write_text(ranks_text(ranks), encoding="ascii")
+    theirs = tiktoken.Encoding("long", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={})
+    ours = encoder_from_ranks(read_ranks(path))
+    for text in ["a" * 1500, "a" * 2000 + " " + "a" * 7, "b aa"]:
+        assert ours.encode_ids(text) == theirs.encode_ordinary(text)
+    # Longer than a ranks file is read here: refused on export, in one sentence.
+    trainer = Trainer(Corpus.from_text(" ".join(["a" * (2 * LONGEST + 1)] * 3), config), TrainingConfig())
+    trainer.run()
+    with pytest.raises(InputError, match=r"^The model has a token of [0-9,]+ bytes .* export it as"):
+        ranks_of(trainer.encoder())

@@ -20,13 +20,12 @@ from pathlib import Path
 from bpe_core.encoding.encoder import Encoder, Merge
 from bpe_core.errors import ConfigError, InputError, quoted
 from bpe_core.io.formats.checks import LONE_SURROGATE, has_lone_surrogate, whole_number
-from bpe_core.io.formats.recovery import Recovery
+from bpe_core.io.formats.recovery import LONGEST, Recovery
 from bpe_core.io.formats.tiktoken_encodings import ENCODINGS
 from bpe_core.pipeline.byte_alphabet import CHAR_TO_BYTE, bytes_to_display
 from bpe_core.pipeline.config import PipelineConfig
 from bpe_core.runtime.fileio import read_bounded
 
-MAX_TOKEN_BYTES = 512  # GPT-2's longest token has 128 bytes
 # Split patterns by name, as ``bpe_core.pipeline.pretokenize`` names them; an encoding's name
 # (``cl100k_base``) gives its special tokens too.
 PATTERNS = {
@@ -60,10 +59,10 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
             raise InputError(
                 f"Line {number} of the tiktoken file {str(path)!r} repeats a token or a rank, or is empty."
             )
-        if len(token) > MAX_TOKEN_BYTES:  # recovering its merge costs the square of its length
+        if len(token) > LONGEST:  # recovering its merge costs about its length
             raise InputError(
                 f"Line {number} of the tiktoken file {str(path)!r} has a token of {len(token):,} bytes, "
-                f"longer than any real tokenizer's (at most {MAX_TOKEN_BYTES} read)."
+                f"longer than any real tokenizer's (at most {LONGEST:,} read)."
             )
         ranks[token] = rank
         seen.add(rank)
@@ -154,6 +153,12 @@ def ranks_of(encoder: Encoder) -> dict[bytes, int]:
         raise InputError("The model's ids are not tiktoken ranks (the 256 bytes first, each token once).")
     if any(merge.token != 256 + merge.rank for merge in encoder.merges):
         raise InputError("The model's merges do not each make the next id, as tiktoken ranks need.")
+    longest = max(ranks, key=len)
+    if len(longest) > LONGEST:  # written, the file could not be read back here
+        raise InputError(
+            f"The model has a token of {len(longest):,} bytes (rank {ranks[longest]:,}); tiktoken ranks "
+            f"are read back here up to {LONGEST:,} bytes a token: export it as a Hugging Face tokenizer.json."
+        )
     return ranks
 
 
