@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, NamedTuple, NoReturn, TextIO
 
-from bpe_core.cli.common import Output, OutputEnded
+from bpe_core.cli.common import HeldNotes, Output, OutputEnded
 from bpe_core.errors import BpeError
 from bpe_core.runtime.fileio import placements
 from bpe_core.runtime.gc_pause import gc_paused
@@ -144,8 +144,11 @@ def main(
 
 def _run_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     run = getattr(_module(args.command), f"run_{args.command}")
+    notes = HeldNotes(stderr)  # dropped if the command fails: it says one sentence
     try:
-        return run(args, stdout, stderr)
+        code = run(args, stdout, notes)
     except BpeError as error:
         print(f"{PROG}: {error}", file=stderr)
         return 1
+    notes.release()
+    return code

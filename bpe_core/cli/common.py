@@ -52,6 +52,37 @@ class Output(io.StringIO):
             _deliver(text, self._target)
 
 
+class HeldNotes:
+    """A command's standard error with its notes (``bpe-studio: note: …``) held back until
+    :meth:`release`, or until something else is written there (a progress bar): a command that
+    fails says one sentence, not notes on a file it read first. Anything else passes through."""
+
+    NOTE = "bpe-studio: note: "
+
+    def __init__(self, target: TextIO) -> None:
+        self._target = target
+        self._held: list[str] = []
+        self._in_note = False  # print() writes a note, then its line end apart
+
+    def write(self, text: str) -> int:
+        if text.startswith(self.NOTE) or (self._in_note and text == "\n"):
+            self._held.append(text)
+            self._in_note = not text.endswith("\n")
+            return len(text)
+        self.release()
+        return self._target.write(text)
+
+    def release(self) -> None:
+        """Write out the notes held."""
+        if self._held:
+            self._target.write("".join(self._held))
+            self._held.clear()
+        self._in_note = False
+
+    def __getattr__(self, name: str):  # isatty, flush, encoding…: the stream's own
+        return getattr(self._target, name)
+
+
 def _deliver(text: str, stdout: TextIO | None) -> None:
     if stdout is None:  # the standard output was closed before we started (``>&-``)
         raise OutputEnded("Cannot write the output: the standard output is closed.")

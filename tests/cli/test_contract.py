@@ -262,3 +262,16 @@ def test_dash_as_the_output_writes_the_file_to_standard_output(tmp_path, counts_
         code, out, err = run(*argv)
         assert (code, out) == (1, "") and one_sentence(err), argv
     assert not (tmp_path / "-").exists()
+
+
+def test_a_command_that_fails_after_reading_a_model_with_notes_says_one_sentence(tmp_path):
+    """A SentencePiece model's note on its control pieces came before the error of a bad id:
+    notes are held until the command succeeds."""
+    from tests.protobuf import train_sentencepiece
+
+    path = tmp_path / "sp.model"
+    path.write_bytes(train_sentencepiece(["hello world, the quick brown fox"] * 50, 60))
+    code, out, err = run("decode", "--model", str(path), "100000")
+    assert (code, out) == (1, "") and one_sentence(err) and "note" not in err
+    code, out, err = run("decode", "--model", str(path), "20", "21")
+    assert code == 0 and out and err.startswith("bpe-studio: note: ") and err.count("\n") == 1
