@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QSlider,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.accessibility import install_control_namer, keep_selection_readable, show_focus
 from app.actions import enable_commands, make_commands, make_menus, make_toolbar
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         self._zoom_shown = False  # the zoom set again once the window first shows (see showEvent)
         self._base_points = self.font().pointSizeF()
         self._last_table: QAbstractItemView | None = None
+        self._last_focus: QWidget | None = None  # what last had the keys in any of our windows
         self.compression_dialog: CompressionDialog | None = None
         self.compare_dialog: CompareDialog | None = None
         self.tokenizers_dialog: TokenizersDialog | None = None
@@ -209,6 +211,7 @@ class MainWindow(QMainWindow):
             dock.setWidget(self.panes[spec.name])
             self.addDockWidget(spec.area, dock)
             self.docks[spec.name] = dock
+            dock.topLevelChanged.connect(lambda _floating, dock=dock: self._on_pane_moved(dock))
         docks = self.docks
         for spec in self.pane_specs:
             if spec.below is not None:
@@ -620,10 +623,7 @@ class MainWindow(QMainWindow):
         field typed in while a corpus loads must not throw the load away. Elsewhere it cancels
         the running job."""
         if isinstance(QApplication.focusWidget(), TEXT_FIELDS):
-            table = self._home_table()
-            if table.isVisible():
-                self._bring_forward(table)  # its pane may be tabbed away behind another since
-                table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self._keys_home(Qt.FocusReason.ShortcutFocusReason)
             return
         if self.bridge.busy:
             self.bridge.cancel()
@@ -758,17 +758,42 @@ class MainWindow(QMainWindow):
         return last if last.isVisible() else next((t for t in self.tables if t.isVisible()), last)
 
     def _on_focus_changed(self, old, new) -> None:
+        if new is not None:
+            self._last_focus = new
         if isinstance(new, QAbstractItemView) and new in self.tables:
             self._last_table = new
-        elif old is not None and self.isAncestorOf(old) and not old.isVisible() and self.isVisible():
-            # The pane that had the keys was closed (or went behind another), and Qt handed them
-            # to the next field in line, which the user did not choose: a table takes them,
-            # where Space steps, once Qt is done.
+        elif old is not None and old.window() in (self, *self.docks.values()) and not old.isVisible():
+            # The pane that had the keys was closed, went behind another, or was floated or
+            # docked again (hidden while it moves), and Qt handed them to the next field in
+            # line, which the user did not choose: a table takes them, where Space steps, once
+            # Qt is done.
             QTimer.singleShot(0, lambda: self._keys_home_from(new))
 
+    def _on_pane_moved(self, dock: QDockWidget) -> None:
+        """A pane floated, or docked again, keeps the keys it had: Qt gave them to the next
+        field of the window it left (docked again, the window it came back to kept that)."""
+        widget = self._last_focus
+        if widget is not None and isValid(widget) and dock.isAncestorOf(widget):
+            widget.setFocus(Qt.FocusReason.OtherFocusReason)  # its window's, once that is active
+            QTimer.singleShot(0, lambda: self._give_keys(widget))
+
+    def _give_keys(self, widget: QWidget) -> None:
+        if isValid(widget):
+            self._bring_forward(widget)
+            widget.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def _keys_home_from(self, moved_to) -> None:
-        if QApplication.focusWidget() is moved_to and self.isActiveWindow():  # not moved since
-            self._home_table().setFocus(Qt.FocusReason.OtherFocusReason)
+        ours = QApplication.activeWindow() in (self, *self.docks.values())  # not another program's keys
+        if QApplication.focusWidget() is moved_to and ours:  # and not moved since
+            self._keys_home(Qt.FocusReason.OtherFocusReason)
+
+    def _keys_home(self, reason: Qt.FocusReason) -> None:
+        """The keys to the last table used (or one whose pane is open), its pane brought in front
+        of its tabs and its window (a floating pane's) made the active one."""
+        table = self._home_table()
+        if table.isVisible():
+            self._bring_forward(table)
+            table.setFocus(reason)
 
     def _on_playing(self, playing: bool) -> None:
         action = self.commands["play"]

@@ -452,3 +452,25 @@ def test_pane_keys_reach_a_floating_pane_and_come_back_from_it(qtbot, make_windo
     press("Ctrl+1")
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.corpus_pane.view)
     assert window.isActiveWindow()
+
+
+def test_a_pane_floated_and_docked_again_by_its_button_keeps_the_keys(qtbot, make_window):
+    """Floating the Pairs pane that had the keys (its title bar's button), then docking it
+    again: under X11 Qt handed them to the Encode text each time, where Space typed."""
+    from PySide6.QtWidgets import QAbstractButton
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    press("Ctrl+2")
+    dock = window.docks["pairs"]
+    button = dock.findChild(QAbstractButton, "qt_dockwidget_floatbutton")
+    text = window.encode_pane.input.toPlainText()
+    for floating in (True, False):
+        QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda floating=floating: dock.isFloating() == floating)
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is window.pairs_pane.view)
+        position = window.bridge.trainer.position
+        press("Space")
+        wait_idle(qtbot, window)
+        assert window.bridge.trainer.position == position + 1
+    assert window.encode_pane.input.toPlainText() == text
