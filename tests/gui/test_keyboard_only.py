@@ -113,6 +113,18 @@ def test_a_tie_breaking_experiment_by_keys_alone(qtbot, make_window, dialogs, tm
     assert bridge.trainer.position == 3 or QApplication.activeModalWidget() is not None
 
 
+def _when_a_menu_opens(act, tries: int = 100) -> None:
+    """Call ``act(menu)`` once a menu pops up (its ``exec`` blocks the test meanwhile)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMenu
+
+    menu = QApplication.activePopupWidget()
+    if isinstance(menu, QMenu):
+        act(menu)
+    elif tries:
+        QTimer.singleShot(20, lambda: _when_a_menu_opens(act, tries - 1))
+
+
 def _menu_key(widget) -> None:
     """The Menu key (or Shift+F10) as the platform delivers it: a keyboard context-menu event."""
     from PySide6.QtGui import QContextMenuEvent
@@ -176,9 +188,8 @@ def test_the_menu_key_on_a_table_sorts_it_by_any_column(qtbot, make_window, pane
     """The headers sort on a click and take no focus: by the keys, nothing sorted. The Menu key
     (or Shift+F10) now opens the columns, each ascending or descending, the current order
     ticked; an item's letter picks it."""
-    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QMenu
 
     window = make_window("Shakespeare")
     view = {"corpus": window.corpus_pane.view, "vocab": window.vocab_pane.view}[pane]
@@ -188,12 +199,7 @@ def test_the_menu_key_on_a_table_sorts_it_by_any_column(qtbot, make_window, pane
     shown: list[tuple[str, bool]] = []
     wanted: list[str] = []
 
-    def answer(tries: int = 0) -> None:
-        menu = QApplication.activePopupWidget()
-        if not isinstance(menu, QMenu):
-            if tries < 100:
-                QTimer.singleShot(20, lambda: answer(tries + 1))
-            return
+    def answer(menu) -> None:
         items = [a for a in menu.actions() if not a.isSeparator()]
         shown.extend((a.text(), a.isChecked()) for a in items)
         pick = next(a for a in items if a.text().endswith("descending") and not a.isChecked())
@@ -202,7 +208,7 @@ def test_the_menu_key_on_a_table_sorts_it_by_any_column(qtbot, make_window, pane
         if menu.isVisible():  # the letter did nothing: close, and the test fails below
             menu.close()
 
-    QTimer.singleShot(20, answer)
+    _when_a_menu_opens(answer)
     _menu_key(view.viewport())
     names = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     assert [text.replace("&", "") for text, _ in shown] == [
@@ -222,9 +228,8 @@ def test_the_menu_key_on_a_table_sorts_it_by_any_column(qtbot, make_window, pane
 def test_shift_f10_pressed_opens_the_menu_the_menu_key_opens(qtbot, make_window, pane):
     """Qt on Linux makes a context-menu request of the Menu key only: Shift+F10, which the
     help lists beside it, did nothing there."""
-    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QMenu
 
     from app.panes.history_pane import HistoryGraph
 
@@ -238,16 +243,11 @@ def test_shift_f10_pressed_opens_the_menu_the_menu_key_opens(qtbot, make_window,
         qt_wait_until(lambda: QApplication.focusWidget() is graph)
     seen = []
 
-    def read_menu(tries: int = 0) -> None:
-        menu = QApplication.activePopupWidget()
-        if not isinstance(menu, QMenu):
-            if tries < 100:
-                QTimer.singleShot(20, lambda: read_menu(tries + 1))
-            return
+    def read_menu(menu) -> None:
         seen.append([action.text().replace("&", "") for action in menu.actions() if action.text()])
         QTest.keyClick(menu, Qt.Key.Key_Escape)  # as a user leaves it
 
-    QTimer.singleShot(20, read_menu)
+    _when_a_menu_opens(read_menu)
     key("Shift+F10")
     qt_wait_until(lambda: seen)
     expected = "Word, ascending" if pane == "corpus" else "Go to step 0"
