@@ -52,6 +52,13 @@ class Output(io.StringIO):
             _deliver(text, self._target)
 
 
+def write_out(text: str, stdout: TextIO) -> None:
+    """``text`` written to standard output now, so that a summary saying it was written comes
+    after it (an :class:`Output` holds what it is given until the command ends)."""
+    stdout.write(text)
+    getattr(stdout, "send", stdout.flush)()
+
+
 class HeldNotes:
     """A command's standard error with its notes (``bpe-studio: note: …``) held back until
     :meth:`release`, or until something else is written there (a progress bar): a command that

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bpe_core.cli.common import CountProgress, amount
+from bpe_core.cli.common import CountProgress, amount, write_out
 from bpe_core.cli.options import (
     field_of,
     input_options,
@@ -121,8 +121,7 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not counts:
         raise InputError("The inputs hold no words after pre-tokenization.")
     if to_stdout:  # the counts are the output: the summary goes with the progress, to stderr
-        stdout.write(counts_tsv(counts, config))
-        getattr(stdout, "send", stdout.flush)()  # written before they are said to be
+        write_out(counts_tsv(counts, config), stdout)  # written before they are said to be
     else:
         write_counts(counts, config, args.output)
     seconds = time.perf_counter() - started

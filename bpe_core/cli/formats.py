@@ -10,7 +10,7 @@ import os
 from typing import TextIO
 
 from bpe_core.cli import PROG
-from bpe_core.cli.common import TO_STDOUT, amount
+from bpe_core.cli.common import TO_STDOUT, amount, write_out
 from bpe_core.cli.options import utf8
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import BpeError
@@ -149,7 +149,7 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         )
     trainer = trainer_from_encoder(encoder, corpus)
     if to_stdout:
-        stdout.write(session_text(trainer))
+        write_out(session_text(trainer), stdout)
     else:
         save_session(trainer, args.output)
     attached = ""
@@ -186,7 +186,7 @@ def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     encoder = read_model(args.model, None, args, stderr)
     if args.output == TO_STDOUT:
         (text,) = tokenizer_texts(encoder, args.format).values()
-        stdout.write(text)
+        write_out(text, stdout)
         names, out = "to standard output", stderr
     else:
         files = write_tokenizer(encoder, args.format, args.output)

@@ -13,7 +13,7 @@ import os
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from bpe_core.cli.common import TO_STDOUT, VISIBLE, CountProgress, ProgressBar, amount
+from bpe_core.cli.common import TO_STDOUT, VISIBLE, CountProgress, ProgressBar, amount, write_out
 from bpe_core.cli.options import (
     counting_given,
     field_of,
@@ -120,7 +120,7 @@ def run_train(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def _write(path: str, text: str, stdout: TextIO) -> None:
     """``text`` written to the file ``path`` atomically, or to ``stdout`` where it is ``-``."""
     if path == TO_STDOUT:
-        stdout.write(text)
+        write_out(text, stdout)
     else:
         write_atomic(path, text)
 

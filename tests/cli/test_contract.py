@@ -262,6 +262,20 @@ def test_dash_as_the_output_writes_the_file_to_standard_output(tmp_path, counts_
         code, out, err = run(*argv)
         assert (code, out) == (1, "") and one_sentence(err), argv
     assert not (tmp_path / "-").exists()
+    # A full standard output: one sentence, not "Wrote … to standard output" first.
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    for argv in (
+        ("train", str(counts_file), "--input", "counts", "-o", "-"),
+        ("import", str(model), "-o", "-"),
+        ("export", str(session), "--format", "hf", "-o", "-"),
+    ):
+        err = io.StringIO()
+        assert main(list(argv), stdout=Full(), stderr=err) == 1, argv
+        assert one_sentence(err.getvalue()) and "No space left" in err.getvalue(), argv
 
 
 def test_a_command_that_fails_after_reading_a_model_with_notes_says_one_sentence(tmp_path):
