@@ -195,6 +195,9 @@ def minimal(**changes) -> dict:
     return data
 
 
+ADDED_DEFAULTS = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False}
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
@@ -215,6 +218,10 @@ def minimal(**changes) -> dict:
             "neither a string nor a regex",
         ),
         ({"vocab": {"a": 0, "b": 2, "ab": 10**9}}, "too sparse"),
+        (
+            {"added_tokens": [{"id": 2**32, "content": "<x>", "special": True, **ADDED_DEFAULTS}]},
+            "the id 4,294,967,296, beyond 32 bits",
+        ),
         ({"merges": ["a c"]}, "merge 1 that is not two tokens"),
         (
             {"added_tokens": [{"id": 1, "content": "b", "special": False}]},
@@ -286,9 +293,6 @@ def test_a_post_processor_that_trims_offsets_is_noted(trim, kind):
     processor = json.loads(tokenizer.to_str())["post_processor"]  # as HF writes it
     _, notes = hf_encoder(minimal(post_processor=processor))
     assert any("trim_offsets" in note for note in notes) == trim
-
-
-ADDED_DEFAULTS = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False}
 
 
 def test_added_tokens_outside_the_vocabulary_are_numbered_after_it_as_hf_does():

@@ -281,6 +281,9 @@ def _merges(
     return kept
 
 
+U32_MAX = 2**32 - 1
+
+
 def _added_tokens(added: Any, vocab: dict[str, int]) -> tuple[dict[int, str], list[SpecialMatch]]:
     """id -> content of the added tokens, which split the text before anything else, and how
     those found otherwise than by default are found. One in the model's vocabulary has its id
@@ -301,6 +304,8 @@ def _added_tokens(added: Any, vocab: dict[str, int]) -> tuple[dict[int, str], li
         ):
             raise _Refused("has an added token without an id or content.")
         content, token_id = token["content"], token["id"]
+        if token_id > U32_MAX:  # Hugging Face reads ids as 32-bit and refuses the file
+            raise _Refused(f"gives the added token {quoted(content)} the id {token_id:,}, beyond 32 bits.")
         if not isinstance(content, str) or "\x00" in content:
             raise _Refused("has an added token whose content is not text.")
         options = [token.get(name, False) for name in ("lstrip", "rstrip", "single_word", "normalized")]
