@@ -852,10 +852,10 @@ class Encoder:
 
     def _apply_merges(self, symbols: str, upto: int, trace: list[TraceStep] | None = None) -> str:
         """Replay the merges ranked below ``upto`` on one word's symbol string."""
-        if trace is None and len(symbols) > LONG_PIECE:
-            return merged_by_rank(symbols, upto, self._next_rank, self.merges.tokens)
         first_rank, merges = self._first_rank, self.merges
         lefts, rights, tokens = merges.lefts, merges.rights, merges.tokens
+        if trace is None and len(symbols) > LONG_PIECE:
+            return merged_by_rank(symbols, upto, self._next_rank, (lefts, rights, tokens))
         applied = -1
         while len(symbols) > 1:
             best = upto

@@ -212,3 +212,21 @@ def test_a_pair_merged_twice_takes_its_later_rank_from_the_heap_too(monkeypatch)
         monkeypatch.setattr(encoder_module, "LONG_PIECE", threshold)
         results.append(Encoder(config, keys, merges).encode(text).ids)
     assert results[0] == results[1]
+
+
+def test_the_heap_keeps_token_ids_in_the_surrogate_range_and_beyond_two_bytes(monkeypatch):
+    """The heap reads a piece's symbols as code points and writes them back: ids from U+D800 up
+    (an imported tokenizer's) are symbols like any other."""
+    from bpe_core.encoding import encoder as encoder_module
+    from bpe_core.encoding.encoder import Merge
+
+    keys = [f"<{i}>" for i in range(70_000)]
+    keys[0], keys[1], keys[0xD900], keys[0xDC05], keys[66_000] = "a", "b", "ab", "abab", "ababb"
+    merges = [Merge(0, 0, 1, 0xD900, 0), Merge(1, 0xD900, 0xD900, 0xDC05, 0), Merge(2, 0xDC05, 1, 66_000, 0)]
+    config = PipelineConfig(pretokenize="none", end_of_word=None)
+    text = "ababb" * 40 + "ab" * 41 + "a"
+    results = []
+    for threshold in (0, 10**9):
+        monkeypatch.setattr(encoder_module, "LONG_PIECE", threshold)
+        results.append(Encoder(config, keys, merges).encode(text).ids)
+    assert results[0] == results[1] == [66_000] * 40 + [0xDC05] * 20 + [0xD900, 0]
