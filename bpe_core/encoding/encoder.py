@@ -32,7 +32,7 @@ import numpy as np
 
 from bpe_core.encoding.hf_decoding import decoded, decoder_steps, takes_off
 from bpe_core.encoding.merge_heap import merged_by_rank
-from bpe_core.encoding.numbering import UNKNOWN_ID
+from bpe_core.encoding.numbering import UNKNOWN_ID, joins_tokens
 from bpe_core.encoding.text_parts import CUT_NORMALIZERS, PART_SIZE, cut
 from bpe_core.errors import BpeError, Cancelled
 from bpe_core.pipeline.byte_alphabet import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_display, fallback_token
@@ -206,8 +206,10 @@ class Encoder:
         token); by default ``UNKNOWN_ID``. ``None`` drops such units before merging, as Hugging
         Face ``tokenizers`` does without an unknown token (the units around them then merge).
     hf_parts : the ``decoder`` and ``post_processor`` objects of an imported ``tokenizer.json``
-        (or the decoder an export gives), kept as data to write back on export and never run
-        here; ``None`` by default. A session of an imported tokenizer keeps them (its numbering).
+        (or the decoder an export gives), kept as data to write back on export; decoding runs
+        the decoder as Hugging Face does, and a decoder of ``None`` (the file had none) joins the
+        tokens with spaces, as Hugging Face does then. ``None`` by default. A session of an
+        imported tokenizer keeps them (its numbering).
     """
 
     def __init__(
@@ -223,6 +225,7 @@ class Encoder:
         self.hf_parts = hf_parts
         decoder = (hf_parts or {}).get("decoder")
         self._hf_decoder = None if decoder is None else decoder_steps(decoder)
+        self._joins_tokens = joins_tokens(hf_parts)
         # A suffix the decoder leaves in the text (CLIP's byte-level one does) is a space, and
         # the text stripped, as transformers' CLIP tokenizer has it.
         marker = config.end_of_word
@@ -907,6 +910,8 @@ class Encoder:
         for token_id in ids:
             if not (token_id == UNKNOWN_ID or 0 <= token_id < len(keys)):
                 raise BpeError(f"Token id {token_id} is not in the vocabulary (0 to {len(keys) - 1}).")
+        if self._joins_tokens:  # an imported tokenizer.json without a decoder, as its library decodes
+            return " ".join(map(self._hf_token, ids))
         if self._hf_decoder is not None:  # an imported tokenizer.json's own decoder, as its library runs it
             text = decoded(self._hf_decoder, [self._hf_token(token_id) for token_id in ids])
             return text if self._suffix_left is None else text.replace(self._suffix_left, " ").strip()

@@ -82,11 +82,18 @@ def _are_parts(value: Any) -> bool:
     written back."""
     return isinstance(value, dict) and all(
         name in ("decoder", "post_processor")
-        and isinstance(node, dict)
-        and isinstance(node.get("type"), str)
-        and nested_within(node)
+        and (
+            (isinstance(node, dict) and isinstance(node.get("type"), str) and nested_within(node))
+            or (name == "decoder" and node is None)  # a file's null decoder (see ``joins_tokens``)
+        )
         for name, node in value.items()
     )
+
+
+def joins_tokens(parts: dict[str, Any] | None) -> bool:
+    """Whether an imported ``tokenizer.json`` had no decoder: Hugging Face then decodes by
+    joining the tokens with spaces (``Ġhello Ġworld``), and its export writes none again."""
+    return parts is not None and "decoder" in parts and parts["decoder"] is None
 
 
 PART_DEPTH_MOST = 32  # levels a kept decoder or post-processor may nest (real ones: three or four)

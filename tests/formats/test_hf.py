@@ -5,7 +5,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, trainers
+from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 from bpe_core import Corpus, InputError, PipelineConfig, Trainer, TrainingConfig
 from bpe_core.encoding.encoder import Encoder
@@ -383,7 +383,16 @@ def test_byte_fallback_tokens_given_to_the_trainer_as_special_tokens_still_stand
     tokenizer.train_from_iterator(["hello world " * 50], trainer)
     tokenizer.save(str(tmp_path / "tokenizer.json"))
     encoder, _notes = read_hf(tmp_path / "tokenizer.json")
+    # Without a decoder Hugging Face joins the tokens with spaces; with one that reads bytes,
+    # the byte tokens are the text's bytes.
+    tokenizer.decoder = decoders.Sequence(
+        [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+    )
+    tokenizer.save(str(tmp_path / "decoded.json"))
+    with_decoder, _notes = read_hf(tmp_path / "decoded.json")
+    without = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
     for text in ["hello 東京", "hello ñ world", "😀"]:
         ids = encoder.encode_ids(text)
         assert ids == tokenizer.encode(text).ids
-        assert encoder.decode(ids).replace("▁", " ").strip() == text
+        assert encoder.decode(ids) == without.decode(ids, skip_special_tokens=False)
+        assert with_decoder.decode(ids) == tokenizer.decode(ids, skip_special_tokens=False) == text

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 from bpe_core import Corpus, Trainer, TrainingConfig
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.errors import InputError
 from bpe_core.io.formats.hf_json import read_hf, write_hf
 from bpe_core.io.imported import trainer_from_encoder
@@ -189,6 +190,15 @@ def hf_ids(tokenizer: Tokenizer, texts: list[str]) -> list[list[int]]:
     return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
 
 
+def with_decoder(theirs: Tokenizer, decoder, folder: Path) -> tuple[Tokenizer, Encoder]:
+    """A family's tokenizer with ``decoder`` (trained without one), and ours read from it saved so."""
+    path = str(folder / "with_decoder.json")
+    theirs = Tokenizer.from_str(theirs.to_str())
+    theirs.decoder = decoder
+    theirs.save(path)
+    return theirs, read_hf(path)[0]
+
+
 @pytest.fixture(scope="module")
 def families(tmp_path_factory):
     out = {}
@@ -333,22 +343,21 @@ LLAMA_DECODER = decoders.Sequence(
         "mistral-like (Metaspace always, split)",
     ],
 )
-def test_sentencepiece_style_families_decode_as_their_decoder_does(families, name):
+def test_sentencepiece_style_families_decode_as_their_decoder_does(families, name, tmp_path):
     """Llama's and Mistral's decoder: ▁ back to spaces, byte-fallback tokens to their character,
     the space put before the text taken off."""
-    theirs, ours, _ = families[name]
-    theirs.decoder = LLAMA_DECODER
+    theirs, ours = with_decoder(families[name][0], LLAMA_DECODER, tmp_path)
     for text in [*TEXTS[:-1], "emoji 🤗 and ünïcödé 中文", "  two spaces first"]:
         ids = ours.encode_ids(text)
         assert ours.decode(ids) == theirs.decode(ids)
         assert text.startswith(" ") or ours.decode(ids) == text  # a leading space is lost as in HF
 
 
-def test_any_ids_decode_as_the_byte_fallback_decoder_does_broken_byte_runs_included(families):
+def test_any_ids_decode_as_the_byte_fallback_decoder_does_broken_byte_runs_included(families, tmp_path):
     """Byte tokens cut from their character (a run that is not UTF-8) decode as Hugging Face's
     ``ByteFallback`` does: a U+FFFD for each of the run's tokens, not one for the run."""
-    theirs, ours, _ = families["llama2 (Prepend and Replace, byte fallback)"]
-    theirs.decoder = LLAMA_DECODER
+    family = families["llama2 (Prepend and Replace, byte fallback)"][0]
+    theirs, ours = with_decoder(family, LLAMA_DECODER, tmp_path)
     broken = [ours.keys.index(f"<0x{b:02X}>") for b in (0xE2, 0x82, 0xAC, 0xC3, 0xA9, 0xFF, 0x41)]
     pool = [*broken, *range(len(ours.keys))]
 
@@ -379,11 +388,12 @@ def test_a_continuing_prefix_tokenizer_steps_through_its_merges_as_hugging_face_
     assert [trainer.encoder().encode_ids(t) for t in texts] == hf_ids(theirs, texts)
 
 
-def test_a_continuing_prefix_is_taken_off_in_decoding_and_tokens_without_it_begin_words(families):
-    _, ours, _ = families[PREFIXED]
+def test_a_continuing_prefix_is_taken_off_in_decoding_and_tokens_without_it_begin_words(families, tmp_path):
+    decoder = decoders.WordPiece(prefix="##", cleanup=False)
+    theirs, ours = with_decoder(families[PREFIXED][0], decoder, tmp_path)
     ids = ours.encode_ids("unbelievable understanding")
     assert any(ours.tokens[i].startswith("##") for i in ids)
-    assert ours.decode(ids) == "unbelievable understanding"
+    assert ours.decode(ids) == theirs.decode(ids) == "unbelievable understanding"
 
 
 def test_a_corpus_is_not_counted_with_a_continuing_prefix_and_says_so(families):
@@ -536,11 +546,28 @@ def test_any_ids_decode_as_the_files_decoder_does(name, tmp_path, monkeypatch):
         assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False), ids
 
 
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_a_file_without_a_decoder_decodes_as_hf_joins_its_tokens_and_writes_none(name, families, tmp_path):
+    """Hugging Face decodes by joining the tokens with spaces where the file has no decoder
+    (``Ġhello Ġworld``): so does decoding here, from the file and from its session, and the
+    file written back has no decoder either."""
+    theirs, ours, _ = families[name]
+    assert theirs.decoder is None
+    ids = ours.encode_ids(TEXTS[0] + " naïve 中文")
+    assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False)
+    assert " " in ours.decode(ids)
+    trainer = trainer_from_encoder(ours)
+    save_session(trainer, tmp_path / "session.json")
+    reopened = load_session(tmp_path / "session.json").encoder()
+    assert reopened.decode(ids) == ours.decode(ids)
+    write_hf(reopened, tmp_path / "back.json")
+    assert json.loads((tmp_path / "back.json").read_text(encoding="utf-8"))["decoder"] is None
+
+
 def test_a_clip_like_tokenizer_decodes_with_spaces_between_its_words(families, tmp_path):
     """CLIP's file ends words with ``</w>`` and has a byte-level decoder that leaves it in the
     text; transformers' CLIP tokenizer puts spaces there, as does ours."""
-    theirs, ours, _ = families["clip (inverted split, suffix)"]
-    assert ours.decode(ours.encode_ids("A photo of a cat, and dogs!")) == "a photo of a cat , and dogs !"
+    theirs, _, _ = families["clip (inverted split, suffix)"]
     theirs.decoder = decoders.ByteLevel()  # as CLIP's own file has it
     theirs.save(str(tmp_path / "clip.json"))
     ours, _ = read_hf(str(tmp_path / "clip.json"))

@@ -73,7 +73,15 @@ def converted(processor: spm.SentencePieceProcessor) -> dict:
         },
         "pre_tokenizer": None,
         "post_processor": None,
-        "decoder": None,
+        "decoder": {
+            "type": "Sequence",
+            "decoders": [
+                {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+                {"type": "ByteFallback"},
+                {"type": "Fuse"},
+                {"type": "Strip", "content": " ", "start": 1, "stop": 0},
+            ],
+        },
         "model": {
             "type": "BPE",
             "dropout": None,

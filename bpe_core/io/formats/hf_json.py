@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Merge
-from bpe_core.encoding.numbering import PART_DEPTH_MOST, nested_within, sparse_limit
+from bpe_core.encoding.numbering import PART_DEPTH_MOST, joins_tokens, nested_within, sparse_limit
 from bpe_core.errors import BpeError, ConfigError, InputError, quoted, shown
 from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
 from bpe_core.io.formats.merge_order import early_merge, last_listings, redundant_early_merges
@@ -215,10 +215,11 @@ def hf_encoder(data: Any) -> tuple[Encoder, list[str]]:
     return Encoder(config, keys, merges, sorted(specials), unknown_id, parts or None), notes
 
 
-def _kept_parts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The file's decoder and post-processor, kept to be written back on export (Hugging Face
-    runs them, BPE Studio does not)."""
-    parts = {}
+def _kept_parts(data: dict[str, Any]) -> dict[str, dict[str, Any] | None]:
+    """The file's decoder and post-processor, kept to be written back on export. A decoder
+    that is null is kept as ``None``: Hugging Face then joins the tokens with spaces, and so
+    do decoding here and the file written back."""
+    parts: dict[str, dict[str, Any] | None] = {"decoder": None}
     for name in ("decoder", "post_processor"):
         node = data.get(name)
         if node is None:
@@ -524,7 +525,9 @@ def _written_parts(encoder: Encoder, vocab: dict[str, int]) -> tuple[Any, Any]:
     """The post-processor and decoder to write: the kept ones where they still fit, else none
     and the decoder the pipeline implies."""
     processor, decoder, _ = _checked_parts(encoder, vocab)
-    return processor, decoder if decoder is not None else _decoder_node(encoder.config)
+    if decoder is None and not joins_tokens(encoder.hf_parts):
+        decoder = _decoder_node(encoder.config)
+    return processor, decoder
 
 
 def _checked_parts(encoder: Encoder, vocab: dict[str, int]) -> tuple[Any, Any, list[str]]:
