@@ -38,9 +38,16 @@ CASES = {
         PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None),
         "single-gpt2",
     ),
+    "byte-level gpt2, a text a line (--lines, as HF reads files)": (
+        ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none", "--tie-break", "hf", "--lines"],
+        "bytes",
+        PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None),
+        "bytes",
+    ),
 }
 # HF's train(files) pre-tokenizes line by line; its one-sequence mode sees the whole text as we do
-# (the GPT-2 pattern's whitespace rules differ at line ends), so merges are compared against that.
+# (the GPT-2 pattern's whitespace rules differ at line ends), so merges are compared against that,
+# and with --lines (each line a text) against train(files) itself.
 # With end_of_word_suffix HF numbers suffixed symbols in hash-map order, different on every run, so
 # its tie order among them is not reproducible by anyone (ours sorts them by code point).
 

@@ -23,6 +23,7 @@ from bpe_core.cli.options import (
     field_of,
     input_options,
     note_field_unread,
+    note_lines_unread,
     note_records_on_stdin,
     pipeline_of,
     pipeline_options,
@@ -102,12 +103,13 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         )
     config = pipeline_of(args)
     note_field_unread(args, stderr)
+    note_lines_unread(args, stderr)
     if args.spark_master is not None and args.engine != "spark":
         raise InputError("--spark-master goes with --engine spark.")
     if args.engine == "spark":
         from bpe_core.io.spark_counting import spark_counts
 
-        counts, read = spark_counts(args.file, config, field_of(args), args.spark_master)
+        counts, read = spark_counts(args.file, config, field_of(args), args.spark_master, args.lines)
     else:
         from bpe_core.io.counting import count_sources
         from bpe_core.io.sources import expand
@@ -115,7 +117,9 @@ def run_count(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         note_records_on_stdin(args, stderr)
         sources = expand(args.file, stdin_kind_of(args))
         progress = CountProgress(stderr)
-        counted = count_sources(sources, config, field_of(args), args.workers, progress.update, fork=True)
+        counted = count_sources(
+            sources, config, field_of(args), args.workers, progress.update, fork=True, lines=args.lines
+        )
         progress.close()
         counts, read = counted.counter, len(sources)
     if not counts:

@@ -102,6 +102,12 @@ def input_options(parser: argparse.ArgumentParser) -> None:
         help="the JSONL field or Parquet column (default text); given, standard input is JSON lines",
     )
     parser.add_argument(
+        "--lines",
+        action="store_true",
+        help="each line of a text input is a text of its own, its line break kept (as Hugging Face's "
+        "train(files) reads files: a prefix space then begins every line)",
+    )
+    parser.add_argument(
         "--workers",
         type=workers,
         default=os.cpu_count() or 1,
@@ -255,6 +261,27 @@ def note_field_unread(args: argparse.Namespace, stderr: TextIO) -> None:
         stderr.write(
             f"bpe-studio: note: --field {shown(args.field, 40)} names a field of JSON lines or Parquet "
             "records, and no input is either: each text file is counted whole.\n"
+        )
+
+
+def note_lines_unread(args: argparse.Namespace, stderr: TextIO) -> None:
+    """Say so when ``--lines`` is given and no input is text read a line at a time: counts files
+    are counted already, and JSON lines and Parquet records are texts of their own."""
+    if not args.lines or STDIN in args.file or any(is_remote(spec) for spec in args.file):
+        return
+    if getattr(args, "input", "text") == "counts":
+        stderr.write(
+            "bpe-studio: note: --lines reads text a line at a time; counts files are counted already.\n"
+        )
+        return
+    try:
+        kinds = {source.kind for source in expand(args.file, stdin_kind_of(args))}
+    except BpeError:
+        return  # the count says what is wrong
+    if "text" not in kinds:
+        stderr.write(
+            "bpe-studio: note: --lines reads text files a line at a time, and no input is one: "
+            "each JSON line or Parquet record is a text already.\n"
         )
 
 

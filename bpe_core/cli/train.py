@@ -18,6 +18,7 @@ from bpe_core.cli.options import (
     counting_given,
     field_of,
     note_field_unread,
+    note_lines_unread,
     note_records_on_stdin,
     pipeline_of,
     stdin_kind_of,
@@ -131,6 +132,7 @@ def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: T
     an option given says otherwise."""
     note_records_on_stdin(args, stderr)
     note_field_unread(args, stderr)
+    note_lines_unread(args, stderr)
     progress = CountProgress(stderr)
     # A command-line process has no threads, so counting may fork its workers.
     corpus = load_corpus(
@@ -143,6 +145,7 @@ def corpus_of_inputs(args: argparse.Namespace, config: PipelineConfig, stderr: T
         fork=True,
         stdin_kind=stdin_kind_of(args),
         chosen=counting_given(args),
+        lines=args.lines,
     )
     progress.close()
     return corpus

@@ -43,6 +43,7 @@ def load_corpus(
     stdin_kind: str = "text",
     chosen: Collection[str] | None = None,
     adopt: bool = True,
+    lines: bool = False,
 ) -> Corpus:
     """The corpus of ``inputs``: files, folders, globs or ``-`` (``bpe_core.io.sources``), each
     text counted as :meth:`Corpus.from_text` counts it, on ``workers`` processes (forked only
@@ -50,7 +51,8 @@ def load_corpus(
     files (``bpe_core.io.counts_file``) added up, under the pipeline that counted them where
     they state it: its counting settings are taken (``config`` kept without ``adopt``), and
     those named in ``chosen`` must agree with ``config``'s (``None``: nothing is checked, and
-    ``config`` is taken as it is). Standard input is ``stdin_kind`` (``text`` or ``jsonl``)."""
+    ``config`` is taken as it is). Standard input is ``stdin_kind`` (``text`` or ``jsonl``).
+    With ``lines`` each line of a text input is a text of its own (``bpe_core.io.counting``)."""
     if input_kind not in INPUT_KINDS:
         raise ConfigError(f"Unknown input kind {input_kind!r}; choose one of: {', '.join(INPUT_KINDS)}.")
     specs = [str(inputs)] if isinstance(inputs, str | Path) else [str(p) for p in inputs]
@@ -73,7 +75,7 @@ def load_corpus(
         items = (pair for _, shard in corpora for pair in zip(shard.words, shard.counts, strict=True))
         return Corpus.from_word_counts(items, corpus.config)
     sources = expand(specs, stdin_kind)
-    counted = count_sources(sources, config, field, workers, progress, fork=fork)
+    counted = count_sources(sources, config, field, workers, progress, fork=fork, lines=lines)
     if not counted.counter:  # said of the inputs, which the user named
         if len(sources) > 1:
             raise InputError(f"The {len(sources):,} inputs hold no words after pre-tokenization.")

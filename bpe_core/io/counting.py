@@ -10,6 +10,11 @@ processes count the tasks into running totals (``bpe_core.io.count_workers``), a
 end so that word types keep the order of their first appearance (the ``first-seen`` tie-break
 depends on it); peak memory follows the number of word types, not the size of the input.
 
+With ``lines`` each line of a text input (its line break kept) is a text of its own, as
+Hugging Face's ``train(files)`` reads files: a prefix space or a first-piece rule then applies to
+every line, and a run of spaces before a line break never joins the break. Such a text is cut
+after any line break.
+
 A text is cut only where nothing it holds crosses the cut: before a space between two letters
 (``bpe_core.pipeline.pretokenize.safe_chunks``) that no special token spans. Normalization keeps
 such a boundary (every normal form and lowercasing map a letter and a space on their own), so
@@ -70,7 +75,8 @@ Progress = Callable[[int, int], None]  # (bytes read, bytes in all, or 0 when un
 class Task:
     """What one worker counts: ``text`` (part of a text file; ``continues`` after an earlier
     part), ``part`` (bytes ``span`` of the file ``name``, read by the worker), ``lines`` (JSONL
-    lines from line ``first``) or ``texts`` (Parquet rows)."""
+    lines from line ``first``) or ``texts`` (Parquet rows). A ``text`` or ``part`` is a text
+    a line, with ``each_line``."""
 
     kind: str
     name: str
@@ -78,6 +84,7 @@ class Task:
     continues: bool = False
     first: int = 1
     span: tuple[int, int] = (0, 0)
+    each_line: bool = False
 
 
 @dataclass
@@ -99,8 +106,10 @@ def count_sources(
     progress: Progress | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     fork: bool = False,
+    lines: bool = False,
 ) -> WordCounts:
-    """The word counts of every source, as :meth:`Corpus.from_text` counts each text, summed.
+    """The word counts of every source, as :meth:`Corpus.from_text` counts each text, summed;
+    with ``lines`` each line of a text source is a text (see the module's docstring).
 
     ``workers`` processes count (1: this one); ``progress(read, total)`` hears of the bytes
     read from the files; ``cancelled()`` is asked between tasks and stops the count
@@ -118,7 +127,7 @@ def count_sources(
         workers = 1
     chunk = min(CHUNK, max(total // (workers * TASKS_PER_WORKER), CHUNK // 8)) if total else CHUNK
     chunk = max(chunk, 1)  # a part of no bytes would be cut at its own start again and again
-    work = tasks(sources, config, field, read, chunk)
+    work = tasks(sources, config, field, read, chunk, lines)
     if workers <= 1:
         result = WordCounts(Counter(), [0] * len(config.special_tokens))
         for task in work:
@@ -196,27 +205,30 @@ def tasks(
     field: str,
     read: Callable[[int], None],
     chunk: int = CHUNK,
+    lines: bool = False,
 ) -> Iterator[Task]:
-    """The tasks counting ``sources`` takes, a text in parts of about ``chunk``."""
+    """The tasks counting ``sources`` takes, a text in parts of about ``chunk`` (with ``lines``,
+    each of its lines a text)."""
     for source in sources:
         if source.kind == "text":
-            yield from _text_tasks(source, config, read, chunk)
+            yield from _text_tasks(source, config, read, chunk, lines)
         elif source.kind == "jsonl":
-            for first, lines in jsonl_line_batches(source, read):
-                yield Task("lines", source.name, lines, first=first)
+            for first, batch in jsonl_line_batches(source, read):
+                yield Task("lines", source.name, batch, first=first)
         else:
             for texts in parquet_batches(source, field, read):
                 yield Task("texts", source.name, texts)
 
 
 def _text_tasks(
-    source: Source, config: PipelineConfig, read: Callable[[int], None], chunk: int
+    source: Source, config: PipelineConfig, read: Callable[[int], None], chunk: int, lines: bool
 ) -> Iterator[Task]:
     """A text file in parts cut where nothing crosses (see the module's docstring)."""
-    cuttable = config.pretokenize not in ("none", "custom") and config.normalization != "custom"
+    cuttable = lines or (config.pretokenize not in ("none", "custom") and config.normalization != "custom")
     limit = input_limit()
     if spannable(source):
-        yield from _part_tasks(source.name, cuttable, _special_bytes(config), limit, read, chunk)
+        specials = None if lines else _special_bytes(config)
+        yield from _part_tasks(source.name, cuttable, specials, limit, read, chunk)
         return
     buffer = ""
     continues = False
@@ -226,23 +238,31 @@ def _text_tasks(
             _refuse_beginning(source, block[:4096].encode("utf-8", "surrogatepass"))
         buffer += block
         while cuttable and len(buffer) >= scan_from:
-            cut = safe_cut(buffer, scan_from, config.special_tokens)
+            cut = (
+                _line_cut(buffer, scan_from) if lines else safe_cut(buffer, scan_from, config.special_tokens)
+            )
             if cut is None:
                 scan_from = max(len(buffer) - 1, chunk)  # the last space may yet have a letter after it
                 break
-            yield Task("text", source.name, buffer[:cut], continues)
+            yield Task("text", source.name, buffer[:cut], continues, each_line=lines)
             buffer, continues, scan_from = buffer[cut:], True, chunk
         if len(buffer) > limit:
             raise _uncuttable(source.name, limit)
     if buffer:
-        yield Task("text", source.name, buffer, continues)
+        yield Task("text", source.name, buffer, continues, each_line=lines)
 
 
 def _part_tasks(
-    name: str, cuttable: bool, specials: list[bytes], limit: int, read: Callable[[int], None], chunk: int
+    name: str,
+    cuttable: bool,
+    specials: list[bytes] | None,
+    limit: int,
+    read: Callable[[int], None],
+    chunk: int,
 ) -> Iterator[Task]:
     """An uncompressed file as parts named by offset, cut where :func:`safe_cut` would cut its
-    text (found in its bytes: a space is one byte in UTF-8, and no character holds it)."""
+    text (found in its bytes: a space is one byte in UTF-8, and no character holds it); with no
+    ``specials`` (``None``), a text a line, after a line break."""
     try:
         file = open(name, "rb")  # noqa: SIM115
     except OSError as error:
@@ -251,12 +271,19 @@ def _part_tasks(
         size = os.fstat(file.fileno()).st_size
         start = 0
         while start < size:
-            cut = _byte_cut(file, start + chunk, size, specials) if cuttable else None
+            cut = None
+            if cuttable:
+                after = start + chunk
+                cut = (
+                    _byte_cut(file, after, size, specials)
+                    if specials is not None
+                    else _line_byte_cut(file, after, size)
+                )
             stop = size if cut is None else cut
             if stop - start > limit:
                 raise _uncuttable(name, limit)
             read(stop - start)
-            yield Task("part", name, "", continues=start > 0, span=(start, stop))
+            yield Task("part", name, "", continues=start > 0, span=(start, stop), each_line=specials is None)
             start = stop
 
 
@@ -288,6 +315,31 @@ def _byte_cut(file: BinaryIO, after: int, size: int, specials: list[bytes]) -> i
                 return base + space
         at += CUT_WINDOW
     return None
+
+
+def _line_byte_cut(file: BinaryIO, after: int, size: int) -> int | None:
+    """The offset just past the first line break at or after ``after``, or ``None``."""
+    at = after
+    while at < size:
+        file.seek(at)
+        found = file.read(CUT_WINDOW).find(b"\n")
+        if found >= 0:
+            return at + found + 1
+        at += CUT_WINDOW
+    return None
+
+
+def _line_cut(text: str, after: int) -> int | None:
+    found = text.find("\n", after)
+    return None if found < 0 else found + 1
+
+
+def lines_of(text: str) -> list[str]:
+    """``text``'s lines, each with its line break (``\n``; a ``\r`` before it stays in the line),
+    as Rust's ``lines_with_ending``, which Hugging Face's ``train(files)`` reads with."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
 
 
 # A space that may sit between two letters: after an ASCII letter or a character's last byte,
@@ -352,7 +404,10 @@ def count_task(
     if task.kind in ("text", "part"):
         text = part_text(task.name, *task.span) if task.kind == "part" else task.items
         assert isinstance(text, str)
-        if text:
+        if text and task.each_line:
+            for line in lines_of(text):
+                count_text_into(line, config, counter, specials)
+        elif text:
             count_text_into(text, config, counter, specials, continues=task.continues)
         return counter, specials
     assert isinstance(task.items, list)

@@ -51,9 +51,10 @@ _FAILED_FILE = re.compile(r"[Ee]ncountered error while reading file (\S+?)\.?(?=
 
 
 def spark_counts(
-    specs: Sequence[str], config: PipelineConfig, field: str, master: str | None = None
+    specs: Sequence[str], config: PipelineConfig, field: str, master: str | None = None, lines: bool = False
 ) -> tuple[Counter[str], int]:
-    """The counts of the inputs, and how many inputs (files) Spark read."""
+    """The counts of the inputs, and how many inputs (files) Spark read; with ``lines`` each
+    line of a text file is a text (``bpe_core.io.counting``)."""
     try:
         from pyspark.sql import SparkSession
     except ImportError:
@@ -101,7 +102,7 @@ def spark_counts(
     with tempfile.TemporaryDirectory() as folder, _logging_off():
         spark.sparkContext.addPyFile(_package_zip(Path(folder)))
         try:
-            counts = _count(spark, files, parquet, config.to_dict(), field)
+            counts = _count(spark, files, parquet, config.to_dict(), field, lines)
         except Exception as error:
             raise _in_a_row(_our_error(error), field) from None
         finally:
@@ -141,14 +142,14 @@ def _stop(spark: Any) -> None:
         spark.stop()
 
 
-def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field: str) -> list:
+def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field: str, lines: bool) -> list:
     from pyspark.sql.functions import input_file_name
 
     parts = []
     if files:
         frame = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(files)
         parts.append(
-            frame.select("path", "content").rdd.flatMap(lambda row: _file_counts(row, config, field))
+            frame.select("path", "content").rdd.flatMap(lambda row: _file_counts(row, config, field, lines))
         )
     if parquet:
         frame = spark.read.option("recursiveFileLookup", "true").parquet(*parquet)
@@ -169,14 +170,14 @@ def _count(spark: Any, files: list[str], parquet: list[str], config: dict, field
     return counts.reduceByKey(operator.add).collect()
 
 
-def _file_counts(row: Any, config: dict, field: str) -> Iterator[tuple[str, int]]:
+def _file_counts(row: Any, config: dict, field: str, lines: bool) -> Iterator[tuple[str, int]]:
     """On an executor: a whole text or JSONL file's counts, read by the local engine's readers."""
     name = _local(row.path)  # as the user named it (Spark gives it %-escaped)
     kind, compression = kind_of(name)
     source = Source(name, kind, compression, len(row.content), bytes(row.content))
     pipeline = PipelineConfig.from_dict(config)
     counter: Counter[str] = Counter()
-    for task in tasks([source], pipeline, field, lambda n: None):
+    for task in tasks([source], pipeline, field, lambda n: None, lines=lines):
         count_task(task, pipeline, field, counter)
     return iter(counter.items())
 

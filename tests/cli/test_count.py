@@ -140,6 +140,19 @@ def test_a_field_no_input_has_is_said_to_read_nothing(folder, tmp_path):
     assert code == 0 and "note" not in err
 
 
+def test_lines_where_no_input_is_read_a_line_at_a_time_are_said_to_do_nothing(tmp_path):
+    (tmp_path / "a.jsonl").write_text('{"text": "low lower"}\n', encoding="utf-8")
+    code, out, err = run("count", str(tmp_path / "a.jsonl"), "--lines", "-o", "-")
+    assert code == 0 and out.startswith("#bpe-studio counts 1\n")
+    assert err.startswith("bpe-studio: note: --lines reads text files a line at a time, and no input is one")
+    assert run("count", str(tmp_path / "a.jsonl"), "-o", str(tmp_path / "c.tsv"))[0] == 0
+    code, _out, err = run("train", str(tmp_path / "c.tsv"), "--input", "counts", "--lines", "--merges", "1")
+    assert code == 0 and "note: --lines reads text a line at a time; counts files are counted already." in err
+    (tmp_path / "b.txt").write_text("low\nlower", encoding="utf-8")
+    code, _out, err = run("count", str(tmp_path / "a.jsonl"), str(tmp_path / "b.txt"), "--lines", "-o", "-")
+    assert code == 0 and "note" not in err
+
+
 def test_counts_of_different_pipelines_are_not_added_up_and_empty_shards_add_nothing(folder, tmp_path):
     shards = tmp_path / "shards"
     shards.mkdir()
@@ -310,6 +323,15 @@ def test_the_spark_engine_writes_the_local_engines_bytes(folder, tmp_path):
     assert code == 0, err
     assert spark.read_bytes() == local.read_bytes()
     assert "word types" in out
+    lines = [*options, "--prefix-space", "--lines"]  # a text a line, on the executors too
+    assert run("count", str(folder), "-o", str(local), *lines)[0] == 0
+    code, _out, err = run(
+        "count", str(folder), "-o", str(spark), "--engine", "spark", "--spark-master", "local[2]", *lines
+    )
+    assert code == 0, err
+    assert spark.read_bytes() == local.read_bytes()
+    assert run("count", str(folder), "-o", str(tmp_path / "whole.tsv"), *options, "--prefix-space")[0] == 0
+    assert (tmp_path / "whole.tsv").read_bytes() != local.read_bytes()
 
     (folder / "broken.jsonl").write_text('{"text": "fine"}\nnot json\n', encoding="utf-8")
     code, _out, err = run(
