@@ -19,7 +19,7 @@ from bpe_core.pipeline.steps import (
 # What a user chooses for training; "custom" is the chain of steps in ``normalizers`` /
 # ``pre_tokenizers`` that an imported tokenizer brings.
 NAMED_NORMALIZATIONS = ("none", "nfc", "nfkc")
-NAMED_PRETOKENIZERS = ("whitespace", "words", "gpt2", "gpt4", "gpt4-minbpe", "o200k", "none")
+NAMED_PRETOKENIZERS = ("whitespace", "spaces", "words", "gpt2", "gpt4", "gpt4-minbpe", "o200k", "none")
 NORMALIZATIONS = (*NAMED_NORMALIZATIONS, "custom")
 PRETOKENIZERS = (*NAMED_PRETOKENIZERS, "custom")
 UNITS = ("char", "byte")
@@ -42,7 +42,8 @@ class PipelineConfig:
     ----------
     normalization : "none", "nfc" or "nfkc" (Unicode normal form applied first).
     lowercase : lowercase after Unicode normalization.
-    pretokenize : "whitespace" (``str.split()``), "words" (``\\w+|[^\\w\\s]+``), "gpt2", "gpt4"
+    pretokenize : "whitespace" (``str.split()``), "spaces" (at spaces and line breaks only, as
+        subword-nmt splits), "words" (``\\w+|[^\\w\\s]+``), "gpt2", "gpt4"
         (cl100k), "gpt4-minbpe" (cl100k as minbpe spells it), "o200k" (GPT-4o's), "none" (the
         whole text is one sequence) or "custom" (``pre_tokenizers``).
     unit : "char" or "byte" (UTF-8 bytes shown in GPT-2's alphabet).

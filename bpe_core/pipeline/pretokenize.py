@@ -1,8 +1,9 @@
 """Pre-tokenization: split normalized text into pieces ("words") that merges never cross.
 
-Modes: ``whitespace`` is exactly ``str.split()``; ``words`` is ``\\w+|[^\\w\\s]+``; ``gpt2`` and
-``gpt4`` are the GPT-2 and cl100k patterns; ``none`` keeps the whole text as one sequence.
-Patterns apply to the whole text, not line by line.
+Modes: ``whitespace`` is exactly ``str.split()``; ``spaces`` splits at spaces and line breaks
+only, as subword-nmt does (a tab or U+3000 stays inside a word); ``words`` is
+``\\w+|[^\\w\\s]+``; ``gpt2`` and ``gpt4`` are the GPT-2 and cl100k patterns; ``none`` keeps
+the whole text as one sequence. Patterns apply to the whole text, not line by line.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ O200K_PATTERN = "|".join(
     ]
 )
 WORDS_PATTERN = r"\w+|[^\w\s]+"
+# subword-nmt reads lines as Python's str.splitlines cuts them, strips "\r\n " from their ends and
+# splits them at single spaces: a line's last word keeps a line break other than \r and \n
+# (\x0b, \x85, U+2028...), and a line of one such break is a word.
+_LINE_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+SPACES_PATTERN = f"[^ \\n\\r{_LINE_BREAKS}]*[{_LINE_BREAKS}]|[^ \\n\\r{_LINE_BREAKS}]+"
 
 # On pure-ASCII text the Unicode classes reduce to these (checked by a property test), and the
 # standard ``re`` engine runs them about twice as fast as ``regex``. ``regex``'s \s omits
@@ -66,6 +72,7 @@ _UNICODE = {
     "gpt4-minbpe": regex.compile(MINBPE_GPT4_PATTERN),
     "o200k": regex.compile(O200K_PATTERN),
     "words": regex.compile(WORDS_PATTERN),
+    "spaces": re.compile(SPACES_PATTERN),
 }
 _ASCII = {
     "gpt2": re.compile(_ascii(GPT2_PATTERN)),

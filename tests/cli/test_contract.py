@@ -176,7 +176,7 @@ def bad_inputs(tmp_path, model):
         "decode bad id": (1, ["decode", "--model", str(model), "99999"]),
         "decode non-number": (2, ["decode", "--model", str(model), "abc"]),
         "unknown unit": (2, ["train", str(empty), "--unit", "nibble"]),
-        "unknown pretokenizer": (2, ["train", str(empty), "--pretokenize", "spaces"]),
+        "unknown pretokenizer": (2, ["train", str(empty), "--pretokenize", "tabs"]),
         "unknown tie-break": (2, ["train", str(empty), "--tie-break", "coin-flip"]),
         "bad random seed": (2, ["train", str(empty), "--tie-break", "random:x"]),
         "negative merges": (2, ["train", str(empty), "--merges", "-3"]),

@@ -46,7 +46,7 @@ def test_codes_learned_by_subword_nmt_segment_here_as_apply_bpe_does(tmp_path):
 
 @pytest.mark.parametrize("attached", [True, False])
 def test_a_model_trained_here_as_codes_segments_identically_in_apply_bpe(attached, tmp_path):
-    config = PipelineConfig(attach_marker=attached)
+    config = PipelineConfig(pretokenize="spaces", attach_marker=attached)  # as subword-nmt splits
     trainer = Trainer(Corpus.from_text(data_text(TEXT), config), TrainingConfig(tie_break="subword-nmt"))
     trainer.run(merges=600)
     ours = trainer.encoder()
@@ -247,3 +247,74 @@ def test_a_nul_in_a_codes_file_is_refused_not_read_as_the_end_of_word_marker(tmp
         InputError, match=r"^The codes file .* holds a NUL character on line \d, which text never has\.$"
     ):
         read_codes(path)
+
+
+# Words holding what str.split() would split at (a tab, no-break and ideographic spaces) and the
+# line breaks Python's codecs read lines at besides \r and \n (a line's last word keeps them).
+ODD_WORDS = [
+    "low",
+    "lower",
+    "newest",
+    "widest",
+    "lo\tw",
+    "ne\u3000w",
+    "es\xa0t",
+    "a\x0bb",
+    "c\x85d",
+    "e\u2028f",
+]
+ODD_GAPS = [" ", "  ", "\n", "\r\n", "\r", " \n", "\n\n", " \r\n ", "\x1c", "\u2029 "]
+
+
+def test_spaces_split_as_subword_nmt_reads_a_file_in_learning_and_applying(tmp_path):
+    """``--pretokenize spaces``: subword-nmt's command line reads a file through ``codecs`` (lines
+    cut as str.splitlines cuts them), strips "\\r\\n " from each line and splits it at spaces."""
+    import codecs
+
+    words = itertools.cycle(ODD_WORDS)
+    gaps = itertools.cycle(ODD_GAPS[:7] + ODD_GAPS)  # (cycles of coprime lengths: every pairing)
+    text = "".join(next(words) + next(gaps) for _ in range(4_000))
+    path = tmp_path / "corpus.txt"
+    path.write_bytes(text.encode("utf-8"))
+    codes = io.StringIO()
+    with codecs.open(str(path), encoding="utf-8") as stream:  # as `subword-nmt learn-bpe --input` reads
+        learn_bpe(stream, codes, 40, min_frequency=2)
+    # (split at \n alone: a word may hold U+2028, which splitlines would cut at)
+    theirs = [tuple(line.split(" ")) for line in codes.getvalue().split("\n")[1:] if line]
+    config = PipelineConfig(pretokenize="spaces", attach_marker=True)
+    trainer = Trainer(Corpus.from_text(text, config), TrainingConfig(tie_break="subword-nmt"))
+    trainer.run(merges=len(theirs))
+    ours = trainer.encoder()
+    assert pairs(ours) == theirs
+    at_whitespace = Trainer(Corpus.from_text(text, PipelineConfig(attach_marker=True)))
+    at_whitespace.set_tie_break("subword-nmt")
+    at_whitespace.run(merges=len(theirs))
+    assert pairs(at_whitespace.encoder()) != theirs  # str.split() splits what subword-nmt does not
+    (tmp_path / "codes").write_text(codes.getvalue(), encoding="utf-8")
+    assert read_codes(tmp_path / "codes").config.pretokenize == "spaces"
+    apply = BPE(io.StringIO(codes.getvalue()))
+    with codecs.open(str(path), encoding="utf-8") as stream:
+        lines = list(stream)
+    assert any("\x0b" in line or "\u2028" in line for line in lines)
+    for line in lines[:400]:
+        assert segmented_whole(ours, line) == apply.segment_tokens(line.strip("\r\n ").split(" ")), repr(line)
+
+
+def pairs(encoder: Encoder) -> list[tuple[str, str]]:
+    return [(encoder.tokens[m.left], encoder.tokens[m.right]) for m in encoder.merges]
+
+
+def segmented_whole(encoder: Encoder, line: str) -> list[str]:
+    """The line encoded whole (split by the encoder's own pre-tokenizer), as apply_bpe prints it."""
+    out: list[str] = []
+    word: list[str] = []
+    for token in encoder.encode(line).tokens:
+        if not token.endswith("</w>"):
+            word.append(token)
+            continue
+        parts = [*word, token.removesuffix("</w>")]
+        parts = [part for part in parts if part]
+        out.extend(part + "@@" for part in parts[:-1])
+        out.append(parts[-1])
+        word = []
+    return out

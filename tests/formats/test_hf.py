@@ -396,3 +396,22 @@ def test_byte_fallback_tokens_given_to_the_trainer_as_special_tokens_still_stand
         assert ids == tokenizer.encode(text).ids
         assert encoder.decode(ids) == without.decode(ids, skip_special_tokens=False)
         assert with_decoder.decode(ids) == tokenizer.decode(ids, skip_special_tokens=False) == text
+
+
+def test_a_model_split_at_spaces_alone_exports_to_hf_and_reads_back_so(tmp_path):
+    """subword-nmt's split (at spaces and line breaks; a tab, U+3000 or U+2028 kept in a word)
+    is an inverted Split for HF, read back as itself."""
+    words = ["low", "lower", "lo\tw", "ne\u3000w", "es\xa0t", "a\x0bb", "c\x85d", "e\u2028f", "newest"]
+    gaps = [" ", "  ", "\n", "\r\n", "\r", " \n "]
+    text = "".join(words[i % len(words)] + gaps[i % len(gaps)] for i in range(3_000))
+    config = PipelineConfig(pretokenize="spaces", attach_marker=True)
+    trainer = Trainer(Corpus.from_text(text, config), TrainingConfig(tie_break="hf"))
+    trainer.run(merges=30)
+    ours = trainer.encoder()
+    write_hf(ours, tmp_path / "tokenizer.json")
+    theirs = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    texts = [text[:400], " lo\tw  ne\u3000w\r\nes\xa0t a\x0bb\x0bc\x85d e\u2028f ", "newest\u2028"]
+    assert hf_ids(theirs, texts) == [ours.encode_ids(t) for t in texts]
+    again, _notes = read_hf(tmp_path / "tokenizer.json")
+    assert again.config.pretokenize == "spaces"
+    assert [again.encode_ids(t) for t in texts] == [ours.encode_ids(t) for t in texts]

@@ -2,8 +2,9 @@
 
 ``#version: 0.2`` (subword-nmt's own) attaches ``</w>`` to a word's last character; a file
 without the header is version 0.1, where ``</w>`` is a symbol of its own. Words are split at
-whitespace. The file names no ids: the base symbols are those the merges start from, numbered
-as a session numbers them (sorted), then one id per new token in merge order.
+spaces and line breaks, as subword-nmt splits them. The file names no ids: the base symbols are
+those the merges start from, numbered as a session numbers them (sorted), then one id per new
+token in merge order.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def read_codes(path: str | Path) -> Encoder:
         raise InputError(
             f"The codes file {str(path)!r} has version {quoted(lines[0].split()[-1])}; 0.1 and 0.2 are known."
         )
-    config = PipelineConfig(end_of_word=DEFAULT_MARKER, attach_marker=attached)
+    # subword-nmt splits words at spaces and line breaks only (a tab stays inside a word)
+    config = PipelineConfig(pretokenize="spaces", end_of_word=DEFAULT_MARKER, attach_marker=attached)
     pairs: list[tuple[str, str]] = []
     for number, line in enumerate(lines[1:] if attached else lines, start=2 if attached else 1):
         parts = line.strip("\r\n ").split(" ")
@@ -90,7 +92,11 @@ def codes_text(encoder: Encoder) -> str:
         raise InputError(
             "Only a character-level model with the </w> marker and no special tokens makes a codes file."
         )
-    if config.pretokenize != "whitespace" or config.normalization != "none" or config.lowercase:
+    if (
+        config.pretokenize not in ("whitespace", "spaces")
+        or config.normalization != "none"
+        or config.lowercase
+    ):
         raise InputError(
             "A codes file splits words at whitespace and normalizes nothing; this model does more."
         )

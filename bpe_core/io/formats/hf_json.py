@@ -16,6 +16,8 @@ Split(GPT-2 or cl100k pattern, Isolated)  pre-tokenizer gpt2 / gpt4 (gpt4-minbpe
 Whitespace                                pre-tokenizer words (``\\w+|[^\\w\\s]+``)
 WhitespaceSplit; Split(whitespace,        pre-tokenizer whitespace (``str.split()``); written
 Removed)                                  as the Split, which spells Python's whitespace
+Split(a word's pattern, Removed,          pre-tokenizer spaces (subword-nmt's words: split at
+invert)                                   spaces and line breaks only)
 no pre-tokenizer                          pre-tokenizer none
 model ``end_of_word_suffix``              end-of-word marker attached to the last unit
 model ``continuing_subword_prefix``       the prefix of every unit but a piece's first
@@ -47,7 +49,13 @@ from bpe_core.errors import BpeError, ConfigError, InputError, quoted, shown
 from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
 from bpe_core.io.formats.merge_order import early_merge, last_listings, redundant_early_merges
 from bpe_core.pipeline.config import PipelineConfig
-from bpe_core.pipeline.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN, O200K_PATTERN
+from bpe_core.pipeline.pretokenize import (
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    MINBPE_GPT4_PATTERN,
+    O200K_PATTERN,
+    SPACES_PATTERN,
+)
 from bpe_core.pipeline.specials import SpecialMatch
 from bpe_core.pipeline.steps import (
     ByteLevel,
@@ -399,7 +407,7 @@ def _pre_tokenizer(node: Any, notes: list[str]) -> tuple[str, str, bool]:
                 "Its WhitespaceSplit is read as str.split(), which also splits at U+001C-U+001F "
                 "(Rust's whitespace does not)."
             )
-        elif kind == "Split" and not step.get("invert"):
+        elif kind == "Split":
             found = _split(step)
         else:
             raise _Refused(f"has the pre-tokenizer {shown(kind)}, which BPE Studio does not model.")
@@ -413,11 +421,13 @@ def _split(step: dict[str, Any]) -> str:
     pattern = step.get("pattern")
     regex = pattern.get("Regex") if isinstance(pattern, dict) else None
     regex = regex if isinstance(regex, str) else None
-    behavior = step.get("behavior")
-    if behavior == "Isolated" and regex in SPLIT_PATTERNS:
+    behavior, invert = step.get("behavior"), step.get("invert")
+    if behavior == "Isolated" and regex in SPLIT_PATTERNS and not invert:
         return SPLIT_PATTERNS[regex]
-    if behavior == "Removed" and regex == PY_WHITESPACE:
+    if behavior == "Removed" and regex == PY_WHITESPACE and not invert:
         return "whitespace"
+    if behavior == "Removed" and regex == SPACES_PATTERN and invert is True:
+        return "spaces"
     raise _Refused(
         f"splits with the pattern {shown(regex or pattern)} ({shown(behavior)}), which BPE Studio does not "
         "model."
@@ -635,6 +645,8 @@ def _pre_tokenizer_node(config: PipelineConfig) -> dict[str, Any] | None:
         steps.append({"type": "Whitespace"})
     elif mode == "whitespace":
         steps.append(_split_node(PY_WHITESPACE, "Removed"))
+    elif mode == "spaces":  # the words are the pattern's matches: the rest is removed
+        steps.append({**_split_node(SPACES_PATTERN, "Removed"), "invert": True})
     if config.prefix_space and (not byte_level or steps):  # HF would put one before every piece
         raise InputError(
             "Hugging Face adds a prefix space once only to byte-level text split by the GPT-2 pattern "
