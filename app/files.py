@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QTimer
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from app.bridge import Bridge
@@ -75,6 +75,10 @@ def session_stem_of(name: str) -> str:
 
 class FileActions(QObject):
     """File operations on behalf of the main window (which passes itself as ``parent``)."""
+
+    # About to ask whether to save unsaved work: whatever changes the session on its own (Play)
+    # stops first, so that the session asked about stays as it is, and no dialog comes on top.
+    sig_asking_to_save = Signal()
 
     def __init__(self, bridge: Bridge, settings: QSettings, parent: QWidget) -> None:
         super().__init__(parent)
@@ -284,6 +288,7 @@ class FileActions(QObject):
         """Ask about unsaved work; False means the user cancelled."""
         if not self._bridge.has_unsaved_work():
             return True
+        self.sig_asking_to_save.emit()
         with keeping_focus(self._window):
             answer = QMessageBox.question(
                 self._window,

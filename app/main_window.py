@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings("BPE Studio", "bpe-studio")
         self.files = FileActions(self.bridge, self.settings, self)
         self.playback = Playback(self.bridge, self)
+        self.files.sig_asking_to_save.connect(self.playback.pause)
         self.target = Target()
         self._zoom_points = 0.0
         self._zoom_shares: list[tuple[list[QDockWidget], list[float]]] = []

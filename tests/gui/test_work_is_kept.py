@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app import bridge as bridge_module
 from app.models.corpus_model import WORD
@@ -271,3 +271,34 @@ def test_a_pipe_is_refused_with_a_dialog_and_the_keys_still_step(qtbot, make_win
         assert kind == "warning" and "pipe" in text and window.bridge.trainer is before
     press("Space")
     assert before.position == 1
+
+
+def test_play_stops_before_opening_asks_to_save_so_the_session_asked_about_stays_still(
+    qtbot, make_window, dialogs, monkeypatch, tmp_path
+):
+    """Found at the keyboard: with Play on, Ctrl+O asked whether to save while merges went on
+    under the question (and an Ask-me tie opened a second dialog over it)."""
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    window.bridge.step_pair(window.bridge.trainer.top_pairs(3)[2].pair)  # picked by hand: work to save
+    press("P")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position >= 3)
+    name = window.bridge.source.name
+    asked = []
+
+    def question(parent, title, text, *args, **kwargs):
+        before = window.bridge.trainer.position
+        qtbot.wait(400)  # the question's own event loop turns meanwhile, as it waits for an answer
+        asked.append((window.playback.playing, before, window.bridge.trainer.position))
+        return QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    (tmp_path / "other.txt").write_text("other words", encoding="utf-8")
+    dialogs.open_path = str(tmp_path / "other.txt")
+    press("Ctrl+O")
+    qtbot.waitUntil(lambda: bool(asked))
+    playing, before, after = asked[0]
+    assert not playing and before == after
+    wait_idle(qtbot, window)
+    assert window.bridge.source.name == name and window.bridge.trainer.position == after
+    assert not window.playback.playing and "*" in window.windowTitle()  # kept, still unsaved
