@@ -41,6 +41,7 @@ from bpe_core.history.events import (
 )
 from bpe_core.history.records import USER
 from bpe_core.io.corpus_files import counts_files
+from bpe_core.io.counting import lines_of
 from bpe_core.io.counts_file import COUNTING_SETTINGS, is_counts_file, named_settings, states_pipeline
 from bpe_core.io.formats import DESCRIPTIONS, export_notes, read_tokenizer, tokenizer_format, write_tokenizer
 from bpe_core.io.imported import attach_corpus, trainer_from_encoder
@@ -82,6 +83,12 @@ class Source:
     sample: bool = False
     test_text: str | None = None
     pieces: bool = False  # word counts stating the pipeline that counted them: its settings are theirs
+    lines: bool = False  # each line of the text a text of its own, as Hugging Face's train(files) reads files
+
+    @property
+    def has_lines(self) -> bool:
+        """Whether the source is text read again on new settings, so a line at a time too."""
+        return self.input_kind == "text" and (self.path is not None or self.text is not None)
 
 
 @dataclass(frozen=True)
@@ -783,11 +790,13 @@ class Bridge(QObject):
         the pipeline settings do (kept, it made a large corpus train in passes unannounced)."""
         return replace(self._trainer.training, merges_per_pass=1)
 
-    def rebuild(self, config: PipelineConfig, training: TrainingConfig) -> None:
-        """A new session on the same source with new settings (from the settings dialog). It
-        keeps the session file's name, and is unsaved: the file still holds the old one."""
+    def rebuild(self, config: PipelineConfig, training: TrainingConfig, lines: bool | None = None) -> None:
+        """A new session on the same source with new settings (from the settings dialog), its
+        text read a line at a time or whole where ``lines`` says. It keeps the session file's
+        name, and is unsaved: the file still holds the old one."""
+        source = self.source if lines is None else replace(self.source, lines=lines)
         # (the source is open already: a failure to read it again does not strike it from Recent files)
-        self._open_source(self.source, config, training, session_path=self.path, saved=False, listed=False)
+        self._open_source(source, config, training, session_path=self.path, saved=False, listed=False)
 
     def _open_source(
         self,
@@ -805,11 +814,14 @@ class Bridge(QObject):
             report = _cancellable(progress, cancelled)
             if source.path is not None:
                 # the settings chosen: word counts made otherwise are refused, not misread
+                paths = [source.path, *source.more]
                 corpus = _load_corpus(
-                    [source.path, *source.more], config, source.input_kind, report, chosen=COUNTING_SETTINGS
+                    paths, config, source.input_kind, report, chosen=COUNTING_SETTINGS, lines=source.lines
                 )
             elif source.text is not None and source.input_kind == "counts":
                 corpus = Corpus.from_counts(source.text, config)
+            elif source.text is not None and source.lines:
+                corpus = Corpus.from_texts(((line, 1) for line in lines_of(source.text)), config)
             elif source.text is not None:
                 corpus = Corpus.from_text(source.text, config, report)
             else:  # a loaded session keeps only its pieces: re-run the pipeline on each
@@ -1007,11 +1019,13 @@ def _load_corpus(
     report,
     chosen: Collection[str] | None = None,
     adopt: bool = True,
+    lines: bool = False,
 ) -> Corpus:
     """A corpus counted on every core (worker processes are spawned: this process has threads);
-    word counts under the pipeline that counted them (``chosen``, ``adopt``: see ``load_corpus``)."""
+    word counts under the pipeline that counted them (``chosen``, ``adopt``: see ``load_corpus``);
+    text a line at a time with ``lines``."""
     workers = os.cpu_count() or 1
-    return load_corpus(path, config, kind, report, workers=workers, chosen=chosen, adopt=adopt)
+    return load_corpus(path, config, kind, report, workers=workers, chosen=chosen, adopt=adopt, lines=lines)
 
 
 def _pieces(paths: list[Path], kind: str) -> bool:

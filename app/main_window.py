@@ -452,11 +452,15 @@ class MainWindow(QMainWindow):
             self,
             self.bridge.ask_at_ties,
             counted=self.bridge.source.pieces,
+            lines=self.bridge.source.lines
+            if self.bridge.source.has_lines and trainer.numbering is None
+            else None,
         )
         with keeping_focus(self):
             accepted = dialog.exec()
         values = dialog.values() if accepted else None
         ask = dialog.ask_at_ties
+        lines = dialog.lines.isChecked() if dialog.lines.isEnabled() else self.bridge.source.lines
         dialog.deleteLater()
         if values is None:
             return
@@ -471,12 +475,12 @@ class MainWindow(QMainWindow):
                     "a new session.",
                 )
             config = trainer.corpus.config
-        if config != trainer.corpus.config:
+        if config != trainer.corpus.config or lines != self.bridge.source.lines:
             if not self._may_rebuild():
                 return  # nothing of the dialog applies: the user kept the session as it was
             self.target = target
             self.bridge.ask_at_ties = ask  # the rebuilt session keeps the choice (Bridge.replace_trainer)
-            self.bridge.rebuild(config, training)
+            self.bridge.rebuild(config, training, lines)
             return
         self.target = target
         self.bridge.configure(training, ask_at_ties=ask)

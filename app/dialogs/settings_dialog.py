@@ -75,8 +75,11 @@ class SettingsDialog(QDialog):
         parent=None,
         ask_at_ties: bool = False,
         counted: bool = False,
+        lines: bool | None = None,
     ) -> None:
-        """``counted``: the corpus is word counts whose settings that make pieces are the file's."""
+        """``counted``: the corpus is word counts whose settings that make pieces are the file's;
+        ``lines``: whether its text is read a line at a time (``None``: it has no text to read
+        again, as word counts and sessions have not)."""
         super().__init__(parent)
         self.setWindowTitle("Settings")
         # Widgets
@@ -87,6 +90,9 @@ class SettingsDialog(QDialog):
         self.pretokenize = QComboBox()
         self.pretokenize.addItems(_choices(NAMED_PRETOKENIZERS, config.pretokenize))
         self.prefix_space = QCheckBox("Put a &space before the text (Hugging Face's add_prefix_space)")
+        self.lines = QCheckBox(
+            "Eac&h line is a text, its break kept (as Hugging Face's train(files) reads files)"
+        )
         self.unit = QComboBox()
         self.unit.addItems(UNITS)
         self.marker = QLineEdit(placeholderText="none")
@@ -122,6 +128,12 @@ class SettingsDialog(QDialog):
         self.lowercase.setChecked(config.lowercase)
         self.pretokenize.setCurrentText(config.pretokenize)
         self.prefix_space.setChecked(config.prefix_space)
+        self.lines.setChecked(bool(lines))
+        if lines is None:
+            self.lines.setEnabled(False)
+            self.lines.setToolTip(
+                "Only text is read a line at a time: word counts and sessions keep no lines"
+            )
         self.unit.setCurrentText(config.unit)
         self.marker.setText(config.end_of_word or "")
         self.attach.setChecked(config.attach_marker)
@@ -161,6 +173,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.lowercase)
         form.addRow("&Pre-tokenization", self.pretokenize)
         form.addRow("", self.prefix_space)
+        form.addRow("", self.lines)
         form.addRow("&Unit", self.unit)
         form.addRow("&End-of-word marker", self.marker)
         form.addRow("", self.attach)

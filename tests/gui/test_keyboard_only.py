@@ -113,8 +113,9 @@ def test_a_tie_breaking_experiment_by_keys_alone(qtbot, make_window, dialogs, tm
     assert bridge.trainer.position == 3 or QApplication.activeModalWidget() is not None
 
 
-def _when_a_menu_opens(act, tries: int = 100) -> None:
-    """Call ``act(menu)`` once a menu pops up (its ``exec`` blocks the test meanwhile)."""
+def _when_a_menu_opens(act, tries: int = 500) -> None:
+    """Call ``act(menu)`` once a menu pops up (its ``exec`` blocks the test meanwhile), looking
+    for it every 20 ms for up to 10 s (a loaded machine may show it late)."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QMenu
 

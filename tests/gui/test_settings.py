@@ -138,3 +138,55 @@ def test_declining_the_rebuild_keeps_every_setting_and_unsaved_work_is_offered_s
     rebuilt = window.bridge.trainer
     assert rebuilt is not trainer and rebuilt.corpus.config.pretokenize == "gpt2"
     assert (window.target.kind, window.target.value) == ("vocab_size", 555)
+
+
+def test_each_line_a_text_is_a_setting_of_a_text_corpus_and_counts_as_the_command_line(
+    qtbot, make_window, dialogs, tmp_path
+):
+    """Settings → "Each line is a text" (Alt+H) counts the corpus a line at a time, as
+    ``--lines`` and Hugging Face's train(files) do: a Windows line break is one piece."""
+    from bpe_core import PipelineConfig
+    from bpe_core.io.counting import count_sources
+    from bpe_core.io.sources import expand
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    path = tmp_path / "windows.txt"
+    open_corpus_by_keys(qtbot, window, dialogs, path, "low lower\r\nnewest  \r\nwidest\r\n" * 30)
+    config = PipelineConfig(unit="byte", pretokenize="gpt2", end_of_word=None)
+    checked = []
+
+    def answer(dialog: SettingsDialog) -> None:
+        try:
+            assert dialog.lines.isEnabled() and not dialog.lines.isChecked()
+            dialog.unit.setCurrentText("byte")
+            dialog.pretokenize.setCurrentText("gpt2")
+            dialog.marker.setText("")
+            QTest.keyClick(QApplication.focusWidget(), "h", Qt.KeyboardModifier.AltModifier)
+            qtbot.waitUntil(dialog.lines.isChecked)  # (a mnemonic clicks the box after a moment)
+            checked.append(dialog.lines.isChecked())
+            QTest.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_Return)
+        finally:
+            if dialog.isVisible():
+                dialog.reject()
+
+    answerer = ModalAnswerer(SettingsDialog, answer)
+    press("Ctrl+,")
+    answerer.stop()
+    wait_idle(qtbot, window)
+    assert checked == [True] and window.bridge.source.lines
+    corpus = window.bridge.trainer.corpus
+    expected = count_sources(expand([str(path)]), config, lines=True).counter
+    assert dict(zip(corpus.words, corpus.counts, strict=True)) == dict(expected)
+    assert expected["\r\n"] == 60 and count_sources(expand([str(path)]), config).counter["\r\n"] == 1
+
+    seen = []
+    answerer = ModalAnswerer(
+        SettingsDialog, lambda dialog: seen.append(dialog.lines.isChecked()) or dialog.reject()
+    )
+    press("Ctrl+,")
+    answerer.stop()
+    assert seen == [True]  # the setting stays with the corpus
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
+    press("Space")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position == 1)  # and the keys still train
