@@ -20,7 +20,8 @@ from bpe_core.io.counts_file import (
     plain_counts,
     read_counts_text,
 )
-from bpe_core.io.sources import DEFAULT_FIELD, STDIN, expand, named, one_name_per_file
+from bpe_core.io.sources import DEFAULT_FIELD, STDIN, Source, expand, named, one_name_per_file
+from bpe_core.io.sources import text_blocks as source_text_blocks
 from bpe_core.pipeline.config import INPUT_KINDS, PipelineConfig
 from bpe_core.pipeline.corpus import Corpus, Progress
 from bpe_core.runtime.fileio import text_blocks
@@ -79,10 +80,19 @@ def load_corpus(
     if not counted.counter:  # said of the inputs, which the user named
         if len(sources) > 1:
             raise InputError(f"The {len(sources):,} inputs hold no words after pre-tokenization.")
-        if sources[0].size == 0:  # said plainly: "pre-tokenization" is a word a new user may not know
+        if sources[0].size == 0 or _decompresses_to_nothing(sources[0]):
+            # said plainly: "pre-tokenization" is a word a new user may not know
             raise InputError(f"{named(sources[0].name)} is empty.")
         raise InputError(f"{named(sources[0].name)} holds no words after pre-tokenization.")
     return counted.corpus(config)
+
+
+def _decompresses_to_nothing(source: Source) -> bool:
+    """Whether a compressed text file holds no text at all, once decompressed (read again from
+    its start: standard input, read once, is not)."""
+    if source.kind != "text" or source.compression is None or source.size is None or source.name == STDIN:
+        return False
+    return next(source_text_blocks(source), "") == ""
 
 
 def counts_files(specs: list[str]) -> list[str]:

@@ -436,6 +436,9 @@ def test_inputs_without_words_are_named(tmp_path, monkeypatch):
     assert code == 1 and err == "bpe-studio: The file 'empty.txt.gz' is empty.\n"
     code, _out, err = run("train", "spaces.txt", "empty.txt.gz")
     assert code == 1 and "The 2 inputs hold no words" in err
+    (tmp_path / "nothing.txt.gz").write_bytes(gzip.compress(b""))  # empty once decompressed: said so too
+    code, _out, err = run("train", "nothing.txt.gz")
+    assert code == 1 and err == "bpe-studio: The file 'nothing.txt.gz' is empty.\n"
 
 
 def read_with_peak(path) -> tuple[int, int]:
