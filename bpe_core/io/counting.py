@@ -31,6 +31,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import AnyStr, BinaryIO
 
 from bpe_core.errors import Cancelled, InputError
@@ -227,8 +228,7 @@ def _text_tasks(
     cuttable = lines or (config.pretokenize not in ("none", "custom") and config.normalization != "custom")
     limit = input_limit()
     if spannable(source):
-        specials = None if lines else _special_bytes(config)
-        yield from _part_tasks(source.name, cuttable, specials, limit, read, chunk)
+        yield from _part_tasks(source.name, cuttable, _special_bytes(config), limit, read, chunk, lines)
         return
     buffer = ""
     continues = False
@@ -255,14 +255,15 @@ def _text_tasks(
 def _part_tasks(
     name: str,
     cuttable: bool,
-    specials: list[bytes] | None,
+    specials: list[bytes],
     limit: int,
     read: Callable[[int], None],
     chunk: int,
+    lines: bool,
 ) -> Iterator[Task]:
     """An uncompressed file as parts named by offset, cut where :func:`safe_cut` would cut its
-    text (found in its bytes: a space is one byte in UTF-8, and no character holds it); with no
-    ``specials`` (``None``), a text a line, after a line break."""
+    text (found in its bytes: a space is one byte in UTF-8, and no character holds it); with
+    ``lines``, a text a line, cut after a line break."""
     try:
         file = open(name, "rb")  # noqa: SIM115
     except OSError as error:
@@ -270,20 +271,14 @@ def _part_tasks(
     with file:
         size = os.fstat(file.fileno()).st_size
         start = 0
+        find_cut = partial(_line_byte_cut, file) if lines else partial(_byte_cut, file, specials=specials)
         while start < size:
-            cut = None
-            if cuttable:
-                after = start + chunk
-                cut = (
-                    _byte_cut(file, after, size, specials)
-                    if specials is not None
-                    else _line_byte_cut(file, after, size)
-                )
+            cut = find_cut(start + chunk, size) if cuttable else None
             stop = size if cut is None else cut
             if stop - start > limit:
                 raise _uncuttable(name, limit)
             read(stop - start)
-            yield Task("part", name, "", continues=start > 0, span=(start, stop), each_line=specials is None)
+            yield Task("part", name, "", continues=start > 0, span=(start, stop), each_line=lines)
             start = stop
 
 
