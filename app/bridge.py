@@ -101,6 +101,11 @@ class _Request:
     opens: Path | None = None  # the file it opens (reported through ``sig_opened``)
     replaces_session: bool = False
     reads_session: bool = False  # its work reads the current trainer (on the job's thread)
+    fails_as: str = ""  # the title of the dialog saying it failed, as a refusal before it is titled
+
+    @property
+    def failure_title(self) -> str:
+        return self.fails_as or f"{self.title} failed"
 
 
 class Bridge(QObject):
@@ -135,6 +140,8 @@ class Bridge(QObject):
         self._job: Job | None = None
         self._request: _Request | None = None  # the running job's
         self._queued: _Request | None = None
+        # The job (a run, a jump) stopped so that a file could open, until that open has ended.
+        self.stopped_for_open = ""
         self._held: list[Event] = []
         self._diverted: Callable[[Event], None] | None = None
         self._seen = self._landmarks()  # the trainer as the last Change left it
@@ -743,7 +750,16 @@ class Bridge(QObject):
             if on_opened is not None:
                 on_opened()
 
-        self._start(_Request(f"Importing {path.name}", work, install, opens=path, replaces_session=True))
+        self._start(
+            _Request(
+                f"Importing {path.name}",
+                work,
+                install,
+                opens=path,
+                replaces_session=True,
+                fails_as=f"Cannot import {path.name}",
+            )
+        )
 
     def attach(self, path: str | Path, kind: str | None = None) -> None:
         """Replay the session's line on a corpus file, filling in each merge's count there."""
@@ -767,7 +783,14 @@ class Bridge(QObject):
             )
 
         self._start(
-            _Request(f"Attaching {path.name}", work, install, replaces_session=True, reads_session=True)
+            _Request(
+                f"Attaching {path.name}",
+                work,
+                install,
+                replaces_session=True,
+                reads_session=True,
+                fails_as=f"Cannot attach {path.name}",
+            )
         )
 
     def open_text(
@@ -861,7 +884,9 @@ class Bridge(QObject):
             if on_opened is not None:
                 on_opened()
 
-        self._start(_Request(title, work, install, opens=opens, replaces_session=True))
+        # "Opening X" titles the job; a failure is titled as a refusal is ("Cannot open X")
+        fails_as = "Cannot open " + title.removeprefix("Opening ")
+        self._start(_Request(title, work, install, opens=opens, replaces_session=True, fails_as=fails_as))
 
     def replace_trainer(
         self, trainer: Trainer, source: Source, session_path: Path | None = None, saved: bool = True
@@ -920,6 +945,8 @@ class Bridge(QObject):
                 self._job.cancel()
                 self.sig_busy_changed.emit(True)
             return
+        if not request.replaces_session:
+            self.stopped_for_open = ""
         job = Job(request.title, request.work, discard_on_cancel=request.replaces_session)
         self._job, self._request, self._held = job, request, []
         self._state_before_job = self._state()
@@ -966,6 +993,8 @@ class Bridge(QObject):
             # bpe_core.runtime.memory).
             QTimer.singleShot(0, release_free_memory)
         finally:  # whatever a callback did, a queued request still runs
+            if request.replaces_session:
+                self.stopped_for_open = ""
             if queued is not None:
                 self._start(queued)
 
@@ -985,7 +1014,9 @@ class Bridge(QObject):
                 log.error("%s failed:\n%s", job.title, job.error_details)
             if request.opens is not None:
                 self.sig_opened.emit(request.opens, False)
-            self.sig_error.emit(job.title, message)
+            self.sig_error.emit(request.failure_title, message)
+            if request.replaces_session and self.stopped_for_open:  # else nothing would say so
+                self.sig_message.emit(f"{self.stopped_for_open} stopped at step {self._trainer.position:,}")
         elif announce_cancel:
             self.sig_message.emit("Cancelled")
 

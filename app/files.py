@@ -102,9 +102,11 @@ class FileActions(QObject):
         bridge = self._bridge
         if bridge.busy and not bridge.opening:
             self._deferred = start
+            bridge.stopped_for_open = bridge.job_title
             bridge.cancel()
             return
         if not bridge.busy and not self.maybe_save():
+            bridge.stopped_for_open = ""
             return
         start()
 

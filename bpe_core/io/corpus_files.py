@@ -80,19 +80,26 @@ def load_corpus(
     if not counted.counter:  # said of the inputs, which the user named
         if len(sources) > 1:
             raise InputError(f"The {len(sources):,} inputs hold no words after pre-tokenization.")
-        if sources[0].size == 0 or _decompresses_to_nothing(sources[0]):
-            # said plainly: "pre-tokenization" is a word a new user may not know
-            raise InputError(f"{named(sources[0].name)} is empty.")
+        # said plainly where it can be: "pre-tokenization" is a word a new user may not know
+        blank = "is empty" if sources[0].size == 0 else _blank_text(sources[0])
+        if blank is not None:
+            raise InputError(f"{named(sources[0].name)} {blank}.")
         raise InputError(f"{named(sources[0].name)} holds no words after pre-tokenization.")
     return counted.corpus(config)
 
 
-def _decompresses_to_nothing(source: Source) -> bool:
-    """Whether a compressed text file holds no text at all, once decompressed (read again from
-    its start: standard input, read once, is not)."""
-    if source.kind != "text" or source.compression is None or source.size is None or source.name == STDIN:
-        return False
-    return next(source_text_blocks(source), "") == ""
+def _blank_text(source: Source) -> str | None:
+    """How a text file that gave no words is blank: "is empty" (a compressed one too, once
+    decompressed), "holds only whitespace", or None when it holds text. It is read again from
+    its start: standard input, read once, is not."""
+    if source.kind != "text" or source.size is None or source.name == STDIN:
+        return None
+    read = False
+    for block in source_text_blocks(source):
+        if block and not block.isspace():
+            return None
+        read = read or bool(block)
+    return "holds only whitespace" if read else "is empty"
 
 
 def counts_files(specs: list[str]) -> list[str]:

@@ -431,7 +431,7 @@ def test_inputs_without_words_are_named(tmp_path, monkeypatch):
     (tmp_path / "spaces.txt").write_text("   \n\t\n", encoding="utf-8")
     (tmp_path / "empty.txt.gz").write_bytes(b"")
     code, _out, err = run("train", "spaces.txt")
-    assert code == 1 and err == "bpe-studio: The file 'spaces.txt' holds no words after pre-tokenization.\n"
+    assert code == 1 and err == "bpe-studio: The file 'spaces.txt' holds only whitespace.\n"
     code, _out, err = run("train", "empty.txt.gz")
     assert code == 1 and err == "bpe-studio: The file 'empty.txt.gz' is empty.\n"
     code, _out, err = run("train", "spaces.txt", "empty.txt.gz")
@@ -439,6 +439,12 @@ def test_inputs_without_words_are_named(tmp_path, monkeypatch):
     (tmp_path / "nothing.txt.gz").write_bytes(gzip.compress(b""))  # empty once decompressed: said so too
     code, _out, err = run("train", "nothing.txt.gz")
     assert code == 1 and err == "bpe-studio: The file 'nothing.txt.gz' is empty.\n"
+    (tmp_path / "blank.txt.gz").write_bytes(gzip.compress("\u3000 \n\r\n".encode()))  # any script's spaces
+    code, _out, err = run("train", "blank.txt.gz")
+    assert code == 1 and err == "bpe-studio: The file 'blank.txt.gz' holds only whitespace.\n"
+    (tmp_path / "specials.txt").write_text("<s></s>\n", encoding="utf-8")  # text, but no words once cut
+    code, _out, err = run("train", "specials.txt", "--special-token", "<s>", "--special-token", "</s>")
+    assert code == 1 and err == "bpe-studio: The file 'specials.txt' holds no words after pre-tokenization.\n"
 
 
 def read_with_peak(path) -> tuple[int, int]:

@@ -302,3 +302,39 @@ def test_play_stops_before_opening_asks_to_save_so_the_session_asked_about_stays
     wait_idle(qtbot, window)
     assert window.bridge.source.name == name and window.bridge.trainer.position == after
     assert not window.playback.playing and "*" in window.windowTitle()  # kept, still unsaved
+
+
+def test_an_open_that_fails_after_stopping_a_run_is_titled_as_a_refusal_and_says_the_run_stopped(
+    qtbot, make_window, dialogs, monkeypatch, tmp_path
+):
+    """Ctrl+O during a run, Discard, and a file that cannot be opened: the dialog was titled
+    "Opening broken.json" (a refusal before the job is titled "Cannot open …"), and nothing
+    said that the run had been stopped for it."""
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    window.bridge.step_pair(window.bridge.trainer.top_pairs(3)[2].pair)  # picked by hand: work to save
+    gate = Gate()
+    trainer = window.bridge.trainer
+    run = trainer.run
+
+    def held_run(**options):
+        gate.hold()
+        return run(**options)
+
+    monkeypatch.setattr(trainer, "run", held_run)
+    window.bridge.run(merges=500)
+    assert gate.reached.wait(10)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    dialogs.open_path = str(broken)
+    press("Ctrl+O")  # the run is cancelled first, then the question is asked
+    gate.release.set()
+    qtbot.waitUntil(lambda: any(kind == "question" for kind, _, _ in dialogs.shown))
+    wait_idle(qtbot, window)
+    kind, title, text = dialogs.shown[-1]
+    assert (kind, title) == ("warning", "Cannot open broken.json") and "is not valid JSON" in text
+    assert window.bridge.trainer is trainer
+    assert window.status.message.text() == f"Running merges stopped at step {trainer.position:,}"
+    stopped_at = trainer.position
+    press("Space")  # the keys are back on the session kept
+    assert trainer.position == stopped_at + 1
