@@ -47,13 +47,16 @@ LIBRARIES = (
 )
 
 
-def shortcuts_html(commands: list[str]) -> str:
+def shortcuts_html(commands: list[str], columns: int = 2) -> str:
     """The commands' keys (one ``Name: keys`` line each) beside the keys of the panes, in two
-    columns: one column was taller than a small screen."""
+    columns (one column was taller than a small screen), or under them where two columns are
+    wider than the screen (zoomed in: a line kept whole was broken inside its keys)."""
     left = "<br>".join(f"<nobr>{html.escape(line)}</nobr>" for line in commands)
     # The keys kept whole, what they do wrapped between words: on a narrow screen a line kept
     # whole was broken inside a word.
     right = "<br>".join(f"<nobr>{html.escape(keys)}:</nobr> {what}" for keys, what in PANE_KEYS)
+    if columns == 1:
+        return f"<p>{left}</p><p><b>In the panes</b><br>{right}</p>"
     return (
         f'<table><tr><td valign="top">{left}</td><td width="24"></td>'
         f'<td valign="top"><b>In the panes</b><br>{right}</td></tr></table>'

@@ -40,6 +40,7 @@ from app.dialogs.compare_dialog import CompareDialog
 from app.dialogs.compression_dialog import CompressionDialog
 from app.dialogs.run_dialog import RunDialog
 from app.dialogs.settings_dialog import SettingsDialog, Target
+from app.dialogs.text_dialog import TextDialog, room_on_screen
 from app.dialogs.tie_dialog import TieDialog
 from app.dialogs.tokenizers_dialog import TokenizersDialog
 from app.files import FileActions, file_name
@@ -497,9 +498,16 @@ class MainWindow(QMainWindow):
         )
         if self.bridge.has_unsaved_work():
             return self.files.maybe_save(f"{why} Save the session first?")
+        # Nothing unsaved: the file keeps the merges, or a rule made all of them (a sample's)
+        path = self.bridge.path
+        kept = f"The file {path.name} keeps them." if path else "Training again makes them again."
         with keeping_focus(self):
-            answer = QMessageBox.question(
-                self, "Rebuild the session?", f"{why} Continue? (The saved file keeps them.)"
+            answer = QMessageBox.question(  # No by default: Enter must not forget the work
+                self,
+                "Rebuild the session?",
+                f"{why} Continue? ({kept})",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
             )
         return answer == QMessageBox.StandardButton.Yes
 
@@ -610,8 +618,14 @@ class MainWindow(QMainWindow):
             for a in self.commands.values()
             if a.shortcuts()
         ]
+        # Two columns where the commands fit whole beside the panes' keys at a readable width
+        metrics = self.fontMetrics()
+        beside = max(metrics.horizontalAdvance(line) for line in lines) + 45 * metrics.averageCharWidth()
+        columns = 2 if beside <= room_on_screen(self).width() else 1
+        dialog = TextDialog("Keyboard shortcuts", shortcuts_html(lines, columns), self)
         with keeping_focus(self):
-            QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html(lines))
+            dialog.exec()
+        dialog.deleteLater()
 
     def show_about(self) -> None:
         box = QMessageBox(

@@ -5,11 +5,13 @@ import time
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QEvent, QSettings, QTimer
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from app import guard
 from app.collector import restore_automatic_collection
+from app.dialogs.text_dialog import TextDialog
 from app.gui import sample_trainer
 from app.main_window import MainWindow
 from app.models.corpus_model import SEGMENTATION, TOKENS_ROLE
@@ -254,3 +256,14 @@ def run_app_process(args: list[str], home, **environment: str):
         text=True,
         timeout=120,
     )
+
+
+def read_shortcuts(close_key: Qt.Key | None = None) -> tuple[ModalAnswerer, list]:
+    """Answers the Keyboard shortcuts dialog once shown: (title, text, the dialog), then the key."""
+    shown: list = []
+
+    def read_and_close(dialog: TextDialog) -> None:
+        shown.append((dialog.windowTitle(), dialog.browser.toPlainText(), dialog))
+        QTest.keyClick(QApplication.focusWidget() or dialog, close_key or Qt.Key.Key_Escape)
+
+    return ModalAnswerer(TextDialog, read_and_close), shown

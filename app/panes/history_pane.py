@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QInputDialog,
     QMenu,
+    QMessageBox,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +31,7 @@ from app.guard import guard_overrides
 from app.refresh_timer import RefreshTimer
 from app.theme import is_dark, muted
 from app.widgets import keeping_focus, status_label
+from bpe_core.errors import plural
 from bpe_core.history.branches import BranchInfo
 from bpe_core.history.records import MergeRecord
 from bpe_core.pipeline.vocab import display
@@ -373,18 +375,34 @@ class HistoryGraph(QAbstractScrollArea):
         menu = QMenu(self)
         menu.setAccessibleName(f"Branch {branch.name}")
         menu.addAction(
-            f"Go to step {step:,} of {branch.name}", lambda: self._bridge.switch_branch(branch.id, step)
+            f"&Go to step {step:,} of {branch.name}", lambda: self._bridge.switch_branch(branch.id, step)
         )
-        menu.addAction("Rename…", lambda: self.rename(branch.id))
-        delete = menu.addAction("Delete branch", lambda: self._bridge.delete_branch(branch.id))
+        menu.addAction("&Rename…", lambda: self.rename(branch.id))
+        delete = menu.addAction("&Delete branch", lambda: self.delete(branch))
         delete.setEnabled(not branch.current)
         if keyboard:
-            others = menu.addMenu("Delete another branch")
+            others = menu.addMenu("Delete a&nother branch")
             for other in self.lanes:
                 if not other.current:
-                    others.addAction(other.name, partial(self._bridge.delete_branch, other.id))
+                    others.addAction(other.name.replace("&", "&&"), partial(self.delete, other))
             others.setEnabled(not others.isEmpty())
         menu.exec(self.viewport().mapToGlobal(point))
+
+    def delete(self, branch: BranchInfo) -> None:
+        """Delete a branch once the user has said yes: it keeps no undo, and its merges may
+        have been chosen by hand."""
+        own = branch.length - branch.fork
+        with keeping_focus(self.window()):
+            answer = QMessageBox.question(  # No by default: Enter must not lose a branch
+                self,
+                "Delete branch",
+                f"Delete the branch {branch.name!r} and its {own:,} {plural(own, 'merge')} of its own? "
+                "This cannot be undone.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+        if answer == QMessageBox.StandardButton.Yes:
+            self._bridge.delete_branch(branch.id)
 
 
 @guard_overrides

@@ -3,27 +3,70 @@ among them), About (version, licences, the manual), and samples named after thei
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import bpe_core
+from app.dialogs.text_dialog import TextDialog
 from app.samples import SAMPLES
-from tests.gui_helpers import ModalAnswerer, fresh_focus, press
+from tests.gui_helpers import ModalAnswerer, fresh_focus, press, read_shortcuts
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def test_f1_lists_the_keys_of_the_panes_history_and_tab_among_them(qtbot, make_window, dialogs):
+@pytest.mark.parametrize("close_key", [Qt.Key.Key_Escape, Qt.Key.Key_Return])
+def test_f1_lists_the_keys_of_the_panes_history_and_tab_among_them(qtbot, make_window, close_key):
     window = make_window()
     fresh_focus(qtbot, window)
+    answerer, shown = read_shortcuts(close_key)
     press("F1")
-    _, title, text = dialogs.shown[-1]
+    qtbot.waitUntil(lambda: bool(shown))
+    answerer.stop()
+    title, text, _ = shown[0]
     assert title == "Keyboard shortcuts"
     for keys in ("History of branches: Ctrl+H", "Tab / Shift+Tab", "↑ ↓", "Home / End", "F2", "Step: Space"):
         assert keys in text, keys
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.corpus_pane.view)  # where it was
     press("Space")  # the dialog closed: the next key works
     assert window.bridge.trainer.position == 1
+
+
+def test_the_keys_zoomed_for_a_projector_fit_the_screen_and_scroll_to_every_line(qtbot, make_window):
+    """Zoomed in eight times, the shortcuts' second column was cut off: a message box caps its
+    width and never scrolls."""
+    window = make_window()
+    fresh_focus(qtbot, window)
+    for _ in range(8):
+        press("Ctrl+=")
+    seen: list = []
+
+    def measure_and_close(dialog: TextDialog) -> None:
+        seen.append(_reach(dialog))
+        dialog.reject()
+
+    answerer = ModalAnswerer(TextDialog, measure_and_close)
+    press("F1")
+    qtbot.waitUntil(lambda: bool(seen))
+    answerer.stop()
+    room, frame, font, ideal, viewport, scroll = seen[0]
+    assert room.contains(frame), (room, frame)
+    assert font.pointSizeF() >= window._base_points + 16
+    assert ideal <= viewport + scroll  # every column can be scrolled to
+
+
+def _reach(dialog: TextDialog):
+    browser = dialog.browser
+    document = browser.document()
+    return (
+        dialog.screen().availableGeometry(),
+        dialog.frameGeometry(),
+        browser.font(),
+        document.idealWidth(),
+        browser.viewport().width(),
+        browser.horizontalScrollBar().maximum(),
+    )
 
 
 def test_the_pane_keys_are_short_enough_to_be_kept_whole_in_their_column():

@@ -174,8 +174,8 @@ def test_the_history_graph_and_the_plots_take_keys_and_their_menus_open_from_the
     _menu_key(graph)
     qt_wait_until(lambda: seen)
     assert seen[0] is not None and seen[0][0] == "Branch main"  # what a screen reader says of it
-    assert seen[0][1].startswith(f"Go to step {bridge.trainer.position}")
-    assert "Delete another branch" in seen[0]
+    assert seen[0][1].startswith(f"&Go to step {bridge.trainer.position}")  # each item a letter of its own
+    assert seen[0][2:] == ["&Rename…", "&Delete branch", "Delete a&nother branch"]
 
     _menu_key(window.plots_pane.graphics)
     scene = window.plots_pane.graphics.scene()
@@ -283,3 +283,38 @@ def test_the_plots_export_dialog_names_its_fields_and_closes_on_escape(qtbot, ma
     key("Escape")
     qt_wait_until(lambda: not dialog.isVisible())
     qt_wait_until(lambda: window.plots_pane.graphics.hasFocus())
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support grabbing the keyboard")
+@pytest.mark.parametrize("answer", ["No", "Yes"])
+def test_deleting_a_branch_by_keys_asks_first_with_no_as_the_default(qtbot, make_window, dialogs, answer):
+    """Menu key, N (Delete another branch), Enter: the branch went at once, with its merges
+    picked by hand and no undo. Now it is asked, and Enter on the question keeps it."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.panes.history_pane import HistoryGraph
+
+    window = make_window("Shakespeare")
+    bridge = window.bridge
+    bridge.run(merges=6)
+    wait_idle(qtbot, window)
+    bridge.goto(3)
+    bridge.step_pair(bridge.trainer.top_pairs(3)[2].pair)  # picked by hand: a second branch
+    wait_idle(qtbot, window)
+    bridge.switch_branch(0)
+    wait_idle(qtbot, window)
+    assert len(bridge.trainer.branches()) == 2
+    window.show_history()
+    graph = window.findChild(HistoryGraph)
+    qt_wait_until(lambda: graph.isVisible())
+    graph.setFocus()
+    dialogs.answer = getattr(QMessageBox.StandardButton, answer)
+    _when_a_menu_opens(lambda menu: (key("N"), _when_a_menu_opens(lambda submenu: key("Return"))))
+    _menu_key(graph)
+    qt_wait_until(lambda: bool(dialogs.shown))
+    kind, title, text = dialogs.shown[-1]
+    assert (
+        (kind, title) == ("question", "Delete branch") and "'branch 1'" in text and "cannot be undone" in text
+    )
+    assert dialogs.defaults[-1] == QMessageBox.StandardButton.No
+    assert len(bridge.trainer.branches()) == (1 if answer == "Yes" else 2)

@@ -392,6 +392,10 @@ def test_settings_dialog_rebuilds_the_session(qtbot, make_window, dialogs):
     trainer = window.bridge.trainer
     assert trainer.corpus.config.end_of_word == "_" and trainer.position == 0
     assert trainer.corpus.words == ("low", "lower", "newest", "widest")
+    # A sample's rule-made merge is asked about, No by default, and no saved file is claimed
+    kind, title, text = dialogs.shown[-1]
+    assert (kind, title) == ("question", "Rebuild the session?") and dialogs.defaults[-1] == QMessageBox.No
+    assert text.endswith("Continue? (Training again makes them again.)")
 
 
 def test_settings_keep_and_change_the_prefix_space(qtbot, make_window, dialogs):
