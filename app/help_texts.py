@@ -27,6 +27,7 @@ PANE_KEYS = (
     ("Menu key or Shift+F10 in a table", "sort Corpus or Vocabulary by a column"),
     ("Enter or double-click in Pairs", "merge the selected pair"),
     ("Enter or click in Merges", "go to that step"),
+    ("Shift+F1 in Encode", "how the token at the cursor was merged"),
     ("↑ ↓ in History (Ctrl+H)", "to the branch above or below"),
     ("Home / End in History", "the first or last step of the branch"),
     ("F2 or double-click in History", "rename the branch"),

@@ -1,7 +1,9 @@
 """Encode pane: type a test string; it is re-encoded as you type (debounced, never blocking the
 keyboard) with the merges up to the current step, tokens painted as coloured spans over the
-text, ids listed; hovering a span shows its id, token and merge trace. Below, ids typed in the
-decode field are decoded back to text with the model as of the current step."""
+text, ids listed; hovering a span shows its id, token and merge trace. The token at the text
+cursor is named under the text (and said to a screen reader as the cursor enters it), and
+Shift+F1 shows its trace there: the keyboard reaches what the mouse does. Below, ids typed in
+the decode field are decoded back to text with the model as of the current step."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ import math
 import re
 from bisect import bisect_right
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QHelpEvent, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -66,6 +68,8 @@ class EncodePane(QWidget):
         self.input = QPlainTextEdit()
         self.ids = QPlainTextEdit()
         self.stats = status_label()
+        self.at_cursor = status_label()  # the token at the text cursor
+        self._token_said: int | None = None  # the token at the cursor last said to a screen reader
         self.allow_special = QCheckBox("Match special tokens")
         self.decode_input = QLineEdit(clearButtonEnabled=True)
         self.decode_output = QTextEdit()
@@ -79,7 +83,8 @@ class EncodePane(QWidget):
         # Setup
         self.input.setAccessibleName("Text to encode")
         self.input.setAccessibleDescription(
-            "Encoded live with the merges up to the current step; the tokens are listed below"
+            "Encoded live with the merges up to the current step; the token at the text cursor is "
+            "named below it, and Shift+F1 shows how it was merged"
         )
         self.ids.setAccessibleName("Token ids of the text")
         self.decode_input.setAccessibleName("Token ids to decode")
@@ -106,6 +111,7 @@ class EncodePane(QWidget):
         self._fit_heights()
         self.decode_output.setPlaceholderText("The decoded text")
         self.input.viewport().installEventFilter(self)
+        self.input.installEventFilter(self)  # Shift+F1
         self.input.viewport().setMouseTracking(True)
         # Layout
         layout = QVBoxLayout(self)
@@ -116,6 +122,7 @@ class EncodePane(QWidget):
         bottom.addWidget(self.stats, 1)
         bottom.addWidget(self.allow_special)
         layout.addLayout(bottom)
+        layout.addWidget(self.at_cursor)
         decode = QHBoxLayout()
         decode.addWidget(self.decode_input, 3)
         decode.addWidget(self.decode_status, 2)
@@ -123,6 +130,7 @@ class EncodePane(QWidget):
         layout.addWidget(self.decode_output, 1)
         # Signals
         self.input.textChanged.connect(self.schedule)
+        self.input.cursorPositionChanged.connect(self._name_token_at_cursor)
         self.allow_special.toggled.connect(lambda _: self.schedule())
         self._repaint = QTimer(self, singleShot=True, interval=30)  # after scrolling or resizing
         self._repaint.timeout.connect(self._paint)
@@ -232,7 +240,32 @@ class EncodePane(QWidget):
         self.stats.setText(f"{count:,} tokens for {characters:,} characters{ratio}{flagged}")
         if self.input.hasFocus():  # typed: heard as well as seen (a screen reader hears only the keys)
             announce(self.input, self.stats.text())
+        self._token_said = self.token_at_cursor()  # typing is said by the counts above, not twice
+        self._name_token_at_cursor()
         self.sig_encoded.emit()
+
+    def token_at_cursor(self) -> int | None:
+        """Index of the token at the text cursor (or just before it, at a token's end), in the
+        encoding shown if it is of the text as it is now."""
+        if self._encoding is None or self.input.toPlainText() != self._encoded_text:
+            return None
+        position = self._character_at(self.input.textCursor().position())
+        index = self.token_at(position)
+        return self.token_at(position - 1) if index is None and position > 0 else index
+
+    def _name_token_at_cursor(self) -> None:
+        index, encoding, encoder = self.token_at_cursor(), self._encoding, self._encoder
+        if index is None or encoding is None or encoder is None:
+            self.at_cursor.setText("")
+            return
+        token = visible(encoding.tokens[index], encoder.config)
+        which = "unknown" if encoding.unknown[index] else f"id {encoding.ids[index]}"
+        self.at_cursor.setText(
+            left_to_right(f"At the cursor: “{token}”, {which} ({index + 1:,} of {len(encoding.ids):,})")
+        )
+        if self.input.hasFocus() and index != self._token_said:  # said once as the cursor enters it
+            self._token_said = index
+            announce(self.input, self.at_cursor.text())
 
     def _paint(self) -> None:
         encoding = self._encoding
@@ -348,6 +381,15 @@ class EncodePane(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
+            watched is self.input
+            and isinstance(event, QKeyEvent)
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() == Qt.Key.Key_F1
+            and event.modifiers() == Qt.KeyboardModifier.ShiftModifier
+        ):
+            self.show_trace_at_cursor()
+            return True
+        if (
             watched is self.input.viewport()
             and isinstance(event, QHelpEvent)
             and event.type() == QEvent.Type.ToolTip
@@ -362,6 +404,17 @@ class EncodePane(QWidget):
                 QToolTip.hideText()
             return True
         return super().eventFilter(watched, event)
+
+    def show_trace_at_cursor(self) -> str:
+        """Shift+F1: the tooltip of the token at the text cursor, shown at the cursor and said
+        to a screen reader; returns it."""
+        index = self.token_at_cursor()
+        text = "" if index is None else self.tooltip_for(index)
+        if text:
+            where = self.input.viewport().mapToGlobal(self.input.cursorRect().bottomLeft())
+            QToolTip.showText(where, text, self.input)
+            announce(self.input, text)
+        return text
 
 
 def decode_pieces(encoder: Encoder, pieces: list[str], step: int) -> tuple[list[tuple[str, bool]], int, int]:

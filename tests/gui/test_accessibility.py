@@ -296,3 +296,35 @@ def test_a_new_session_is_not_announced_as_a_branch_reached(qtbot, make_window):
     window.bridge.replace_trainer(sample_trainer(sample("Shakespeare")), window.bridge.source)
     qtbot.wait(50)
     assert not any(said.startswith("On branch") for said in ANNOUNCED)
+
+
+def test_the_token_at_the_text_cursor_is_named_said_and_traced_by_keys(qtbot, make_window):
+    """The Encode pane showed its tokens only as coloured spans, and each one's id and merges
+    only in a tooltip under the mouse: nothing said by keys where the tokens begin and end."""
+    from PySide6.QtWidgets import QToolTip
+
+    window = make_window()
+    fresh_focus(qtbot, window)
+    for _ in range(5):  # l + o, lo + w: "low" is a token
+        press("Space")
+    pane = window.encode_pane
+    press("Ctrl+3")
+    qt_wait_until(lambda: QApplication.focusWidget() is pane.input)
+    press("Ctrl+A")
+    for char in "low er":
+        qtbot.keyClick(pane.input, char)
+    qt_wait_until(pane.is_current)
+    ANNOUNCED.clear()
+    press("Home")
+    assert pane.at_cursor.text().startswith("At the cursor: “low”, id ")
+    assert pane.at_cursor.text().endswith(f"(1 of {len(pane.encoding.ids)})")
+    assert list(ANNOUNCED) == [pane.at_cursor.text()]
+    press("Right")  # within the same token: not said again
+    assert list(ANNOUNCED) == [pane.at_cursor.text()]
+    press("End")
+    assert "“r" in pane.at_cursor.text() and len(ANNOUNCED) == 2
+    press("Home")
+    press("Shift+F1")
+    trace = ANNOUNCED[-1]
+    assert trace.startswith("id ") and "starts as: l o w" in trace and "step " in trace
+    assert QToolTip.isVisible() and QToolTip.text() == trace
