@@ -1,9 +1,11 @@
 """Play/Pause: steps at a chosen speed, stopping at the end, at a tie in Ask-me mode, or when a
-background job starts."""
+background job starts; held while a modal dialog is open (Go to step, Settings, a question), so
+that what the dialog shows and asks about stays still until it is answered."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QApplication
 
 from app.bridge import Bridge
 
@@ -51,5 +53,7 @@ class Playback(QObject):
             self.pause()
 
     def _tick(self) -> None:
+        if QApplication.activeModalWidget() is not None:
+            return  # held: its range, its question, its choices are of the step it opened at
         if not self._bridge.step():
             self.pause()

@@ -338,3 +338,36 @@ def test_an_open_that_fails_after_stopping_a_run_is_titled_as_a_refusal_and_says
     stopped_at = trainer.position
     press("Space")  # the keys are back on the session kept
     assert trainer.position == stopped_at + 1
+
+
+@pytest.mark.parametrize("keys", ["Ctrl+G", "Ctrl+,"])
+def test_play_is_held_while_a_dialog_asks_and_goes_on_once_it_is_closed(qtbot, make_window, keys):
+    """Play merged on under Go to step (whose range and default were then out of date) and under
+    Settings: a dialog's question is about the step it opened at."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialog
+
+    from tests.gui_helpers import ModalAnswerer
+
+    window = make_window("Shakespeare")
+    fresh_focus(qtbot, window)
+    window.playback.set_speed(50)
+    press("P")
+    qtbot.waitUntil(lambda: window.bridge.trainer.position >= 2)
+    seen = []
+
+    def look_and_close(dialog) -> None:
+        before = window.bridge.trainer.position
+        qtbot.wait(400)  # the dialog's own event loop turns meanwhile
+        seen.append((before, window.bridge.trainer.position, window.playback.playing))
+        QTest.keyClick(QApplication.focusWidget() or dialog, Qt.Key.Key_Escape)
+
+    answerer = ModalAnswerer(QDialog, look_and_close)
+    press(keys)
+    qtbot.waitUntil(lambda: bool(seen))
+    answerer.stop()
+    before, after, playing = seen[0]
+    assert before == after and playing  # held, not stopped
+    qtbot.waitUntil(lambda: window.bridge.trainer.position > after)  # and on it goes
+    press("P")
+    assert not window.playback.playing
