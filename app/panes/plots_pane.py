@@ -21,7 +21,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import Exporter
 from pyqtgraph.GraphicsScene.exportDialog import ExportDialog
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QRectF, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent, QFont, QFontMetrics, QKeySequence, QPainter, QPicture, QShortcut
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -495,6 +495,9 @@ class PlotsPane(QWidget):
         scene.contextMenu[0].triggered.disconnect()
         scene.contextMenu[0].triggered.connect(lambda: show_export_dialog(scene))
         self.graphics.installEventFilter(self)  # the Menu key: the export dialog, as a right-click gives
+        # After the event loop has laid the view out too: see _fit_grid
+        self._fit_grid_soon = QTimer(self, singleShot=True, interval=0)
+        self._fit_grid_soon.timeout.connect(self._fit_grid)
         # Layout
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -507,6 +510,20 @@ class PlotsPane(QWidget):
         super().resizeEvent(event)
         self._arrange(event.size().width(), event.size().height())
         self._fit_titles()
+        self._fit_grid_soon.start()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit_grid_soon.start()
+
+    def _fit_grid(self) -> None:
+        """The plots' grid as large as the view, once titles and axes have their sizes: laid out
+        before (hidden, or with wider titles), it kept a width no smaller than theirs then, and
+        the right column stayed cut off on a small screen (a view's resize sets the grid's
+        geometry only when its own size changes)."""
+        grid, room = self.graphics.ci, self.graphics.range
+        if grid.geometry() != room:
+            grid.setGeometry(room)
 
     def _fit_titles(self) -> None:
         """Titles that fit over their plots: the short ones where the full ones do not (four in

@@ -616,3 +616,20 @@ def test_the_plots_titles_never_run_into_one_another(qtbot, make_window, size):
     for (top, _, right), (other_top, other_left, _) in pairwise(sorted(spans)):
         assert top != other_top or right <= other_left + 1, spans
     assert all(plot.titleLabel.text for plot in plots)
+
+
+def test_the_plots_fit_their_pane_from_the_start_on_a_small_screen(qtbot, make_window):
+    """On an 800-pixel screen the plots' grid kept the width it had been laid out at before the
+    titles and axes took their sizes: the right column was cut off until a large resize."""
+    window = make_window()
+    pane = window.plots_pane
+    qtbot.waitUntil(lambda: pane.graphics.isVisible())
+
+    def fits() -> bool:
+        grid, view = pane.graphics.ci.geometry(), pane.graphics.rect()
+        return grid.width() <= view.width() + 1 and grid.height() <= view.height() + 1
+
+    qtbot.waitUntil(fits, timeout=2000)
+    for size in ((700, 700), (1280, 800), (760, 560)):
+        window.resize(*size)
+        qtbot.waitUntil(fits, timeout=2000)
