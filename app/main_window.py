@@ -891,6 +891,18 @@ class MainWindow(QMainWindow):
             [*others, plots], [round(d.height() * share) for d in others] + [target], Qt.Orientation.Vertical
         )
 
+    def event(self, event: QEvent) -> bool:
+        # The desktop's font changed (its size in the system settings; Qt gives widgets no
+        # changeEvent for it): the zoom is kept on top of the new size. The window's own font
+        # (the zoom's) had kept the old size everywhere but where a delegate read the new one:
+        # chips of 20 points in rows of 9.
+        if event.type() == QEvent.Type.ApplicationFontChange:
+            points = QApplication.font().pointSizeF()
+            if points > 0 and points != self._base_points:
+                self._base_points = points
+                self._apply_zoom()
+        return super().event(event)
+
     def changeEvent(self, event: QEvent) -> None:
         # The system switched between light and dark (or an app palette was set): recolour
         # what does not read the palette at paint time. Chips re-render (their cache is keyed

@@ -514,7 +514,8 @@ def test_zoomed_for_a_projector_the_corpus_keeps_its_rows_and_the_plots_their_ar
     qtbot.wait(100)  # the docks get their shares back once the panes have their new minimums
     total, least = corpus.height() + encode.height(), encode.minimumSizeHint().height()
     assert encode.height() <= max(round(total * (1 - share)), least) + 2  # the Corpus pane's share kept
-    assert least <= 11 * window.encode_pane.fontMetrics().lineSpacing()  # 14 lines before
+    # 14 lines before; 12 since the token at the text cursor has a line of its own
+    assert least <= 12 * window.encode_pane.fontMetrics().lineSpacing()
     view = window.corpus_pane.view
     assert view.rowAt(view.viewport().height() - 1) == -1  # every word of the sample in sight
     pane = window.plots_pane
@@ -633,3 +634,23 @@ def test_the_plots_fit_their_pane_from_the_start_on_a_small_screen(qtbot, make_w
     for size in ((700, 700), (1280, 800), (760, 560)):
         window.resize(*size)
         qtbot.waitUntil(fits, timeout=2000)
+
+
+def test_a_new_desktop_font_size_is_followed_with_the_zoom_kept_on_top(qtbot, make_window):
+    """The desktop's font set larger while the window ran: the window kept its old size, except
+    the Corpus chips, painted in the new one into rows of the old height (cut to "r e v e…")."""
+    window = make_window()
+    window.commands["zoom_in"].trigger()  # one step zoomed in
+    zoomed = window.font().pointSizeF() - window._base_points
+    original = QApplication.font()
+    larger = QApplication.font()
+    larger.setPointSizeF(original.pointSizeF() + 8)
+    try:
+        QApplication.setFont(larger)
+        qtbot.waitUntil(lambda: window.font().pointSizeF() == larger.pointSizeF() + zoomed)
+        view = window.corpus_pane.view
+        assert view.font().pointSizeF() == larger.pointSizeF() + zoomed
+        assert view.verticalHeader().defaultSectionSize() >= QFontMetrics(view.font()).height()
+    finally:
+        QApplication.setFont(original)
+    qtbot.waitUntil(lambda: window.font().pointSizeF() == original.pointSizeF() + zoomed)
