@@ -360,10 +360,12 @@ class TitledExportDialog(ExportDialog):
 
     def exportFormatChanged(self, item, prev):
         super().exportFormatChanged(item, prev)
-        # The options' reset buttons are icons alone (made anew with each format's options).
-        for button in self.ui.paramTree.findChildren(QPushButton):
-            if not button.text() and not button.accessibleName():
-                button.setAccessibleName("Reset to the default")
+        # The options' reset buttons are icons alone (made anew with each format's options):
+        # each is named by its option, or a screen reader would say three alike.
+        for item in self.ui.paramTree.listAllItems():
+            button, parameter = getattr(item, "defaultBtn", None), getattr(item, "param", None)
+            if isinstance(button, QPushButton) and parameter is not None:
+                button.setAccessibleName(f"Reset {parameter.title()} to the default")
 
     def updateFormatList(self):
         super().updateFormatList()

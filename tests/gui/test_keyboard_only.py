@@ -271,15 +271,18 @@ def test_the_plots_export_dialog_names_its_fields_and_closes_on_escape(qtbot, ma
     dialog = window.plots_pane.graphics.scene().exportDialog
     qt_wait_until(lambda: dialog is not None and dialog.isVisible())
     qt_wait_until(lambda: dialog.isAncestorOf(QApplication.focusWidget()))
-    unnamed, seen = [], []
+    unnamed, seen, names = [], [], []
     while QApplication.focusWidget() not in seen:  # once round the Tab stops
         widget = QApplication.focusWidget()
         seen.append(widget)
         interface = QAccessible.queryAccessibleInterface(widget)
-        if not interface.text(QAccessible.Text.Name):
+        names.append(interface.text(QAccessible.Text.Name))
+        if not names[-1]:
             unnamed.append(f"{type(widget).__name__} {widget.objectName()!r}")
         key("Tab")
     assert len(seen) >= 5 and not unnamed
+    resets = [name for name in names if name.startswith("Reset ")]  # each says which option
+    assert resets and len(set(resets)) == len(resets), names
     key("Escape")
     qt_wait_until(lambda: not dialog.isVisible())
     qt_wait_until(lambda: window.plots_pane.graphics.hasFocus())
