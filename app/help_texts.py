@@ -36,6 +36,7 @@ PANE_KEYS = (
     ("Menu key or Shift+F10 in History", "the same, by keys"),
     ("← → in History or the plots", "undo and step, as anywhere"),
     ("Menu key or Shift+F10 in the plots", "export a plot"),
+    ("Ctrl+1 … Ctrl+7 in a side view", "back to the window, at that pane"),
 )
 
 # The libraries shipped with the window, and their licences.

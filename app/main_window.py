@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -420,10 +421,35 @@ class MainWindow(QMainWindow):
         if path:
             self.bridge.export_walkthrough(path)
 
+    def _lend_keys(self, view: QWidget) -> None:
+        """The window's keys that a side view's own controls never use (with Ctrl, and F1) work
+        in the view too: its views stay open beside the window, and a keyboard user had to
+        close one to undo, save or run. Ctrl+1 … Ctrl+7 and Ctrl+H bring the window forward at
+        a pane, where Space steps again."""
+        for name, action in self.commands.items():
+            keys = [key for key in action.shortcuts() if _lendable(key)]
+            if keys:
+                self._lend(view, keys, action.trigger, forward=name == "history")
+        for number, name in enumerate(self.docks, start=1):
+            self._lend(view, [QKeySequence(f"Ctrl+{number}")], partial(self.go_to_pane, name), forward=True)
+
+    def _lend(self, view: QWidget, keys: list[QKeySequence], do: Callable[[], None], forward: bool) -> None:
+        lent = QAction(view)
+        lent.setShortcuts(keys)
+        if forward:
+            lent.triggered.connect(self._come_forward)
+        lent.triggered.connect(lambda _=False: do())
+        view.addAction(lent)
+
+    def _come_forward(self) -> None:
+        self.raise_()
+        self.activateWindow()
+
     def show_compare(self) -> None:
         """Open (or raise) the Compare view; it stays open beside the window."""
         if self.compare_dialog is None:
             self.compare_dialog = CompareDialog(self.bridge, self)
+            self._lend_keys(self.compare_dialog)
             self.encode_pane.input.textChanged.connect(self.compare_dialog.refresh_encoded)
         self.compare_dialog.show()
         self.compare_dialog.raise_()
@@ -433,6 +459,7 @@ class MainWindow(QMainWindow):
         """Open (or raise) the view comparing tokenizers on the Encode pane's text."""
         if self.tokenizers_dialog is None:
             self.tokenizers_dialog = TokenizersDialog(self.bridge, self.encode_pane.input.toPlainText, self)
+            self._lend_keys(self.tokenizers_dialog)
             self.encode_pane.input.textChanged.connect(self.tokenizers_dialog.schedule)
         self.tokenizers_dialog.show()
         self.tokenizers_dialog.raise_()
@@ -441,6 +468,7 @@ class MainWindow(QMainWindow):
         """Open (or raise) the Compression view; it stays open beside the window."""
         if self.compression_dialog is None:
             self.compression_dialog = CompressionDialog(self.bridge, self)
+            self._lend_keys(self.compression_dialog)
         self.compression_dialog.show()
         self.compression_dialog.raise_()
 
@@ -1016,6 +1044,15 @@ def restored_zoom(value: object) -> float:
     except ValueError:
         return 0.0
     return max(ZOOM_MIN, min(ZOOM_MAX, points)) if math.isfinite(points) else 0.0
+
+
+def _lendable(key: QKeySequence) -> bool:
+    """A key no control of a side view uses: with Ctrl (text fields claim their own: Ctrl+Z
+    there undoes the typing), or F1."""
+    combination = key[0]  # type: ignore[index]  # (PySide6 indexes it; its stubs say not)
+    return bool(combination.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier) or (
+        combination.key() == Qt.Key.Key_F1
+    )
 
 
 def _takes_tab(widget: QWidget) -> bool:

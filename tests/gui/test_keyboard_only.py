@@ -321,3 +321,34 @@ def test_deleting_a_branch_by_keys_asks_first_with_no_as_the_default(qtbot, make
     )
     assert dialogs.defaults[-1] == QMessageBox.StandardButton.No
     assert len(bridge.trainer.branches()) == (1 if answer == "Yes" else 2)
+
+
+@pytest.mark.parametrize("view", ["compare", "compression", "tokenizers"])
+def test_a_side_view_with_the_keys_undoes_saves_and_goes_back_to_a_pane_by_the_windows_keys(
+    qtbot, make_window, dialogs, tmp_path, view
+):
+    """With a side view in front, none of the window's keys worked: a keyboard user had to
+    close the view (or ask the window manager) to undo, save or step."""
+    window = make_window()
+    fresh_focus(qtbot, window)
+    bridge = window.bridge
+    for _ in range(3):
+        key("Space")
+    window.commands[view].trigger()  # View → Compare runs, Compression view, Compare tokenizers
+    side = {
+        "compare": lambda: window.compare_dialog,
+        "compression": lambda: window.compression_dialog,
+        "tokenizers": lambda: window.tokenizers_dialog,
+    }[view]
+    qt_wait_until(lambda: side() is not None and side().isVisible())
+    side().activateWindow()
+    qt_wait_until(lambda: getattr(QApplication.focusWidget(), "window", lambda: None)() is side())
+    key("Ctrl+Z")
+    qt_wait_until(lambda: bridge.trainer.position == 2)
+    dialogs.save_path = str(tmp_path / "kept.json")
+    key("Ctrl+S")
+    qt_wait_until(lambda: (tmp_path / "kept.json").exists())
+    key("Ctrl+1")  # the window comes forward, the Corpus table with the keys: Space steps there
+    qt_wait_until(lambda: QApplication.focusWidget() is window.corpus_pane.view)
+    key("Space")
+    assert bridge.trainer.position == 3

@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
 from app import status_bar
+from app.accessibility import ANNOUNCED
 from app.bridge import ASK
 from app.dialogs.export_dialog import ExportDialog
 from app.dialogs.run_dialog import RunDialog
@@ -215,6 +216,9 @@ def test_every_readme_shortcut_works_as_a_key_press_in_a_fresh_window(qtbot, mak
             f"Ctrl+{number}",
             lambda pane=pane: pane.isVisible() and pane.isAncestorOf(QApplication.focusWidget()),
         )
+    press("Ctrl+3")  # the Encode pane's text: the token at the cursor, by keys
+    assert QApplication.focusWidget() is window.encode_pane.input
+    expect("Shift+F1", lambda: ANNOUNCED[-1].startswith("id ") and "starts as" in ANNOUNCED[-1])  # and shown
 
     window.open_sample(sample("Shakespeare"))
     wait_idle(qtbot, window)
