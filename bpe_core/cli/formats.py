@@ -21,6 +21,7 @@ from bpe_core.io.formats import (
     READABLE,
     WRITABLE,
     export_notes,
+    files_read,
     read_tokenizer,
     tokenizer_texts,
     write_tokenizer,
@@ -121,15 +122,18 @@ def read_model(path: str, format: str | None, args: argparse.Namespace, stderr: 
     return imported.encoder
 
 
+def _named(spec: str) -> bool:
+    """Whether ``spec`` names an input here (a file, a folder, standard input)."""
+    return spec == "-" or os.path.exists(spec)
+
+
 def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     to_stdout = args.output == TO_STDOUT
     if not to_stdout:
         check_writable(args.output)
-        inputs = [
-            spec
-            for spec in (args.corpus, args.model)
-            if spec is not None and (spec == "-" or os.path.exists(spec))
-        ]
+        inputs = [args.corpus] if args.corpus is not None and _named(args.corpus) else []
+        if _named(args.model):  # both of GPT-2's files when one is named
+            inputs += files_read(args.model)
         refuse_overwriting_inputs([args.output], inputs)  # the corpus, or the model, replaced by the session
     imported = read_tokenizer(model_path(args.model), args.format, args.pattern, args.special_token)
     for note in imported.notes:
@@ -182,7 +186,7 @@ def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     )
     source = model_path(args.model)
     if os.path.exists(source):
-        refuse_overwriting_inputs([args.output, *written], [str(source)])
+        refuse_overwriting_inputs([args.output, *written], files_read(source))
     encoder = read_model(args.model, None, args, stderr)
     if args.output == TO_STDOUT:
         (text,) = tokenizer_texts(encoder, args.format).values()

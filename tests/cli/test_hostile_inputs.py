@@ -491,6 +491,29 @@ def test_an_output_that_is_an_input_under_another_name_is_refused(tmp_path):
     assert corpus.read_text(encoding="utf-8") == "hello world"
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("export", "pair/vocab.json", "--format", "tiktoken", "-o", "pair/merges.txt"),
+        ("export", "pair/merges.txt", "--format", "hf", "-o", "pair/vocab.json"),
+        ("import", "pair/merges.txt", "-o", "pair/vocab.json"),
+        ("import", "pair/vocab.json", "-o", "pair/merges.txt"),
+    ],
+)
+def test_an_output_over_the_other_file_of_gpt2s_pair_is_refused(tmp_path, monkeypatch, command):
+    """Naming one of GPT-2's two files reads both: writing over the other one broke the pair
+    read a moment before, with exit 0."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.txt").write_text("the lowest newest widest the low\n" * 50, encoding="utf-8")
+    options = ["--unit", "byte", "--pretokenize", "gpt2", "--end-of-word", "none", "--merges", "20"]
+    assert run("train", "c.txt", *options, "-o", "m.json")[0] == 0
+    assert run("export", "m.json", "--format", "gpt2", "-o", "pair")[0] == 0
+    before = {name: (tmp_path / "pair" / name).read_bytes() for name in ("vocab.json", "merges.txt")}
+    code, _out, err = run(*command)
+    assert code == 1 and "is one of the inputs; writing it would replace it." in err and err.count("\n") == 1
+    assert before == {name: (tmp_path / "pair" / name).read_bytes() for name in before}
+
+
 def test_a_counts_shard_named_with_its_folder_is_added_once(tmp_path):
     (tmp_path / "shards").mkdir()
     (tmp_path / "shards" / "0.tsv").write_text("#bpe-studio counts 1\nab\t3\n", encoding="utf-8")

@@ -150,6 +150,20 @@ class Imported:
     notes: tuple[str, ...] = ()
 
 
+def files_read(path: str | Path) -> list[str]:
+    """The files that reading the tokenizer at ``path`` reads: both of GPT-2's vocab.json and
+    merges.txt when one of them is named (a folder is read whole), else ``path``. An output
+    must not replace any of them: naming vocab.json, ``-o merges.txt`` broke the pair."""
+    path = Path(path)
+    if path.is_file():
+        try:
+            if detect(path) == "gpt2":
+                return [str(path.parent / "vocab.json"), str(path.parent / "merges.txt")]
+        except InputError:
+            pass  # the reading says what is wrong with it
+    return [str(path)]
+
+
 def detect(path: str | Path) -> str:
     """The format of a tokenizer file or folder, from its content; one sentence if none fits."""
     path = Path(path)
