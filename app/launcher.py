@@ -81,7 +81,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # removes its temporary file on the way out. (Not during imports: a C extension such
         # as numpy turns a KeyboardInterrupt in its import into an ImportError.)
         _handle(_interrupt)
-        return command()
+        code = command()
+        fileio = sys.modules.get("bpe_core.runtime.fileio")
+        if fileio is not None and fileio.interrupted() and not fileio.placements():
+            raise KeyboardInterrupt  # one dropped on its way (see note_interrupt): no success
+        return code
     except KeyboardInterrupt:
         _leave(130, "Interrupted.")
 
@@ -191,15 +195,12 @@ def _require_display() -> None:
 
 
 def _interrupt(_signal, _frame) -> None:
-    if _outputs_placed():
-        return  # too late: the command's files are in place, so it has succeeded and is finishing
-    raise KeyboardInterrupt
-
-
-def _outputs_placed() -> bool:
-    """Whether a command has begun putting its new files in place (``bpe_core.runtime.fileio``)."""
     fileio = sys.modules.get("bpe_core.runtime.fileio")
-    return fileio is not None and fileio.placements() > 0
+    if fileio is not None and fileio.placements() > 0:
+        return  # too late: the command's files are in place, so it has succeeded and is finishing
+    if fileio is not None:
+        fileio.note_interrupt()  # kept, should the exception be dropped on its way
+    raise KeyboardInterrupt
 
 
 def _leave(code: int, message: str = "", to=None) -> NoReturn:

@@ -44,6 +44,7 @@ STDIN_COPY = "bpe-studio-stdin-"  # the start of a temporary folder's name holdi
 STDIN_NAME = "-"  # standard input, where a file is named
 _SPOOLED: dict[str, bytes] = {}  # path -> the bytes of a pipe read by spooled()
 _placing = 0  # see placements()
+_interrupted = False  # see note_interrupt()
 _together = threading.local()  # .prepared: the files a replaced_together() block will place
 
 
@@ -222,6 +223,18 @@ def placements() -> int:
     return _placing
 
 
+def note_interrupt() -> None:
+    """A Ctrl+C or SIGTERM came before any file was placed: none will be. Its handler raises
+    KeyboardInterrupt, which Python prints and drops when it lands in a weakref's or the
+    collector's callback; the command went on and wrote its output with success."""
+    global _interrupted
+    _interrupted = True
+
+
+def interrupted() -> bool:
+    return _interrupted
+
+
 def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Replace ``path`` with ``text`` (UTF-8 text, or bytes) via a temporary file in the same
     folder and a rename."""
@@ -284,6 +297,8 @@ def replaced_together() -> Iterator[None]:
 
 def _place(prepared: list[tuple[str, Path, str | Path]]) -> None:
     global _placing
+    if _interrupted:  # an interrupt dropped on its way (see note_interrupt)
+        raise KeyboardInterrupt
     _placing += 1  # from here the new files are going in, whatever signal comes (see placements)
     for temporary, target, path in prepared:
         try:

@@ -301,3 +301,43 @@ def test_a_counts_header_with_more_after_it_is_not_called_another_version(tmp_pa
     (tmp_path / "c.tsv").write_text("#bpe-studio counts 1 \nword\t3\n", encoding="utf-8")
     code, _out, err = run("train", str(tmp_path / "c.tsv"), "--input", "counts")
     assert code == 1 and "not exactly '#bpe-studio counts 1'" in err and "version" not in err
+
+
+DROPPED_INTERRUPT = """
+import signal, sys, weakref
+sys.argv = ["bpe-studio", "count", sys.argv[1], "-o", sys.argv[2]]
+from app import launcher
+from bpe_core.cli import count as count_command
+
+counted = count_command.run_count
+
+def run_count(*args, **kwargs):
+    # Ctrl+C lands while a weakref's callback runs: Python prints the KeyboardInterrupt and drops it
+    class Held:
+        pass
+    held = Held()
+    keep = weakref.ref(held, lambda _: signal.raise_signal(signal.SIGINT))
+    del held
+    return counted(*args, **kwargs)
+
+count_command.run_count = run_count
+sys.exit(launcher.main())
+"""
+
+
+def test_a_ctrl_c_dropped_inside_a_callback_still_ends_the_command_without_its_output(tmp_path):
+    """A SIGINT landing in a weakref or collector callback raised a KeyboardInterrupt that
+    Python printed and dropped: the command went on, wrote its file and ended with status 0."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("to be or not to be\n", encoding="utf-8")
+    output = tmp_path / "counts.tsv"
+    result = subprocess.run(
+        [sys.executable, "-c", DROPPED_INTERRUPT, str(corpus), str(output)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert "Exception ignored" in result.stderr  # the interrupt was dropped on its way
+    assert result.returncode == 130 and result.stderr.endswith("bpe-studio: Interrupted.\n")
+    assert not output.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]
