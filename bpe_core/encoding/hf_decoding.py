@@ -20,12 +20,28 @@ Step = Callable[[list[str]], list[str]]
 _DEPTH_MOST = 32  # nested Sequences read (a real decoder nests one or two)
 
 
+class _UnknownKind(ValueError):
+    """A decoder type Hugging Face's tokenizers do not have."""
+
+
 def decoder_steps(decoder: Any) -> list[Step] | None:
     """The steps of a decoder as a file holds it, or ``None`` where one is not modelled."""
     try:
         return _steps(decoder, 0)
     except (ConfigError, KeyError, TypeError, ValueError):
         return None
+
+
+def decoder_fault(decoder: Any) -> str | None:
+    """Why Hugging Face's tokenizers would refuse to load ``decoder`` (a type they do not have,
+    settings they do not take), as words to follow "has"; ``None`` if they load it."""
+    try:
+        _steps(decoder, 0)
+    except _UnknownKind as error:
+        return f"a decoder of the type {error.args[0]!r}, which Hugging Face's tokenizers do not have"
+    except (ConfigError, KeyError, TypeError, ValueError):
+        return "a decoder whose settings Hugging Face's tokenizers do not take"
+    return None
 
 
 def takes_off(decoder: Any, suffix: str) -> bool:
@@ -73,7 +89,7 @@ def _steps(node: Any, depth: int) -> list[Step]:
             _string(node.get("word_delimiter_token", "|")),
         )
         return [_ctc(pad, delimiter, _flag(node.get("cleanup", True)))]
-    raise ValueError(kind)
+    raise _UnknownKind(kind)
 
 
 def _byte_level(tokens: list[str]) -> list[str]:

@@ -260,6 +260,16 @@ ADDED_DEFAULTS = {"single_word": False, "lstrip": False, "rstrip": False, "norma
             {"pre_tokenizer": {"type": "Split", "pattern": {"Regex": ["x"]}, "behavior": "Isolated"}},
             "neither a string nor a regex",
         ),
+        # Decoders Hugging Face refuses to load: they were decoded as the pipeline decodes, and
+        # written back on export into a file Hugging Face could not load
+        ({"decoder": {"type": "NoSuchDecoder"}}, "type 'NoSuchDecoder', which Hugging Face"),
+        ({"decoder": {"type": "Strip", "content": " ", "start": -1, "stop": 0}}, "settings"),
+        ({"decoder": {"type": "WordPiece", "prefix": None}}, "settings"),
+        ({"decoder": {"type": "CTC", "pad_token": 5}}, "settings"),
+        (
+            {"decoder": {"type": "Sequence", "decoders": [{"type": "Fuse"}, {"type": "Nope"}]}},
+            "type 'Nope'",
+        ),
     ],
 )
 def test_what_cannot_be_modelled_is_refused_with_one_sentence_naming_it(tmp_path, changes, message):

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Merge
+from bpe_core.encoding.hf_decoding import decoder_fault
 from bpe_core.encoding.numbering import PART_DEPTH_MOST, joins_tokens, nested_within, sparse_limit
 from bpe_core.errors import BpeError, ConfigError, InputError, quoted, shown
 from bpe_core.io.formats.checks import LONE_SURROGATE, after_colon, json_has_lone_surrogate
@@ -236,6 +237,9 @@ def _kept_parts(data: dict[str, Any]) -> dict[str, dict[str, Any] | None]:
             raise _Refused(f"has a {name.replace('_', '-')} that is not an object with a type.")
         if not nested_within(node):
             raise _Refused(f"has a {name.replace('_', '-')} nested deeper than {PART_DEPTH_MOST} levels.")
+        fault = decoder_fault(node) if name == "decoder" else None
+        if fault is not None:  # Hugging Face refuses the file: it is not decoded another way here
+            raise _Refused(f"has {fault}.")
         parts[name] = node
     return parts
 
