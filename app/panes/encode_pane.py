@@ -34,6 +34,7 @@ from app.refresh_timer import RefreshTimer
 from app.theme import chip_colors
 from app.widgets import status_label
 from bpe_core.encoding.encoder import UNKNOWN_ID, Encoder, Encoding
+from bpe_core.errors import BpeError
 
 DEBOUNCE_MS = 120
 # Only the tokens in view, and this many characters around it, are painted (again on scrolling):
@@ -174,7 +175,11 @@ class EncodePane(QWidget):
         generation = self._generation
 
         def task(cancelled=None):
-            return text, encoder, encoder.encode(text, upto=upto, allow_special=allow, cancelled=cancelled)
+            try:
+                encoding = encoder.encode(text, upto=upto, allow_special=allow, cancelled=cancelled)
+            except BpeError as error:  # a tokenizer's split pattern that cannot be applied to it
+                return text, encoder, error
+            return text, encoder, encoding
 
         if len(text) <= BACKGROUND_CHARS:
             self._on_result(generation, task())
@@ -220,11 +225,21 @@ class EncodePane(QWidget):
         self._timer.stop()
         self._worker.stop()
 
-    def _on_result(self, generation: int, result: tuple[str, Encoder, Encoding]) -> None:
+    def _on_result(self, generation: int, result: tuple[str, Encoder, Encoding | BpeError]) -> None:
         if generation != self._generation:
             return  # the text or the step changed meanwhile
         encoding: Encoding
-        self._encoded_text, self._encoder, encoding = result
+        self._encoded_text, self._encoder, outcome = result
+        if isinstance(outcome, BpeError):  # said where the counts go; the text is kept as typed
+            self._encoding, self._starts = None, []
+            self.input.setExtraSelections([])
+            self.ids.clear()
+            self.at_cursor.setText("")
+            self.stats.setText(str(outcome))
+            announce(self.input, str(outcome))
+            self.sig_encoded.emit()
+            return
+        encoding = outcome
         self._encoding = encoding
         self._encoded_state = self._pending_state
         self._starts = [start for start, _ in encoding.spans]

@@ -88,7 +88,7 @@ from dataclasses import dataclass
 
 import regex
 
-from bpe_core.errors import ConfigError, quoted
+from bpe_core.errors import ConfigError, InputError, quoted
 
 Span = tuple[int, int]
 Ranges = tuple[tuple[int, int], ...]
@@ -171,8 +171,19 @@ def regex_matches(compiled: regex.Pattern[str], text: str) -> list[Span]:
     spans: list[Span] = []
     position = 0
     last_end: int | None = None
+    timed = compiled in _TIMED
     while position <= len(text):
-        match = compiled.search(text, position)
+        try:
+            if timed:
+                match = compiled.search(text, position, timeout=SEARCH_SECONDS)
+            else:
+                match = compiled.search(text, position)
+        except TimeoutError:
+            raise InputError(
+                f"The split pattern {quoted(compiled.pattern)} took more than {SEARCH_SECONDS:g} s to "
+                f"find one match from character {position:,} of the text: a pattern that backtracks "
+                "without end (Hugging Face's tokenizers stop it too)."
+            ) from None
         if match is None:
             break
         start, end = match.span()
@@ -295,7 +306,46 @@ def translate_pattern(pattern: str) -> str:
 @functools.lru_cache(maxsize=256)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
     """The compiled translation of an Oniguruma ``pattern`` (cached)."""
-    return regex.compile(translate_pattern(pattern), regex.V1)
+    compiled = regex.compile(translate_pattern(pattern), regex.V1)
+    if _may_backtrack_for_ever(_Parser(pattern).parse()):
+        _TIMED.add(compiled)
+    return compiled
+
+
+# Patterns whose searches are bounded in time (see regex_matches). A bound on every search costs
+# about 2 µs a match (three times the search itself), so only these pay it.
+_TIMED: set[regex.Pattern[str]] = set()
+SEARCH_SECONDS = 2.0  # at most, to find one match of such a pattern
+
+
+def _may_backtrack_for_ever(node: object, under_repeat: bool = False, followed: bool = False) -> bool:
+    r"""Whether a pattern has the shape of catastrophic backtracking: a repeat that something
+    follows (which may fail), over something that repeats or chooses (``(x+x+)+y``,
+    ``(a|ab)*c``): its search can take exponential time where no match follows. Oniguruma stops
+    such a search at its retry limit and Hugging Face fails the encoding at once; here its
+    searches get a time limit. (GPT-4's ``\p{N}{1,3}+`` repeats a repeat, but nothing follows
+    it: its first way of matching is the match.)"""
+    if isinstance(node, _Quant):
+        repeats = node.upper is None or node.upper > 1
+        if under_repeat and repeats:
+            return True
+        return _may_backtrack_for_ever(node.body, under_repeat or (repeats and followed), followed or repeats)
+    if isinstance(node, _Alt):
+        if under_repeat and len(node.branches) > 1:
+            return True
+        return any(_may_backtrack_for_ever(branch, under_repeat, followed) for branch in node.branches)
+    if isinstance(node, _Seq):
+        last = len(node.items) - 1
+        return any(
+            _may_backtrack_for_ever(item, under_repeat, followed or index < last)
+            for index, item in enumerate(node.items)
+        )
+    if isinstance(node, _Group):
+        if node.opener in ("(?:", "(") or node.transparent:
+            return _may_backtrack_for_ever(node.body, under_repeat, followed)
+        # atomic groups and look-arounds: once matched, never entered again by backtracking
+        return _may_backtrack_for_ever(node.body)
+    return False
 
 
 def _unsupported(construct: str) -> ConfigError:

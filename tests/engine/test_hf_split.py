@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from bpe_core.errors import ConfigError
 from bpe_core.pipeline import hf_split as hs
+from bpe_core.pipeline.pretokenize import GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN, O200K_PATTERN
 
 tokenizers = pytest.importorskip("tokenizers")
 pre = tokenizers.pre_tokenizers
@@ -521,3 +522,26 @@ def test_char_delimiter_needs_one_character():
     assert hs.char_delimiter_spans("a,b,,c,", ",") == [(0, 1), (2, 3), (5, 6)]
     with pytest.raises(ConfigError):
         hs.char_delimiter_spans("abc", "ab")
+
+
+def test_a_pattern_that_backtracks_without_end_is_stopped_in_one_sentence(monkeypatch):
+    """``(x+x+)+y`` over a run of x searched for minutes (Hugging Face's Oniguruma stops it at
+    its retry limit at once); the patterns tokenizers use run untimed, as fast as before."""
+    from bpe_core.errors import InputError
+
+    monkeypatch.setattr(hs, "SEARCH_SECONDS", 0.2)
+    stopped = r"took more than 0\.2 s to find one match from character 0"
+    with pytest.raises(InputError, match=stopped) as caught:
+        hs.split_pattern_spans("x" * 5000, "(x+x+)+y", "isolated")
+    assert str(caught.value).endswith(".") and "\n" not in str(caught.value)
+    # the same spans as untimed where it finds its matches
+    assert hs.split_pattern_spans("xxy ab abc", "(a|ab)*c", "isolated") == [(0, 7), (7, 10)]
+    for risky in ("(x+x+)+y", "(a|ab)*c", "(?:\\s+\\S)*$"):
+        assert hs.compile_pattern(risky) in hs._TIMED, risky
+    llama3 = (
+        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+        r"|\s*[\r\n]+|\s+(?!\S)|\s+"
+    )
+    named = (GPT2_PATTERN, GPT4_PATTERN, MINBPE_GPT4_PATTERN, O200K_PATTERN, llama3)
+    for fine in (*named, r"(ab)+", r"\p{N}{1,3}"):
+        assert hs.compile_pattern(fine) not in hs._TIMED, fine

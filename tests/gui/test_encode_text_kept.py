@@ -78,3 +78,29 @@ def test_a_lone_surrogate_from_the_pane_is_saved_as_a_replacement_character(
     fresh_focus(qtbot, window)
     press("Ctrl+Shift+S")
     assert json.loads(path.read_text(encoding="utf-8"))["test_text"] == "a\ufffdb"
+
+
+def test_a_text_the_tokenizer_cannot_encode_is_said_in_the_pane_and_the_window_goes_on(
+    qtbot, make_window, monkeypatch
+):
+    """A tokenizer whose split pattern backtracks without end: the refusal was an internal
+    error of the window; it is the pane's one sentence, and the next text encodes."""
+    from bpe_core.errors import InputError
+
+    window = make_window()
+    pane = window.encode_pane
+    encoder = window.bridge.encoder()
+    encode = encoder.encode
+
+    def refusing(text, **options):
+        if "x" * 50 in text:
+            raise InputError("The split pattern '(x+x+)+y' took more than 2 s to find one match.")
+        return encode(text, **options)
+
+    monkeypatch.setattr(encoder, "encode", refusing)
+    pane.input.setPlainText("x" * 60)
+    qtbot.waitUntil(lambda: pane.stats.text().startswith("The split pattern"))
+    assert pane.ids.toPlainText() == "" and pane.encoding is None and pane.at_cursor.text() == ""
+    pane.input.setPlainText("low lower")
+    qtbot.waitUntil(lambda: "tokens for 9 characters" in pane.stats.text())
+    assert pane.encoding is not None
