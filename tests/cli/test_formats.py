@@ -94,12 +94,18 @@ def test_a_trained_session_exports_to_codes_and_hf_and_encodes_the_same(tmp_path
         ),
         (["export", "{model}", "--format", "gpt2", "-o", "/proc/gpt2-files"], "Cannot make the folder"),
         (["encode", "--model", "{tmp}/missing.json", "--format", "hf", "x"], "does not exist"),
+        # A pattern or an encoding that would be ignored, or would mix two vocabularies
+        (["encode", "--model", "{hf}", "--pattern", "gpt4", "x"], "tokenizer.json holds its own"),
+        (["encode", "--model", "{model}", "--encoding", "cl100k_base", "x"], "r50k_base ranks, not cl100k"),
     ],
 )
 def test_bad_formats_and_targets_get_one_sentence(gpt2_ranks, tmp_path, argv, message):
     junk = tmp_path / "junk.bin"
     junk.write_bytes(b"\x00\x01\x02 not a tokenizer at all \xff")
-    argv = [a.format(model=gpt2_ranks, tmp=tmp_path, junk=junk) for a in argv]
+    hf = tmp_path / "tokenizer.json"
+    if "{hf}" in argv:
+        assert run("export", str(gpt2_ranks), "--format", "hf", "-o", str(hf))[0] == 0
+    argv = [a.format(model=gpt2_ranks, tmp=tmp_path, junk=junk, hf=hf) for a in argv]
     code, out, err = run(*argv)
     assert code == 1 and not out
     assert message in err and err.count("\n") == 1 and err.startswith("bpe-studio: ")

@@ -39,7 +39,7 @@ from bpe_core.io.formats.hf_json import hf_dict, hf_export_notes, read_hf
 from bpe_core.io.formats.minbpe_model import read_minbpe
 from bpe_core.io.formats.sentencepiece import for_hugging_face, read_sentencepiece
 from bpe_core.io.formats.sp_model import read_sp_model
-from bpe_core.io.formats.tiktoken_encodings import encoding_of_file
+from bpe_core.io.formats.tiktoken_encodings import ENCODINGS, encoding_of_file
 from bpe_core.io.formats.tiktoken_ranks import encoder_from_ranks, ranks_of, ranks_text, read_ranks
 from bpe_core.io.session import load_encoder
 from bpe_core.io.sources import SESSION_FORMAT, SESSION_SUFFIX, looks_like_json_lines
@@ -85,6 +85,15 @@ def _read_codes(path: Path, pattern: str | None, specials: Sequence[str]) -> tup
 
 def _read_tiktoken(path: Path, pattern: str | None, specials: Sequence[str]) -> tuple[Encoder, list[str]]:
     notes = []
+    named = ENCODINGS.get(pattern or "")
+    if named is not None:  # an encoding's special tokens numbered after other ranks: a mixed tokenizer
+        found = encoding_of_file(path)
+        if found is not None and found.sha256 != named.sha256:
+            raise InputError(
+                f"{str(path)!r} holds tiktoken's {found.name} ranks, not {named.name}'s: its special "
+                f"tokens would take ids of another vocabulary (give --pattern to split the ranks "
+                "another way)."
+            )
     if pattern is None:  # not given: the encoding the ranks are, else GPT-2's pattern
         encoding = encoding_of_file(path)
         pattern = "gpt2"
@@ -295,6 +304,11 @@ def _read_tokenizer(path: Path, format: str | None, pattern: str | None, special
     if specials and format != "tiktoken":
         raise InputError(
             "Special tokens are given on import only for tiktoken ranks; the other formats hold theirs."
+        )
+    if pattern is not None and format not in ("tiktoken", "gpt2"):  # it was ignored
+        raise InputError(
+            "A split pattern or tiktoken encoding is given only for tiktoken ranks and GPT-2's files; "
+            f"a {DESCRIPTIONS[format]} holds its own."
         )
     try:
         encoder, notes = FORMATS[format].read(path, pattern, specials)
