@@ -408,6 +408,18 @@ def test_a_piece_a_merge_list_cannot_hold_is_refused_in_one_sentence(pieces, tex
     assert says in one_sentence(refused.value, path)
 
 
+def test_merged_pieces_of_one_score_are_refused_in_one_sentence(tmp_path):
+    """SentencePiece merges the leftmost of two pairs of equal score, where a merge list ranks
+    one first everywhere: "abc" was "a" "bc" here (by id), "ab" "c" in SentencePiece."""
+    blob = hand_made(("<unk>", 0, 2), ("a", -1, 1), ("b", -2, 1), ("c", -3, 1), ("bc", -5, 1), ("ab", -5, 1))
+    assert spm.SentencePieceProcessor(model_proto=blob).encode("abc", out_type=str) == ["ab", "c"]
+    path = tmp_path / "tied.model"
+    path.write_bytes(blob)
+    with pytest.raises(InputError) as refused:
+        read_tokenizer(path)
+    assert "gives the pieces 'bc' and 'ab' the same score (-5)" in one_sentence(refused.value, path)
+
+
 def test_whitespace_left_unescaped_still_encodes_as_sentencepiece_does(models, tmp_path):
     """escape_whitespaces off (no trainer sets it, a model can): spaces stay spaces, unknown to
     the vocabulary, and the text is one sequence."""

@@ -35,7 +35,8 @@ that where no normal piece has ``▁`` inside it (no piece crosses a word start;
 with ``treat_whitespace_as_suffix``) it is cut before (after) each ``▁``, which changes nothing
 and lets words be cached. Refused with one sentence: a model that is not BPE (unigram, word,
 char), a restricted vocabulary (unused pieces of several characters, which SentencePiece makes
-and then splits again), a normal piece no merge of two pieces of higher score makes, and a merge
+and then splits again), a normal piece no merge of two pieces of higher score makes, two merged
+pieces of one score (SentencePiece merges whichever comes first in the text), and a merge
 through a character that is no piece.
 
 A tokenizer.json holds such a model where Hugging Face can normalize as SentencePiece does (no
@@ -124,6 +125,7 @@ def _merges(model: SentencePieceModel) -> list[Merge]:
     merge whose part only a later merge makes (SentencePiece would make that part only after it
     merged at a higher score). Every normal piece of several characters must be made by one."""
     ids = {piece.piece: i for i, piece in enumerate(model.pieces) if piece.type in (NORMAL, UNUSED)}
+    _refuse_tied_scores(model)
     merges: list[Merge] = []
     made: set[int] = set()
     for left, right, merged in bpe_merges(model):
@@ -145,6 +147,22 @@ def _merges(model: SentencePieceModel) -> list[Merge]:
                 "score makes: a merge list cannot hold it."
             )
     return merges
+
+
+def _refuse_tied_scores(model: SentencePieceModel) -> None:
+    """Two merged pieces of one score: SentencePiece merges whichever pair comes first in the
+    text, where a merge list ranks one before the other everywhere (ids then differ). A trained
+    model scores every piece apart; a model made by hand may not."""
+    seen: dict[float, str] = {}
+    for piece in model.pieces:
+        if piece.type == NORMAL and len(piece.piece) > 1:
+            other = seen.setdefault(piece.score, piece.piece)
+            if other != piece.piece:
+                raise _Refused(
+                    f"gives the pieces {quoted(other)} and {quoted(piece.piece)} the same score "
+                    f"({piece.score:g}): SentencePiece merges whichever comes first in the text, which "
+                    "no merge list can say."
+                )
 
 
 def _pipeline(

@@ -477,10 +477,10 @@ def bpe_merges(model: SentencePieceModel) -> list[tuple[str, str, str]]:
       added tokens), and they stay whole.
 
     Where the two can still disagree: two different pieces of equal score (SentencePiece takes the
-    leftmost pair in the text, a ranked list the lower id), and two splits of one piece competing
-    for a shared symbol, as ``"aa" "a" "aa"`` with pieces ``"aa"`` and ``"aaa"`` (SentencePiece
-    merges the leftmost pair, giving ``"aaa" "aa"``; the ranked list merges the split with the
-    shorter left part first, giving ``"aa" "aaa"``).
+    leftmost pair in the text, a ranked list the lower id; the reader refuses such a model), and
+    two splits of one piece competing for a shared symbol, as ``"aa" "a" "aa"`` with pieces
+    ``"aa"`` and ``"aaa"`` (SentencePiece merges the leftmost pair, giving ``"aaa" "aa"``; the
+    ranked list merges the split with the shorter left part first, giving ``"aa" "aaa"``).
     """
     normal = {
         piece.piece: (index, piece.score) for index, piece in enumerate(model.pieces) if piece.type == NORMAL
