@@ -87,8 +87,7 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
     no name to tell its kind by: it is ``stdin_kind``, ``text`` or ``jsonl``."""
     names: list[str] = []
     for spec in specs:
-        if spec.startswith("file://"):  # a file manager's or Spark's way of naming a local file
-            spec = unquote(spec.removeprefix("file://"))
+        spec = file_url_path(spec) or spec  # a file manager's or Spark's way of naming a local file
         if spec == STDIN:
             names.append(STDIN)
         elif os.path.isdir(spec):
@@ -134,6 +133,21 @@ def expand(specs: Sequence[str], stdin_kind: str = "text") -> list[Source]:
             compression = compression_of_head(name)  # ``part-00001``, ``data.00001``: its first bytes tell
         sources.append(Source(name, kind, compression, None if sniffed else _size(name), sniffed=sniffed))
     return sources
+
+
+def file_url_path(spec: str) -> str | None:
+    """The local path a ``file:`` URL names, or ``None`` if ``spec`` is none: ``file:///p``,
+    ``file://localhost/p`` (RFC 8089) and Hadoop's ``file:/p`` all name ``/p``."""
+    if not spec.startswith("file:"):
+        return None
+    rest = spec.removeprefix("file:")
+    if rest.startswith("//localhost/"):
+        rest = rest.removeprefix("//localhost")
+    elif rest.startswith("//"):
+        rest = rest[2:]  # (a path after the two slashes is read as it is written)
+    elif not rest.startswith("/"):
+        return None  # "file:name" names a file called so
+    return unquote(rest)
 
 
 # A URL's scheme (``s3a://``, ``hdfs://``, ``file://``): a remote input Spark's readers read

@@ -220,6 +220,12 @@ def test_a_file_url_names_the_file_it_encodes(tmp_path):
     corpus = tmp_path / "a b ü.txt"
     corpus.write_text("low lower low", encoding="utf-8")
     assert counted(tmp_path, corpus.as_uri()) == counted(tmp_path, corpus) == {"low": 2, "lower": 1}
+    # RFC 8089's local host, and Hadoop's one slash, name the same file
+    for url in (
+        corpus.as_uri().replace("file://", "file://localhost"),
+        corpus.as_uri().replace("file://", "file:"),
+    ):
+        assert counted(tmp_path, url) == {"low": 2, "lower": 1}, url
     code, _out, err = run("count", corpus.as_uri(), "-o", str(corpus))
     assert code == 1 and "is one of the inputs" in err
     assert corpus.read_text(encoding="utf-8") == "low lower low"
