@@ -151,6 +151,8 @@ def test_a_minbpe_model_keeps_its_ids_and_encodes_as_its_ranks_do(tmp_path, patt
         ("minbpe v1\n\n0\n97 300\n", "Line 4 .* two ids of tokens made before it"),
         ("minbpe v1\n\n1\n<s> 5\n97 98\n", "the special token '<s>' the id of a byte or merge"),
         ("minbpe v1\n\n1\n<s> 99999999\n97 98\n", "'<s>' the id 99,999,999, far beyond its 257 tokens"),
+        # two tokens for one id (its first merge was read as a special token)
+        ("minbpe v1\n\n2\n<a> 300\n<b> 300\n104 101\n", "the special tokens '<a>' and '<b>' the same id 300"),
     ],
 )
 def test_damaged_minbpe_models_are_refused_with_one_sentence(tmp_path, text, message):

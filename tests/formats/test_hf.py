@@ -425,3 +425,12 @@ def test_a_model_split_at_spaces_alone_exports_to_hf_and_reads_back_so(tmp_path)
     again, _notes = read_hf(tmp_path / "tokenizer.json")
     assert again.config.pretokenize == "spaces"
     assert [again.encode_ids(t) for t in texts] == [ours.encode_ids(t) for t in texts]
+
+
+def test_a_tokenizer_nested_too_deeply_is_said_so_not_called_something_other_than_json(tmp_path):
+    """Valid JSON nested five thousand deep was "not JSON"."""
+    data = minimal()
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data)[:-1] + ', "deep": ' + "[" * 5000 + "]" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(InputError, match=r"is nested too deeply to be a tokenizer\.$"):
+        read_hf(path)

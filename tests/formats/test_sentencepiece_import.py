@@ -420,6 +420,20 @@ def test_merged_pieces_of_one_score_are_refused_in_one_sentence(tmp_path):
     assert "gives the pieces 'bc' and 'ab' the same score (-5)" in one_sentence(refused.value, path)
 
 
+def test_a_damaged_character_map_is_refused_in_one_sentence_naming_the_model(tmp_path):
+    """The character map's own sentence named no file."""
+    pieces = pb.piece("<unk>", 0, 2) + pb.piece("a", -1, 1)
+    damaged = b"\xff\xff\xff\x7f" + b"\x00" * 8  # a trie size far beyond the map
+    normalizer = pb.message(3, pb.text(1, "nmt_nfkc") + pb.text(2, damaged) + pb.number(3, 0))
+    path = tmp_path / "damaged.model"
+    path.write_bytes(pieces + pb.message(2, pb.number(3, 2)) + normalizer)
+    with pytest.raises(InputError) as refused:
+        read_tokenizer(path)
+    said = str(refused.value)
+    assert said.startswith(f"The SentencePiece model {str(path)!r}: the precompiled character map is damaged")
+    assert said.endswith(".") and "\n" not in said
+
+
 def test_whitespace_left_unescaped_still_encodes_as_sentencepiece_does(models, tmp_path):
     """escape_whitespaces off (no trainer sets it, a model can): spaces stay spaces, unknown to
     the vocabulary, and the text is one sequence."""

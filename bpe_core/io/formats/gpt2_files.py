@@ -31,7 +31,9 @@ def read_gpt2(vocab_path: str | Path, merges_path: str | Path, pattern: str = "g
     raw = read_bounded(vocab_path, "vocabulary file")  # a missing or too large file says so itself
     try:
         vocab = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+    except RecursionError:  # valid JSON, maybe; a vocabulary is one flat object
+        raise InputError(f"{named} is nested too deeply to be a vocabulary.") from None
+    except (UnicodeDecodeError, ValueError):
         raise InputError(f"{named} is not JSON.") from None
     if json_has_lone_surrogate(raw, vocab):
         raise InputError(f"{named} holds {LONE_SURROGATE}.")

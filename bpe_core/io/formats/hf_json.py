@@ -104,7 +104,11 @@ def read_hf(path: str | Path) -> tuple[Encoder, list[str]]:
     raw = read_bounded(path, "tokenizer file")  # a missing or too large file says so itself
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+    except RecursionError:  # valid JSON, maybe; too deep for any tokenizer
+        raise InputError(
+            f"The Hugging Face tokenizer file {str(path)!r} is nested too deeply to be a tokenizer."
+        ) from None
+    except (UnicodeDecodeError, ValueError):
         raise InputError(f"The Hugging Face tokenizer file {str(path)!r} is not JSON.") from None
     if json_has_lone_surrogate(raw, data):
         raise InputError(f"The Hugging Face tokenizer {str(path)!r} holds {LONE_SURROGATE}.")

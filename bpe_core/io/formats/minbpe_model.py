@@ -55,6 +55,11 @@ def read_minbpe(path: str | Path) -> Encoder:
             token_id = whole_number(written)
             if not token or token_id is None:
                 raise InputError(f"Line {number} of {named[4:]} is not 'special-token id'.")
+            if token_id in specials:  # one id, two tokens: none of ours can say which it decodes to
+                raise InputError(
+                    f"{named} gives the special tokens {quoted(specials[token_id])} and {quoted(token)} "
+                    f"the same id {token_id}."
+                )
             specials[token_id] = token
             continue
         parts = line.split()

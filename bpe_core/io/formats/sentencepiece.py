@@ -82,6 +82,11 @@ def read_sentencepiece(path: str | Path) -> tuple[Encoder, list[str]]:
         return sentencepiece_encoder(model)
     except _Refused as refusal:
         raise InputError(f"The SentencePiece model {str(path)!r} {refusal}") from None
+    except InputError as error:  # its character map's own sentence, which names no file
+        said = str(error)
+        if not said.startswith("The precompiled character map"):
+            raise
+        raise InputError(f"The SentencePiece model {str(path)!r}: t{said[1:]}") from None
 
 
 class _Refused(Exception):
