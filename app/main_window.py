@@ -62,7 +62,7 @@ from app.playback import Playback
 from app.samples import GPT2_RANKS, GPT2_TEST_TEXT, SAMPLES_DIR, Sample
 from app.status_bar import StatusFields
 from app.text_keys import TextFieldKeys
-from app.widgets import FRAME, TITLE_BAR, keeping_focus, pass_file_drops, table_csv
+from app.widgets import FRAME, TITLE_BAR, confirmed, keeping_focus, pass_file_drops, table_csv
 from bpe_core import Trainer
 from bpe_core.errors import BpeError, plural
 from bpe_core.io.session import MAX_TEST_TEXT
@@ -336,15 +336,7 @@ class MainWindow(QMainWindow):
         trainer = self.bridge.trainer
         if not trainer.history_length:
             return
-        with keeping_focus(self):
-            answer = QMessageBox.question(  # No by default: Enter must not forget the work
-                self,
-                "Reset",
-                f"Forget all {trainer.history_length:,} merges and go back to step 0?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,
-            )
-        if answer == QMessageBox.StandardButton.Yes:
+        if confirmed(self, "Reset", f"Forget all {trainer.history_length:,} merges and go back to step 0?"):
             self.bridge.reset()
 
     def go_to_pane(self, name: str) -> None:
@@ -529,15 +521,7 @@ class MainWindow(QMainWindow):
         # Nothing unsaved: the file keeps the merges, or a rule made all of them (a sample's)
         path = self.bridge.path
         kept = f"The file {path.name} keeps them." if path else "Training again makes them again."
-        with keeping_focus(self):
-            answer = QMessageBox.question(  # No by default: Enter must not forget the work
-                self,
-                "Rebuild the session?",
-                f"{why} Continue? ({kept})",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,
-            )
-        return answer == QMessageBox.StandardButton.Yes
+        return confirmed(self, "Rebuild the session?", f"{why} Continue? ({kept})")
 
     def ask_tie(self) -> None:
         """A step, Play or Run met a tie in Ask-me mode: let the user decide, then go on. One

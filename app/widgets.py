@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QInputDialog,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QSizePolicy,
     QStyle,
@@ -256,6 +257,20 @@ def keeping_focus(window: QWidget) -> Iterator[None]:
         window.activateWindow()
         if previous is not None and isValid(previous) and previous.isVisible():
             previous.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+
+def confirmed(parent: QWidget, title: str, text: str) -> bool:
+    """Yes or No to a question whose Yes loses work (a reset, a rebuild, a deleted branch): No
+    is the default, so Enter keeps the work; the keys go back where they were."""
+    with keeping_focus(parent.window()):
+        answer = QMessageBox.question(
+            parent,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def ask_text(parent: QWidget, title: str, label: str, name: str, text: str = "") -> tuple[str, bool]:

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QInputDialog,
     QMenu,
-    QMessageBox,
     QVBoxLayout,
     QWidget,
 )
@@ -30,7 +29,7 @@ from app.glyphs import left_to_right
 from app.guard import guard_overrides
 from app.refresh_timer import RefreshTimer
 from app.theme import is_dark, muted
-from app.widgets import keeping_focus, status_label
+from app.widgets import confirmed, keeping_focus, status_label
 from bpe_core.errors import plural
 from bpe_core.history.branches import BranchInfo
 from bpe_core.history.records import MergeRecord
@@ -392,16 +391,11 @@ class HistoryGraph(QAbstractScrollArea):
         """Delete a branch once the user has said yes: it keeps no undo, and its merges may
         have been chosen by hand."""
         own = branch.length - branch.fork
-        with keeping_focus(self.window()):
-            answer = QMessageBox.question(  # No by default: Enter must not lose a branch
-                self,
-                "Delete branch",
-                f"Delete the branch {branch.name!r} and its {own:,} {plural(own, 'merge')} of its own? "
-                "This cannot be undone.",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,
-            )
-        if answer == QMessageBox.StandardButton.Yes:
+        question = (
+            f"Delete the branch {branch.name!r} and its {own:,} {plural(own, 'merge')} of its own? "
+            "This cannot be undone."
+        )
+        if confirmed(self, "Delete branch", question):
             self._bridge.delete_branch(branch.id)
 
 
