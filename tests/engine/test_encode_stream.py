@@ -141,7 +141,7 @@ def test_encode_file_writes_what_encoding_the_whole_text_wrote(tmp_path, tiny_pa
         trainer.run(merges=150)
         save_session(trainer, tmp_path / "m.json")
         model_path = str(tmp_path / "m.json")
-    model = read_tokenizer(model_path, None, "gpt2", []).encoder
+    model = read_tokenizer(model_path).encoder
     text = (
         "\ufeff"
         + data_text("jargon_file_120k.txt")[:3_000]
@@ -164,7 +164,7 @@ def test_any_text_encodes_from_a_file_as_it_did_whole(tmp_path, tiny_parts, text
     save_session(trainer, tmp_path / "m.json")
     path = tmp_path / "in.txt"
     path.write_text(text, encoding="utf-8", newline="")
-    model = read_tokenizer(str(tmp_path / "m.json"), None, "gpt2", []).encoder
+    model = read_tokenizer(str(tmp_path / "m.json")).encoder
     flags = ["--json"] if as_json else []
     for allow in ([], ["--allow-special"]):
         out = cli("encode", "--model", str(tmp_path / "m.json"), "--file", str(path), *flags, *allow)
