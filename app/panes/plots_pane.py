@@ -481,6 +481,7 @@ class PlotsPane(QWidget):
             self.cursors.append(cursor)
         # Without a corpus (an imported tokenizer) the count plots say how to get counts instead.
         self.no_corpus_notes = []
+        self._counts_shown = True
         for plot in (self.top_plot, self.tokens_plot):
             lines = NO_CORPUS.replace(" (", "\n(").replace(") ", ")\n").splitlines()
             note = pg.TextItem(color=self._text_color, anchor=(0.5, 0.5))
@@ -526,6 +527,7 @@ class PlotsPane(QWidget):
         grid, room = self.graphics.ci, self.graphics.range
         if grid.geometry() != room:
             grid.setGeometry(room)
+        self._fit_notes()
 
     def _fit_titles(self) -> None:
         """Titles that fit over their plots: the short ones where the full ones do not (four in
@@ -652,10 +654,18 @@ class PlotsPane(QWidget):
             for curve in curves:
                 curve.setVisible(shown)
             plot.getAxis("left").setStyle(showValues=shown)
-            note.setVisible(not shown)
             if not shown:
                 (x0, x1), (y0, y1) = plot.viewRange()
                 note.setPos((x0 + x1) / 2, (y0 + y1) / 2)
+        self._counts_shown = shown
+        self._fit_notes()
+
+    def _fit_notes(self) -> None:
+        """The no-corpus notes where their plots have room for them: in a small pane they ran
+        over the plots' frames (the status bar says the same)."""
+        for plot, note in zip((self.top_plot, self.tokens_plot), self.no_corpus_notes, strict=True):
+            fits = note.boundingRect().height() <= plot.getViewBox().height()
+            note.setVisible(not self._counts_shown and fits)
 
     def _update_series(self, trainer, history: LineView) -> bool:
         """Bring the series up to the history; False if nothing changed (an undo or redo)."""

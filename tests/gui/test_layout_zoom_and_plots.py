@@ -654,3 +654,22 @@ def test_a_new_desktop_font_size_is_followed_with_the_zoom_kept_on_top(qtbot, ma
     finally:
         QApplication.setFont(original)
     qtbot.waitUntil(lambda: window.font().pointSizeF() == original.pointSizeF() + zoomed)
+
+
+def test_the_no_corpus_notes_show_only_where_their_plots_have_room(qtbot, make_window):
+    """After importing GPT-2's tokenizer on a small screen, "Attach a corpus…" ran over the
+    plots' frames, three lines in a plot 35 pixels high (the status bar says it too)."""
+    window = make_window()
+    pane = window.plots_pane
+    notes = pane.no_corpus_notes
+    window.resize(1600, 1100)
+    qtbot.waitUntil(lambda: pane.top_plot.getViewBox().height() > notes[0].boundingRect().height())
+    pane._show_counts(False)  # as for a tokenizer without a corpus
+    assert all(note.isVisible() for note in notes)
+    window.resize(700, 420)
+    qtbot.waitUntil(lambda: pane.top_plot.getViewBox().height() < notes[0].boundingRect().height())
+    qtbot.waitUntil(lambda: not any(note.isVisible() for note in notes))
+    pane._show_counts(True)
+    window.resize(1600, 1100)
+    qtbot.wait(100)
+    assert not any(note.isVisible() for note in notes)  # a corpus: no note, whatever the room
