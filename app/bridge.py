@@ -101,7 +101,7 @@ class _Request:
     opens: Path | None = None  # the file it opens (reported through ``sig_opened``)
     replaces_session: bool = False
     reads_session: bool = False  # its work reads the current trainer (on the job's thread)
-    fails_as: str = ""  # the title of the dialog saying it failed, as a refusal before it is titled
+    fails_as: str = ""  # its failure dialog's title, worded as a refusal's ("Cannot open X")
 
     @property
     def failure_title(self) -> str:
