@@ -65,6 +65,10 @@ class EncodePane(QWidget):
         self._highlight_token: int | None = None
         self._encoded_state: tuple = ()
         self._pending_state: tuple = ()
+        # Edits of the text so far, and at the encoding shown: whether it is of the text as it
+        # is now, told without copying a long text out of the editor at every key or scroll.
+        self._edits = 0
+        self._pending_edits = self._encoded_edits = -1
         # Widgets
         self.input = QPlainTextEdit()
         self.ids = QPlainTextEdit()
@@ -131,6 +135,8 @@ class EncodePane(QWidget):
         layout.addWidget(self.decode_output, 1)
         # Signals
         self.input.textChanged.connect(self.schedule)
+        # (before the cursor's signal, which a typed key sends before textChanged)
+        self.input.document().contentsChange.connect(self._count_edit)
         self.input.cursorPositionChanged.connect(self._name_token_at_cursor)
         self.allow_special.toggled.connect(lambda _: self.schedule())
         self._repaint = QTimer(self, singleShot=True, interval=30)  # after scrolling or resizing
@@ -148,7 +154,7 @@ class EncodePane(QWidget):
         """Whether the shown encoding is of the current text at the current step."""
         return (
             self._encoding is not None
-            and self._encoded_text == self.input.toPlainText()
+            and self._encoded_edits == self._edits
             and self._encoded_state == self._state()
         )
 
@@ -171,6 +177,7 @@ class EncodePane(QWidget):
         upto = self._bridge.trainer.position
         allow = self.allow_special.isChecked()
         self._pending_state = self._state()
+        self._pending_edits = self._edits
         self._generation += 1
         generation = self._generation
 
@@ -242,6 +249,7 @@ class EncodePane(QWidget):
         encoding = outcome
         self._encoding = encoding
         self._encoded_state = self._pending_state
+        self._encoded_edits = self._pending_edits
         self._starts = [start for start, _ in encoding.spans]
         self._qt = utf16_offsets(self._encoded_text)
         self._paint()
@@ -259,10 +267,13 @@ class EncodePane(QWidget):
         self._name_token_at_cursor()
         self.sig_encoded.emit()
 
+    def _count_edit(self, *_change) -> None:
+        self._edits += 1
+
     def token_at_cursor(self) -> int | None:
         """Index of the token at the text cursor (or just before it, at a token's end), in the
         encoding shown if it is of the text as it is now."""
-        if self._encoding is None or self.input.toPlainText() != self._encoded_text:
+        if self._encoding is None or self._encoded_edits != self._edits:
             return None
         position = self._character_at(self.input.textCursor().position())
         index = self.token_at(position)
@@ -284,7 +295,7 @@ class EncodePane(QWidget):
 
     def _paint(self) -> None:
         encoding = self._encoding
-        if encoding is None or self.input.toPlainText() != self._encoded_text:
+        if encoding is None or self._encoded_edits != self._edits:
             return
         colors = chip_colors(self.palette())
         unknown_color = QColor("#ff8a80")
