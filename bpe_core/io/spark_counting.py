@@ -29,7 +29,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import bpe_core
 from bpe_core.errors import InputError
@@ -38,6 +37,7 @@ from bpe_core.io.sources import (
     STDIN,
     Source,
     expand,
+    file_url_path,
     is_remote,
     kind_of,
     parquet_batches,
@@ -297,7 +297,7 @@ _HADOOP_GLOB = re.compile(r"[\\\[\]{}*?]")
 
 def _local(url: str) -> str:
     """A file's URL as Spark gives it, as a path where it is a local file."""
-    return unquote(url.removeprefix("file://").removeprefix("file:")) if url.startswith("file:") else url
+    return file_url_path(url) or url
 
 
 def _first_line(error: BaseException) -> str:
