@@ -296,18 +296,24 @@ def _fixed_pattern(name: str) -> regex.Pattern[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def translate_pattern(pattern: str) -> str:
-    """A ``regex.V1`` pattern that matches exactly the spans the Oniguruma ``pattern`` matches in HF."""
+def _parsed(pattern: str) -> object:
+    """The nodes of an Oniguruma ``pattern``."""
     if not isinstance(pattern, str):
         raise ConfigError("The split pattern is not a string.")
-    return _emit(_Parser(pattern).parse())
+    return _Parser(pattern).parse()
+
+
+@functools.lru_cache(maxsize=256)
+def translate_pattern(pattern: str) -> str:
+    """A ``regex.V1`` pattern that matches exactly the spans the Oniguruma ``pattern`` matches in HF."""
+    return _emit(_parsed(pattern))
 
 
 @functools.lru_cache(maxsize=256)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
     """The compiled translation of an Oniguruma ``pattern`` (cached)."""
     compiled = regex.compile(translate_pattern(pattern), regex.V1)
-    if _may_backtrack_for_ever(_Parser(pattern).parse()):
+    if _may_backtrack_for_ever(_parsed(pattern)):
         _TIMED.add(compiled)
     return compiled
 
